@@ -1,0 +1,11 @@
+"""The Celery application. Workers play the computer's turns and fire timers; beat schedules."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("dice")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

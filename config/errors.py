@@ -1,0 +1,111 @@
+"""The API's one error vocabulary and the one handler that renders every error the same way.
+
+Every error body is ``{"code": ..., "detail": ..., "field": ...}``: ``code`` is stable and never
+translated, ``detail`` is for people in the request's language, ``field`` names the input at
+fault (``null`` when none). Validation errors add ``errors``, one entry per field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """A refused request; subclasses set ``status_code``, ``default_detail``, ``default_code``."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = _("The request was refused.")
+    default_code = "refused"
+
+    def __init__(
+        self, detail: Any = None, code: str | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(detail=detail, code=code)
+        self.field = field
+
+
+class InvalidInput(ApiError):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = _("The request is not valid.")
+    default_code = "invalid_input"
+
+
+class Conflict(ApiError):
+    """The request is well formed but the resource's current state does not allow it."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = _("This is not allowed in the current state.")
+    default_code = "conflict"
+
+
+class StaleVersion(Conflict):
+    default_detail = _("The game has moved on since the version you sent; reload it and retry.")
+    default_code = "stale_version"
+
+
+class Forbidden(ApiError):
+    status_code = status.HTTP_403_FORBIDDEN
+    default_detail = _("You are not allowed to do this.")
+    default_code = "permission_denied"
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
+    """Turn DRF's nested validation detail into a flat list of {field, code, detail}."""
+    if isinstance(detail, dict):
+        out: list[dict[str, Any]] = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            out.extend(_flatten(value, f"{prefix}.{name}" if prefix and name else prefix or name))
+        return out
+    if isinstance(detail, list):
+        if all(isinstance(item, exceptions.ErrorDetail) for item in detail):
+            return [
+                {"field": prefix or None, "code": item.code, "detail": str(item)} for item in detail
+            ]
+        out = []
+        for index, item in enumerate(detail):
+            out.extend(_flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+        return out
+    code = getattr(detail, "code", "invalid")
+    return [{"field": prefix or None, "code": code, "detail": str(detail)}]
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        return None  # an unexpected failure: Django logs it and answers 500
+
+    assert isinstance(exc, exceptions.APIException)
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _flatten(exc.detail)
+        first = errors[0] if errors else {"field": None, "code": "invalid", "detail": ""}
+        body: dict[str, Any] = {
+            "code": "invalid_input",
+            "detail": first["detail"] or str(InvalidInput.default_detail),
+            "field": first["field"],
+            "errors": errors,
+        }
+    else:
+        detail = exc.detail
+        code = getattr(detail, "code", None) or exc.default_code
+        body = {"code": code, "detail": str(detail), "field": getattr(exc, "field", None)}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            body["retry_after"] = int(exc.wait + 0.999)
+    response.data = body
+    return response

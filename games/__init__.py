@@ -1,0 +1,1 @@
+"""Games: the event store, the one move path, the REST API and the admin for every game kind."""

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, GameKind, GameStatus
+
+
+class GameFilter(django_filters.FilterSet):
+    kind = django_filters.ChoiceFilter(choices=GameKind.choices)
+    status = django_filters.ChoiceFilter(choices=GameStatus.choices)
+    mine = django_filters.BooleanFilter(
+        method="filter_mine", label=_("Only games where I hold a seat or that I created")
+    )
+    player = django_filters.CharFilter(
+        field_name="seats__player__username", label=_("Games with this player seated")
+    )
+
+    class Meta:
+        model = Game
+        fields = ["kind", "status", "mine", "player"]
+
+    def filter_mine(self, queryset: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
+        user = getattr(self.request, "user", None)
+        if value is None:
+            return queryset
+        if user is None or not user.is_authenticated:
+            return queryset.none() if value else queryset
+        mine = Q(created_by=user) | Q(seats__player=user)
+        return queryset.filter(mine).distinct() if value else queryset.exclude(mine)

@@ -1,0 +1,155 @@
+"""What the games API reads and writes. Inputs only parse; outputs only render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.models import Game, GameEvent, GameKind, Seat
+from games.presenters import present_state
+from games.services import controlled_seats
+
+SEAT_TYPES = [
+    ("me", _("My own account")),
+    ("open", _("Open to a registered player")),
+    ("hotseat", _("A hot-seat player on my device")),
+    ("computer", _("The computer")),
+]
+
+
+class SeatInput(serializers.Serializer):
+    type = serializers.ChoiceField(choices=SEAT_TYPES)
+    name = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
+    level = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["type"] == "hotseat" and not attrs["name"].strip():
+            raise serializers.ValidationError(
+                {"name": _("A hot-seat player needs a name.")}, code="name_required"
+            )
+        return attrs
+
+
+class GameCreateInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=GameKind.choices)
+    options = serializers.DictField(required=False, default=dict)
+    seats = SeatInput(many=True, allow_empty=False)
+
+
+class JoinInput(serializers.Serializer):
+    seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
+
+
+class MoveInput(serializers.Serializer):
+    """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
+
+    type = serializers.CharField(help_text=_("yatzy: roll or score; ten_thousand: roll or bank"))
+    hold = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text=_("yatzy roll: dice to keep")
+    )
+    box = serializers.CharField(required=False, help_text=_("yatzy score: the box to fill"))
+    keep = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text=_("ten_thousand: positions in the current roll to set aside"),
+    )
+    seat = serializers.IntegerField(
+        required=False, help_text=_("Optional: the seat you mean to move for")
+    )
+    expected_version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text=_("The game version your move is based on; refused with 409 if stale."),
+    )
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        # Only the envelope is checked here; the command itself goes to the rules untouched, so
+        # a malformed ``hold`` gets the rules' own code rather than a generic one.
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                {"non_field_errors": [_("Send a JSON object.")]}, code="invalid"
+            )
+        envelope = {k: data[k] for k in ("type", "expected_version") if k in data}
+        checked = super().to_internal_value(envelope)
+        command = {k: v for k, v in data.items() if k != "expected_version"}
+        return {"command": command, "expected_version": checked.get("expected_version")}
+
+
+class PlayerRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField(source="public_name")
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    player = PlayerRef(allow_null=True)
+    open = serializers.BooleanField(source="is_open")
+    kind_name = serializers.CharField(source="get_kind_display")
+
+    class Meta:
+        model = Seat
+        fields = [
+            "index", "kind", "kind_name", "name", "player", "open", "ai_level", "place",
+            "final_total",
+        ]  # fmt: skip
+
+
+class GameSerializer(serializers.ModelSerializer):
+    kind_name = serializers.CharField(source="get_kind_display")
+    status_name = serializers.CharField(source="get_status_display")
+    created_by = PlayerRef()
+    seats = SeatSerializer(many=True)
+    your_seats = serializers.SerializerMethodField()
+    state = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id", "kind", "kind_name", "status", "status_name", "version", "options",
+            "created_by", "created_at", "started_at", "finished_at", "turn_seat", "seats",
+            "your_seats", "state",
+        ]  # fmt: skip
+
+    def get_your_seats(self, game: Game) -> list[int]:
+        request = self.context.get("request")
+        return sorted(controlled_seats(game, getattr(request, "user", None)))
+
+    @extend_schema_field(OpenApiTypes.OBJECT)
+    def get_state(self, game: Game) -> dict[str, Any] | None:
+        if game.state is None:
+            return None
+        return present_state(game.kind, game.state)
+
+
+class GameSummarySerializer(GameSerializer):
+    class Meta(GameSerializer.Meta):
+        fields = [f for f in GameSerializer.Meta.fields if f != "state"]
+
+
+class GameEventSerializer(serializers.ModelSerializer):
+    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+
+    class Meta:
+        model = GameEvent
+        fields = ["seq", "type", "data", "actor", "automatic", "created_at"]
+
+
+class MoveResultSerializer(serializers.Serializer):
+    events = GameEventSerializer(many=True)
+    game = GameSerializer()
+
+
+class EventPageSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = GameEventSerializer(many=True)
+
+
+class ReplaySerializer(serializers.Serializer):
+    at = serializers.IntegerField()
+    version = serializers.IntegerField()
+    state = serializers.DictField(allow_null=True)

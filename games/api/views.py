@@ -1,0 +1,150 @@
+"""Games endpoints. Each view parses its input, calls one service or selector, and renders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import InvalidInput
+from games import selectors, services
+from games.api import serializers as s
+from games.api.filters import GameFilter
+from games.api.pagination import GameCursorPagination
+from games.models import Game
+from games.presenters import present_state
+
+MAX_EVENT_PAGE = 500
+
+
+def parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def query_int(request: Request, name: str, default: int | None, minimum: int = 0) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidInput(code="invalid_query", field=name) from None
+    if value < minimum:
+        raise InvalidInput(code="invalid_query", field=name)
+    return value
+
+
+def render_game(request: Request, game: Game, status: int = 200) -> Response:
+    fresh = selectors.game_get(game.pk)
+    return Response(s.GameSerializer(fresh, context={"request": request}).data, status=status)
+
+
+class GameListCreateView(generics.ListAPIView):
+    serializer_class = s.GameSummarySerializer
+    filterset_class = GameFilter
+    pagination_class = GameCursorPagination
+
+    def get_queryset(self) -> QuerySet[Game]:
+        return selectors.game_queryset()
+
+    @extend_schema(request=s.GameCreateInput, responses={201: s.GameSerializer}, tags=["games"])
+    def post(self, request: Request) -> Response:
+        data = parse(s.GameCreateInput, request.data)
+        game = services.game_create(
+            creator=request.user,  # type: ignore[arg-type]
+            kind=data["kind"],
+            options=data["options"],
+            seats=[services.SeatSpec(**seat) for seat in data["seats"]],
+        )
+        return render_game(request, game, status=201)
+
+
+class GameDetailView(APIView):
+    @extend_schema(responses=s.GameSerializer, tags=["games"])
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        return Response(s.GameSerializer(game, context={"request": request}).data)
+
+
+class GameJoinView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.JoinInput, responses=s.GameSerializer, tags=["games"])
+    def post(self, request: Request, game_id: str) -> Response:
+        data = parse(s.JoinInput, request.data)
+        game = services.game_join(
+            game_id=game_id,
+            player=request.user,  # type: ignore[arg-type]
+            seat_index=data["seat"],
+        )
+        return render_game(request, game)
+
+
+class GameStartView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
+    def post(self, request: Request, game_id: str) -> Response:
+        game = services.game_start(game_id=game_id, player=request.user)  # type: ignore[arg-type]
+        return render_game(request, game)
+
+
+class GameMoveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.MoveInput, responses={201: s.MoveResultSerializer}, tags=["games"])
+    def post(self, request: Request, game_id: str) -> Response:
+        data = parse(s.MoveInput, request.data)
+        game, events = services.game_move(
+            game_id=game_id,
+            command=data["command"],
+            actor=request.user,  # type: ignore[arg-type]
+            expected_version=data["expected_version"],
+        )
+        fresh = selectors.game_get(game.pk)
+        body = {
+            "events": s.GameEventSerializer(events, many=True).data,
+            "game": s.GameSerializer(fresh, context={"request": request}).data,
+        }
+        return Response(body, status=201)
+
+
+class GameEventsView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("after", int, description="Only events with a greater seq"),
+            OpenApiParameter("limit", int, description=f"At most this many (<= {MAX_EVENT_PAGE})"),
+        ],
+        responses=s.EventPageSerializer,
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        after = query_int(request, "after", 0)
+        limit = min(query_int(request, "limit", MAX_EVENT_PAGE, minimum=1) or 1, MAX_EVENT_PAGE)
+        events = selectors.game_events(game, after=after or 0, limit=limit).select_related("actor")
+        return Response(
+            {"version": game.version, "events": s.GameEventSerializer(events, many=True).data}
+        )
+
+
+class GameReplayView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
+        responses=s.ReplaySerializer,
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        at = query_int(request, "at", game.version)
+        state = selectors.game_state_at(game, at=at)
+        presented = None if state is None else present_state(game.kind, state.to_wire())
+        return Response({"at": at, "version": game.version, "state": presented})

@@ -1,0 +1,152 @@
+"""A game is its event log. ``Game.state`` is a snapshot of the fold of its events, for speed."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class GameKind(models.TextChoices):
+    YATZY = "yatzy", _("Yatzy")
+    TEN_THOUSAND = "ten_thousand", _("Dés 10 000")
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for players")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+
+
+class SeatKind(models.TextChoices):
+    PLAYER = "player", _("Player")
+    HOTSEAT = "hotseat", _("Hot-seat player")
+    COMPUTER = "computer", _("Computer")
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    status = models.CharField(
+        _("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN
+    )
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_created",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The seq of the last event: clients send it back as ``expected_version``.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    state = models.JSONField(_("state snapshot"), null=True, blank=True)
+    # Denormalised from the state so "whose turn is it" is a query, not a fold.
+    turn_seat = models.PositiveSmallIntegerField(_("seat to play"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["kind", "status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {str(self.id)[:8]}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    kind = models.CharField(_("kind"), max_length=10, choices=SeatKind.choices)
+    # Set for a ``player`` seat once someone has taken it; empty while the seat is open.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    name = models.CharField(_("name"), max_length=40, blank=True)
+    ai_level = models.CharField(_("computer level"), max_length=20, blank=True)
+    # Filled when the game ends, so standings and histories need no replay.
+    final_total = models.IntegerField(_("final total"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(player__isnull=False),
+                name="seat_one_per_player",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(kind="player") | models.Q(player__isnull=True),
+                name="seat_player_only_on_player_seats",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.index}"
+
+    @property
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        if self.player is not None:
+            return str(self.player.public_name)
+        return ""
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind == SeatKind.PLAYER and self.player_id is None
+
+
+class GameEvent(models.Model):
+    """One event of a game's log. Append-only: the unique (game, seq) makes a concurrent writer fail
+    instead of forking the history, and seq runs 1, 2, 3... with no gap."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(_("sequence"))
+    type = models.CharField(_("type"), max_length=40)
+    data = models.JSONField(_("data"))
+    # Who caused it: the account behind the move (null for the server's own moves).
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("actor"),
+    )
+    automatic = models.BooleanField(_("automatic move"), default=False)
+    created_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq} {self.type}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise PermissionError("game events are append-only")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise PermissionError("game events are append-only")

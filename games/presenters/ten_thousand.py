@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.presenters.common import places_summary
+from games.rules import ten_thousand as rules
+from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points, scoring_indices
+
+HOT_DICE = _("Hot dice!")
+LAST_ROUND = _("Last round!")
+
+
+def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
+    state = rules.state_from_wire(wire_state)
+    messages = []
+    if state.hot_dice and not state.finished:
+        messages.append({"code": "hot_dice", "text": str(HOT_DICE)})
+    if state.last_round and not state.finished:
+        messages.append({"code": "last_round", "text": str(LAST_ROUND)})
+    roll = list(state.roll)
+    return {
+        "target": state.target,
+        "turn_seat": state.current_seat,
+        "totals": list(state.totals),
+        "roll": roll,
+        "scoring_indices": sorted(scoring_indices(state.roll)) if roll else [],
+        "best_keep_points": max_keep_points(state.roll) if roll else 0,
+        "kept": [
+            {"dice": list(group), "points": points}
+            for group, points in zip(state.kept, state.kept_points, strict=True)
+        ],
+        "turn_points": state.turn_points,
+        "dice_in_play": state.dice_in_play,
+        "must_set_aside": bool(roll),
+        "can_roll": not state.finished,
+        "can_bank": state.can_bank,
+        # With no roll pending: the risk of the next throw. With one pending it depends on what the
+        # player sets aside, so every count is given.
+        "farkle_risk": state.farkle_risk if not roll else None,
+        "farkle_risk_by_dice": {n: farkle_probability(n) for n in range(1, rules.DICE + 1)},
+        "hot_dice": state.hot_dice,
+        "last_round": state.last_round,
+        "last_round_trigger": state.last_round_trigger,
+        "messages": messages,
+        "result": places_summary(state.places, state.totals) if state.finished else None,
+    }

@@ -1,0 +1,222 @@
+"""Every write on a game. Each service is one transaction on a locked game row.
+
+``game_move`` is the one path every move takes, whoever makes it: lock, check the expected
+version, rebuild the state, let the rules decide, append the events, fold them into the snapshot,
+commit; then tell the rest of the system (``games.signals.game_advanced``) once it is durable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import errors
+from games.engines import WireEvent, WireState, engine_for, seat_limits
+from games.models import Game, GameEvent, GameStatus, Seat, SeatKind
+from games.rules import RuleError, secure_roller
+from games.signals import game_advanced
+from players.models import Player
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """A seat asked for at creation: ``me`` (the creator's account), ``open`` (for a registered
+    player who joins), ``hotseat`` (played from the creator's client) or ``computer``."""
+
+    type: str
+    name: str = ""
+    level: str = ""
+
+
+def _lock(game_id: object) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValueError):
+        raise errors.GameNotFound() from None
+
+
+@transaction.atomic
+def game_create(
+    *, creator: Player, kind: str, seats: Sequence[SeatSpec], options: Mapping[str, Any]
+) -> Game:
+    engine = engine_for(kind)
+    try:
+        parsed_options = engine.options_from_wire(options)
+    except RuleError as exc:
+        raise errors.rule_error_to_api(exc) from None
+    low, high = seat_limits(kind)
+    if not low <= len(seats) <= high:
+        raise errors.InvalidInput(
+            detail=errors.RULE_MESSAGES["invalid_seat_count"],
+            code="invalid_seat_count",
+            field="seats",
+        )
+    if sum(spec.type == "me" for spec in seats) > 1:
+        raise errors.InvalidInput(code="duplicate_me_seat", field="seats")
+    if any(spec.type == "computer" for spec in seats):
+        # The seat kind is part of the model; the computer that plays it arrives with the AI worker.
+        raise errors.ComputerSeatsUnavailable(field="seats")
+
+    game = Game.objects.create(
+        kind=kind, created_by=creator, options=dataclasses.asdict(parsed_options)
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                game=game,
+                index=index,
+                kind=SeatKind.HOTSEAT if spec.type == "hotseat" else SeatKind.PLAYER,
+                player=creator if spec.type == "me" else None,
+                name=spec.name if spec.type == "hotseat" else "",
+            )
+            for index, spec in enumerate(seats)
+        ]
+    )
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: object, player: Player, seat_index: int | None = None) -> Game:
+    game = _lock(game_id)
+    if game.status != GameStatus.OPEN:
+        raise errors.GameNotOpen()
+    seats = list(game.seats.all())
+    if any(seat.player_id == player.pk for seat in seats):
+        raise errors.AlreadySeated()
+    open_seats = [seat for seat in seats if seat.is_open]
+    if seat_index is not None:
+        open_seats = [seat for seat in open_seats if seat.index == seat_index]
+    if not open_seats:
+        raise errors.NoOpenSeat(field="seat" if seat_index is not None else None)
+    seat = open_seats[0]
+    seat.player = player
+    seat.save(update_fields=["player"])
+    return game
+
+
+@transaction.atomic
+def game_start(*, game_id: object, player: Player) -> Game:
+    game = _lock(game_id)
+    if game.created_by_id != player.pk:
+        raise errors.NotCreator()
+    if game.status != GameStatus.OPEN:
+        raise errors.GameNotOpen()
+    seats = list(game.seats.all())
+    if any(seat.is_open for seat in seats):
+        raise errors.SeatsNotFilled()
+    engine = engine_for(game.kind)
+    events = engine.start(len(seats), engine.options_from_wire(game.options))
+    game.status = GameStatus.ACTIVE
+    game.started_at = timezone.now()
+    _append(game, None, events, actor=player, automatic=False)
+    return game
+
+
+def controlled_seats(game: Game, player: Player | None) -> set[int]:
+    """The seats this account may move for: its own, and the hot-seat seats of games it created."""
+    if player is None or not player.is_authenticated:
+        return set()
+    owns_hotseats = game.created_by_id == player.pk
+    return {
+        seat.index
+        for seat in game.seats.all()
+        if (seat.kind == SeatKind.PLAYER and seat.player_id == player.pk)
+        or (seat.kind == SeatKind.HOTSEAT and owns_hotseats)
+    }
+
+
+@transaction.atomic
+def game_move(
+    *,
+    game_id: object,
+    command: Mapping[str, Any],
+    actor: Player | None,
+    expected_version: int | None = None,
+    automatic: bool = False,
+) -> tuple[Game, list[GameEvent]]:
+    """Play one command for the seat whose turn it is. ``actor`` None means the server itself
+    (a computer seat or a timer), which may move for any seat; anyone else must control the seat."""
+    game = _lock(game_id)
+    if expected_version is not None and expected_version != game.version:
+        raise errors.StaleVersion(field="expected_version")
+    if game.status == GameStatus.OPEN:
+        raise errors.GameNotStarted()
+    if game.status == GameStatus.FINISHED:
+        raise errors.GameOver()
+
+    engine = engine_for(game.kind)
+    assert game.state is not None
+    state = engine.state_from_wire(game.state)
+    seat = state.current_seat
+    assert seat is not None  # an active game always has a seat to play
+    if actor is not None:
+        mine = controlled_seats(game, actor)
+        if not mine:
+            raise errors.NotASeatHolder()
+        if seat not in mine:
+            raise errors.NotYourTurn()
+        requested = command.get("seat")
+        if requested is not None and requested != seat:
+            raise errors.NotYourTurn(field="seat")
+
+    try:
+        parsed = engine.command_from_wire(command, seat)
+        events = engine.decide(state, parsed, secure_roller)
+    except RuleError as exc:
+        raise errors.rule_error_to_api(exc) from None
+    records = _append(game, state, events, actor=actor, automatic=automatic)
+    return game, records
+
+
+def _append(
+    game: Game,
+    state: WireState | None,
+    events: Sequence[WireEvent],
+    *,
+    actor: Player | None,
+    automatic: bool,
+) -> list[GameEvent]:
+    """Append ``events`` after ``game.version``, fold them into the snapshot, save: inside the
+    caller's transaction, with the game row locked."""
+    engine = engine_for(game.kind)
+    records = []
+    for offset, event in enumerate(events, start=1):
+        state = engine.apply(state, event)
+        records.append(
+            GameEvent(
+                game=game,
+                seq=game.version + offset,
+                type=event.type,
+                data=event.to_wire(),
+                actor=actor,
+                automatic=automatic,
+            )
+        )
+    assert state is not None
+    GameEvent.objects.bulk_create(records)
+    game.version += len(records)
+    game.state = state.to_wire()
+    game.turn_seat = state.current_seat
+    fields = ["version", "state", "turn_seat", "status", "started_at", "finished_at"]
+    if state.finished and game.status != GameStatus.FINISHED:
+        game.status = GameStatus.FINISHED
+        game.finished_at = timezone.now()
+        finish = next(e for e in reversed(events) if e.type == "game_finished")
+        _record_results(game, state.places, finish.to_wire()["totals"])
+    game.save(update_fields=fields)
+
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: game_advanced.send(sender=Game, game_id=game_id, version=version))
+    return records
+
+
+def _record_results(game: Game, places: Sequence[int], totals: Sequence[int]) -> None:
+    for seat in game.seats.all():
+        seat.place = places[seat.index]
+        seat.final_total = totals[seat.index]
+        seat.save(update_fields=["place", "final_total"])

@@ -1,0 +1,1 @@
+"""Players: accounts with their public profile, API tokens."""

@@ -1,0 +1,119 @@
+"""Account endpoints: register, obtain and revoke tokens, ``me``.
+
+Views parse, call one service, and render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from drf_spectacular.utils import extend_schema, inline_serializer
+from knox.auth import TokenAuthentication
+from knox.models import AuthToken
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from config.errors import InvalidInput
+from players import services
+from players.models import Player
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="public_name", read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "username", "display_name", "name", "date_joined"]
+        read_only_fields = fields
+
+
+class RegisterInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(write_only=True, max_length=128)
+    display_name = serializers.CharField(
+        max_length=40, required=False, default="", allow_blank=True
+    )
+
+
+class CredentialsInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(write_only=True, max_length=128)
+
+
+TokenOutput = inline_serializer(
+    "TokenOutput",
+    fields={
+        "token": serializers.CharField(),
+        "expiry": serializers.DateTimeField(allow_null=True),
+        "player": PlayerSerializer(),
+    },
+)
+
+
+def _token_body(instance: AuthToken, raw: str) -> dict[str, Any]:
+    return {"token": raw, "expiry": instance.expiry, "player": PlayerSerializer(instance.user).data}
+
+
+def parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(request=RegisterInput, responses={201: TokenOutput}, tags=["accounts"])
+    def post(self, request: Request) -> Response:
+        data = parse(RegisterInput, request.data)
+        player = services.player_register(**data)
+        instance, raw = services.token_create(
+            username=player.username, password=data["password"], request=request._request
+        )
+        return Response(_token_body(instance, raw), status=201)
+
+
+class TokenObtainView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth"
+
+    @extend_schema(request=CredentialsInput, responses={201: TokenOutput}, tags=["accounts"])
+    def post(self, request: Request) -> Response:
+        data = parse(CredentialsInput, request.data)
+        instance, raw = services.token_create(**data, request=request._request)
+        return Response(_token_body(instance, raw), status=201)
+
+
+class TokenRevokeView(APIView):
+    """Revoke the token this request was made with (``?all=true``: every token of the account)."""
+
+    authentication_classes = [TokenAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None}, tags=["accounts"])
+    def post(self, request: Request) -> Response:
+        revoke_all = request.query_params.get("all", "").lower() in {"1", "true", "yes"}
+        if revoke_all:
+            services.token_revoke_all(player=request.user)  # type: ignore[arg-type]
+        else:
+            if not isinstance(request.auth, AuthToken):
+                raise InvalidInput(code="token_required")
+            services.token_revoke(token=request.auth)
+        return Response(status=204)
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=PlayerSerializer, tags=["accounts"])
+    def get(self, request: Request) -> Response:
+        return Response(PlayerSerializer(request.user).data)

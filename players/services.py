@@ -1,0 +1,65 @@
+"""Writes on players and their tokens. Each function is one transaction."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.password_validation import validate_password
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from knox.models import AuthToken
+
+from config.errors import ApiError, Conflict, InvalidInput
+from players.models import Player
+
+
+class UsernameTaken(Conflict):
+    default_detail = _("This username is already taken.")
+    default_code = "username_taken"
+
+
+class InvalidCredentials(ApiError):
+    status_code = 401
+    default_detail = _("Wrong username or password.")
+    default_code = "invalid_credentials"
+
+
+@transaction.atomic
+def player_register(*, username: str, password: str, display_name: str = "") -> Player:
+    candidate = Player(username=username, display_name=display_name)
+    try:
+        validate_password(password, user=candidate)
+    except Exception as exc:  # django's ValidationError: report it as input at fault
+        messages = getattr(exc, "messages", [str(exc)])
+        raise InvalidInput(
+            detail=" ".join(messages), code="weak_password", field="password"
+        ) from None
+    if Player.objects.filter(username__iexact=username).exists():
+        raise UsernameTaken(field="username")
+    candidate.set_password(password)
+    try:
+        with transaction.atomic():
+            candidate.save()
+    except IntegrityError:  # lost a race with another registration of the same name
+        raise UsernameTaken(field="username") from None
+    return candidate
+
+
+def token_create(
+    *, username: str, password: str, request: HttpRequest | None = None
+) -> tuple[AuthToken, str]:
+    """Check the credentials and issue a new token: returned raw once, stored only hashed."""
+    player = authenticate(request, username=username, password=password)
+    if player is None or not player.is_active:
+        raise InvalidCredentials()
+    instance, raw = AuthToken.objects.create(user=player)
+    return instance, raw
+
+
+def token_revoke(*, token: AuthToken) -> None:
+    token.delete()
+
+
+def token_revoke_all(*, player: Player) -> int:
+    deleted, _by_model = AuthToken.objects.filter(user=player).delete()
+    return deleted

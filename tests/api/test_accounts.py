@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import pytest
+from knox.models import AuthToken
+
+from players.models import Player
+
+pytestmark = pytest.mark.django_db
+
+REGISTER = "/api/v1/accounts/register/"
+TOKEN = "/api/v1/accounts/token/"
+REVOKE = "/api/v1/accounts/token/revoke/"
+ME = "/api/v1/accounts/me/"
+
+
+def test_register_obtain_use_and_revoke_a_token(anon) -> None:
+    response = anon.post(
+        REGISTER,
+        {"username": "zoe", "password": "long-enough-pass", "display_name": "Zoé"},
+        format="json",
+    )
+    assert response.status_code == 201
+    first = response.json()
+    assert first["player"]["name"] == "Zoé"
+    assert first["token"].startswith("dice_")
+    # Only a hash is stored: the raw token never is.
+    stored = AuthToken.objects.get(user__username="zoe")
+    assert first["token"] not in {stored.digest, stored.token_key}
+
+    response = anon.post(TOKEN, {"username": "zoe", "password": "long-enough-pass"}, format="json")
+    assert response.status_code == 201
+    second = response.json()["token"]
+
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {second}")
+    assert anon.get(ME).json()["username"] == "zoe"
+    assert anon.post(REVOKE).status_code == 204
+    response = anon.get(ME)
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+
+    anon.credentials(HTTP_AUTHORIZATION=f"Token {first['token']}")
+    assert anon.get(ME).status_code == 200
+    assert anon.post(REVOKE + "?all=true").status_code == 204
+    assert AuthToken.objects.filter(user__username="zoe").count() == 0
+
+
+def test_wrong_password(anon, make_client) -> None:
+    make_client("yan")
+    response = anon.post(TOKEN, {"username": "yan", "password": "nope-nope-nope"}, format="json")
+    assert response.status_code == 401
+    assert response.json()["code"] == "invalid_credentials"
+
+
+def test_register_refusals(anon, make_client) -> None:
+    make_client("taken")
+    response = anon.post(REGISTER, {"username": "TAKEN", "password": "long-enough-pass"})
+    assert response.status_code == 409
+    assert response.json()["code"] == "username_taken"
+    response = anon.post(REGISTER, {"username": "newbie", "password": "123"})
+    assert response.status_code == 400
+    assert response.json()["code"] == "weak_password"
+    assert response.json()["field"] == "password"
+    response = anon.post(REGISTER, {"username": "bad name!", "password": "long-enough-pass"})
+    assert response.status_code == 400
+    assert response.json()["field"] == "username"
+    assert not Player.objects.filter(username__in=["newbie", "bad name!"]).exists()
+
+
+def test_me_needs_authentication(anon) -> None:
+    response = anon.get(ME)
+    assert response.status_code == 401
+    body = response.json()
+    assert body == {"code": "not_authenticated", "detail": body["detail"], "field": None}
+
+
+def test_login_is_throttled_with_retry_after(anon, settings) -> None:
+    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], auth="3/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    from rest_framework.throttling import SimpleRateThrottle
+
+    # DRF binds the rates to the throttle class when it is imported.
+    original = SimpleRateThrottle.THROTTLE_RATES
+    SimpleRateThrottle.THROTTLE_RATES = rates
+    try:
+        statuses = [
+            anon.post(TOKEN, {"username": "x", "password": "y"}).status_code for _ in range(4)
+        ]
+        assert statuses == [401, 401, 401, 429]
+        response = anon.post(TOKEN, {"username": "x", "password": "y"})
+        assert response.json()["code"] == "throttled"
+        assert int(response["Retry-After"]) > 0
+        assert response.json()["retry_after"] > 0
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = original
