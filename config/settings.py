@@ -178,6 +178,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "GameKindEnum": "games.models.GameKind",
+        "GameStatusEnum": "games.models.GameStatus",
+        "SeatKindEnum": "games.models.SeatKind",
+    },
 }
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "memory://")

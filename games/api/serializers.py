@@ -153,3 +153,13 @@ class ReplaySerializer(serializers.Serializer):
     at = serializers.IntegerField()
     version = serializers.IntegerField()
     state = serializers.DictField(allow_null=True)
+
+
+class KeepPreviewSerializer(serializers.Serializer):
+    keep = serializers.ListField(child=serializers.IntegerField())
+    valid = serializers.BooleanField(help_text=_("Whether these dice may be set aside together"))
+    points = serializers.IntegerField()
+    turn_points = serializers.IntegerField(help_text=_("The turn's points with this selection"))
+    hot_dice = serializers.BooleanField()
+    next_roll_dice = serializers.IntegerField()
+    farkle_risk = serializers.FloatField(allow_null=True)

@@ -12,13 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import InvalidInput
+from config.errors import Conflict, InvalidInput
 from games import selectors, services
 from games.api import serializers as s
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
-from games.models import Game
+from games.models import Game, GameKind, GameStatus
 from games.presenters import present_state
+from games.presenters import ten_thousand as ten_thousand_view
 
 MAX_EVENT_PAGE = 500
 
@@ -148,3 +149,27 @@ class GameReplayView(APIView):
         state = selectors.game_state_at(game, at=at)
         presented = None if state is None else present_state(game.kind, state.to_wire())
         return Response({"at": at, "version": game.version, "state": presented})
+
+
+class GamePreviewView(APIView):
+    """Dés 10 000: the points of a selection of dice before it is played (nothing is recorded)."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
+        ],
+        responses=s.KeepPreviewSerializer,
+        tags=["games"],
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        game = selectors.game_get(game_id)
+        if game.kind != GameKind.TEN_THOUSAND:
+            raise InvalidInput(code="preview_not_available")
+        if game.status != GameStatus.ACTIVE or game.state is None:
+            raise Conflict(code="game_not_active")
+        raw = request.query_params.get("keep", "")
+        try:
+            keep = [int(part) for part in raw.split(",") if part.strip()]
+        except ValueError:
+            raise InvalidInput(code="invalid_dice_indices", field="keep") from None
+        return Response(ten_thousand_view.preview(game.state, keep))

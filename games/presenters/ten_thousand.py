@@ -47,3 +47,21 @@ def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
         "messages": messages,
         "result": places_summary(state.places, state.totals) if state.finished else None,
     }
+
+
+def preview(wire_state: Mapping[str, Any], keep: list[int]) -> dict[str, Any]:
+    """What setting aside ``keep`` (positions in the current roll) would give, before committing."""
+    state = rules.state_from_wire(wire_state)
+    points = rules.preview_keep(state, keep)
+    valid = points is not None
+    left = state.dice_in_play - len(keep) if valid else state.dice_in_play
+    hot = valid and left == 0
+    return {
+        "keep": keep,
+        "valid": valid,
+        "points": points or 0,
+        "turn_points": state.turn_points + (points or 0),
+        "hot_dice": hot,
+        "next_roll_dice": rules.DICE if hot else left,
+        "farkle_risk": state.risk_after_keep(len(keep)) if valid else None,
+    }
