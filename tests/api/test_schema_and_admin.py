@@ -44,7 +44,9 @@ def admin_client_with_game() -> tuple[Client, Game]:
 
 def test_admin_lists_filters_and_shows_games(admin_client_with_game) -> None:
     client, game = admin_client_with_game
-    assert client.get("/admin/games/game/?kind__exact=yatzy&status__exact=active").status_code == 200
+    listing = client.get("/admin/games/game/?kind__exact=yatzy&status__exact=active")
+    assert listing.status_code == 200
+    assert str(game.pk).encode() in listing.content
     page = client.get(f"/admin/games/game/{game.pk}/change/")
     assert page.status_code == 200
     assert b"dice_rolled" in page.content
