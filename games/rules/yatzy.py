@@ -126,7 +126,16 @@ class Score:
     box: str
 
 
-Command: TypeAlias = Roll | Score
+@dataclass(frozen=True)
+class Select:
+    """Mark a box as chosen without confirming it (``None`` clears the mark). Auto-confirm scores
+    the marked box when the player lets the timer run out."""
+
+    seat: int
+    box: str | None
+
+
+Command: TypeAlias = Roll | Score | Select
 
 
 def _check_hold(hold: object) -> tuple[int, ...]:
@@ -150,6 +159,11 @@ def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
         if not isinstance(box, str) or box not in BOXES:
             raise RuleError("unknown_box", field="box")
         return Score(seat=seat, box=box)
+    if kind == "select":
+        selected = data.get("box")
+        if selected is not None and (not isinstance(selected, str) or selected not in BOXES):
+            raise RuleError("unknown_box", field="box")
+        return Select(seat=seat, box=selected)
     raise RuleError("unknown_move", field="type")
 
 
@@ -205,6 +219,16 @@ class BoxScored:
 
 
 @dataclass(frozen=True)
+class BoxSelected:
+    type: ClassVar[str] = "box_selected"
+    seat: int
+    box: str | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": self.type, "seat": self.seat, "box": self.box}
+
+
+@dataclass(frozen=True)
 class GameFinished:
     type: ClassVar[str] = "game_finished"
     totals: tuple[int, ...]
@@ -214,7 +238,7 @@ class GameFinished:
         return {"type": self.type, "totals": list(self.totals), "places": list(self.places)}
 
 
-Event: TypeAlias = GameStarted | DiceRolled | BoxScored | GameFinished
+Event: TypeAlias = GameStarted | DiceRolled | BoxScored | BoxSelected | GameFinished
 
 
 class WireError(ValueError):
@@ -266,6 +290,11 @@ def event_from_wire(data: Mapping[str, Any]) -> Event:
             points=_int(data, "points"),
             yatzy_bonus=_int(data, "yatzy_bonus"),
         )
+    if kind == BoxSelected.type:
+        selected = data.get("box")
+        if selected is not None and not isinstance(selected, str):
+            raise WireError(f"box: expected a string or null, got {selected!r}")
+        return BoxSelected(seat=_int(data, "seat"), box=selected)
     if kind == GameFinished.type:
         return GameFinished(totals=_ints(data, "totals"), places=_ints(data, "places"))
     raise WireError(f"not a yatzy event type: {kind!r}")
@@ -290,6 +319,8 @@ class YatzyState:
     rolls_used: int = 0
     #: The positions kept from the previous roll in the last roll (a client shows them held).
     held: tuple[int, ...] = ()
+    #: The box marked but not confirmed for the current dice (see ``Select``).
+    selected: str | None = None
     finished: bool = False
     #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished.
     places: tuple[int, ...] = ()
@@ -341,6 +372,7 @@ class YatzyState:
             "dice": list(self.dice),
             "rolls_used": self.rolls_used,
             "held": list(self.held),
+            "selected": self.selected,
             "finished": self.finished,
             "places": list(self.places),
         }
@@ -374,11 +406,19 @@ def state_from_wire(data: Mapping[str, Any]) -> YatzyState:
         dice=_wire_dice(data),
         rolls_used=_int(data, "rolls_used"),
         held=_ints(data, "held"),
+        selected=_wire_selected(data),
         finished=finished,
         places=_ints(data, "places"),
     )
     _check_state(state)
     return state
+
+
+def _wire_selected(data: Mapping[str, Any]) -> str | None:
+    selected = data.get("selected")
+    if selected is not None and selected not in BOXES:
+        raise WireError(f"selected: not a box: {selected!r}")
+    return selected if isinstance(selected, str) else None
 
 
 def _wire_dice(data: Mapping[str, Any]) -> tuple[int, ...]:
@@ -433,6 +473,8 @@ def decide(state: YatzyState, command: Command, roller: DiceRoller) -> list[Even
         return [_decide_roll(state, command, roller)]
     if isinstance(command, Score):
         return _decide_score(state, command)
+    if isinstance(command, Select):
+        return [_decide_select(state, command)]
     raise RuleError("unknown_move", field="type")
 
 
@@ -455,21 +497,35 @@ def _decide_roll(state: YatzyState, command: Roll, roller: DiceRoller) -> DiceRo
     return DiceRolled(seat=command.seat, roll_number=state.rolls_used + 1, held=held, dice=dice)
 
 
-def _decide_score(state: YatzyState, command: Score) -> list[Event]:
-    if not isinstance(command.box, str) or command.box not in BOXES:
+def _legal_box_points(state: YatzyState, box: object) -> tuple[dict[str, int], int]:
+    """The sheet of the seat to play and the points ``box`` would score now, or a rule error."""
+    if not isinstance(box, str) or box not in BOXES:
         raise RuleError("unknown_box", field="box")
     if not state.dice:
         raise RuleError("roll_first")
-    sheet = state.sheet(command.seat)
-    if command.box in sheet:
-        raise RuleError("box_used", field="box", box=command.box)
+    sheet = state.sheet(state.turn_seat)
+    if box in sheet:
+        raise RuleError("box_used", field="box", box=box)
     options = score_options(state.dice, sheet)
-    if command.box not in options:
-        raise RuleError("box_not_allowed", field="box", box=command.box, allowed=list(options))
+    if box not in options:
+        raise RuleError("box_not_allowed", field="box", box=box, allowed=list(options))
+    return sheet, options[box]
+
+
+def _decide_select(state: YatzyState, command: Select) -> BoxSelected:
+    if command.box is not None:
+        _legal_box_points(state, command.box)
+    elif not state.dice:
+        raise RuleError("roll_first")
+    return BoxSelected(seat=command.seat, box=command.box)
+
+
+def _decide_score(state: YatzyState, command: Score) -> list[Event]:
+    sheet, points = _legal_box_points(state, command.box)
     scored = BoxScored(
         seat=command.seat,
         box=command.box,
-        points=options[command.box],
+        points=points,
         yatzy_bonus=yatzy_bonus(state.dice, sheet),
     )
     after = apply(state, scored)
@@ -498,6 +554,10 @@ def apply(state: YatzyState | None, event: Event) -> YatzyState:
         return _rolled(state, event)
     if isinstance(event, BoxScored):
         return _scored(state, event)
+    if isinstance(event, BoxSelected):
+        if event.seat != state.turn_seat or not state.dice:
+            raise ValueError(f"unexpected selection {event!r}")
+        return replace(state, selected=event.box)
     return _finished(state, event)
 
 
@@ -524,6 +584,7 @@ def _rolled(state: YatzyState, event: DiceRolled) -> YatzyState:
         dice=require_dice(event.dice, DICE),
         rolls_used=event.roll_number,
         held=tuple(event.held),
+        selected=None,  # a mark made for the previous dice may not be legal for these
     )
 
 
@@ -548,6 +609,7 @@ def _scored(state: YatzyState, event: BoxScored) -> YatzyState:
         dice=(),
         rolls_used=0,
         held=(),
+        selected=None,
     )
 
 
