@@ -1,8 +1,9 @@
 """The API's one error vocabulary and the one handler that renders every error the same way.
 
 Every error body is ``{"code": ..., "detail": ..., "field": ...}``: ``code`` is stable and never
-translated, ``detail`` is for people in the request's language, ``field`` names the input at
-fault (``null`` when none). Validation errors add ``errors``, one entry per field.
+translated, ``detail`` is for people in the request's language, ``field`` names the input at fault
+(``null`` when none). Validation errors add ``errors``, one entry per field; refused moves may add
+``params``, machine-readable specifics such as the dice that do not count.
 """
 
 from __future__ import annotations
@@ -27,10 +28,16 @@ class ApiError(exceptions.APIException):
     default_code = "refused"
 
     def __init__(
-        self, detail: Any = None, code: str | None = None, field: str | None = None
+        self,
+        detail: Any = None,
+        code: str | None = None,
+        field: str | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail=detail, code=code)
         self.field = field
+        # Machine-readable specifics (e.g. which dice were refused), never translated.
+        self.params = params or {}
 
 
 class InvalidInput(ApiError):
@@ -105,6 +112,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         detail = exc.detail
         code = getattr(detail, "code", None) or exc.default_code
         body = {"code": code, "detail": str(detail), "field": getattr(exc, "field", None)}
+        if getattr(exc, "params", None):
+            body["params"] = exc.params
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
             body["retry_after"] = int(exc.wait + 0.999)
     response.data = body

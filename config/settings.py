@@ -185,10 +185,41 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "memory://")
+# Celery: Redis when REDIS_URL is set; otherwise a broker in files under var/, so `make run` needs
+# no server. Delivery is at least once (late acks, one message at a time, a short visibility
+# timeout) and every task is safe to run twice.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _broker_dir = BASE_DIR / "var" / "broker"
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "data_folder_in": str(_broker_dir),
+        "data_folder_out": str(_broker_dir),
+        "control_folder": str(_broker_dir / "control"),
+    }
+    _broker_dir.joinpath("control").mkdir(parents=True, exist_ok=True)
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "30"))
+    }
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE = {
+    "sweep-automatic-moves": {
+        "task": "games.tasks.sweep_automatic_moves",
+        "schedule": float(os.environ.get("SWEEP_SECONDS", "1.0")),
+        "options": {"expires": 5},
+    },
+}
+
+# The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
+GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
+# How late past its due time the sweep takes over a timer or a computer move whose task is lost.
+GAMES_SWEEP_GRACE_SECONDS = float(os.environ.get("SWEEP_GRACE_SECONDS", "1.0"))
 
 LOGGING = {
     "version": 1,

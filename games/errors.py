@@ -40,7 +40,7 @@ RULE_MESSAGES: dict[str, Promise] = {
 def rule_error_to_api(error: RuleError) -> ApiError:
     detail = RULE_MESSAGES.get(error.code, _("This move is not allowed."))
     exc_class: type[ApiError] = InvalidInput if error.code in _MALFORMED else Conflict
-    return exc_class(detail=detail, code=error.code, field=error.field)
+    return exc_class(detail=detail, code=error.code, field=error.field, params=error.params)
 
 
 class GameNotFound(ApiError):
@@ -94,9 +94,7 @@ class SeatsNotFilled(Conflict):
     default_code = "seats_not_filled"
 
 
-class ComputerSeatsUnavailable(InvalidInput):
-    default_detail = _("Computer players are not available for this game yet.")
-    default_code = "computer_seats_unavailable"
+UNKNOWN_LEVEL = _("There is no computer player of that level for this game.")
 
 
 __all__ = ["ApiError", "Conflict", "Forbidden", "InvalidInput", "StaleVersion"]

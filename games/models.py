@@ -47,12 +47,23 @@ class Game(models.Model):
     state = models.JSONField(_("state snapshot"), null=True, blank=True)
     # Denormalised from the state so "whose turn is it" is a query, not a fold.
     turn_seat = models.PositiveSmallIntegerField(_("seat to play"), null=True, blank=True)
+    # When the server will move for the seat to play if it stays idle (yatzy auto-confirm). The
+    # periodic sweep reads it, so a lost timer task delays the move by seconds, not forever.
+    deadline_at = models.DateTimeField(_("automatic move due"), null=True, blank=True)
+    last_move_at = models.DateTimeField(_("last move"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["kind", "status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["kind", "status", "-created_at"]),
+            models.Index(
+                fields=["deadline_at"],
+                condition=models.Q(deadline_at__isnull=False),
+                name="game_deadline_due",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {str(self.id)[:8]}"
@@ -103,6 +114,8 @@ class Seat(models.Model):
             return self.name
         if self.player is not None:
             return str(self.player.public_name)
+        if self.kind == SeatKind.COMPUTER:
+            return str(_("Computer"))
         return ""
 
     @property

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Prefetch, QuerySet
 
 from config.errors import InvalidInput
 from games import errors
 from games.engines import WireState, engine_for
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent, GameStatus, Seat
+from games.services import controlled_seats
+from players.models import Player
 
 
 def game_queryset() -> QuerySet[Game]:
@@ -45,3 +49,19 @@ def game_replay_matches_snapshot(game: Game) -> bool:
     if replayed is None:
         return game.state is None
     return replayed.to_wire() == game.state
+
+
+def game_hint(*, game_id: object, player: Player) -> dict[str, Any]:
+    """What the computer would play now, for the player who is to move (never for onlookers)."""
+    from ai.players import hint_for
+
+    game = game_get(game_id)
+    if game.status != GameStatus.ACTIVE or game.state is None:
+        raise errors.GameNotStarted() if game.status == GameStatus.OPEN else errors.GameOver()
+    state = engine_for(game.kind).state_from_wire(game.state)
+    mine = controlled_seats(game, player)
+    if not mine:
+        raise errors.NotASeatHolder()
+    if state.current_seat not in mine:
+        raise errors.NotYourTurn()
+    return hint_for(game.kind, state)

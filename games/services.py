@@ -15,11 +15,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ai.players import DEFAULT_LEVEL, LEVELS
 from games import errors
 from games.engines import WireEvent, WireState, engine_for, seat_limits
-from games.models import Game, GameEvent, GameStatus, Seat, SeatKind
+from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
 from games.rules import RuleError, secure_roller
 from games.signals import game_advanced
+from games.timers import deadline_after
 from players.models import Player
 
 
@@ -58,9 +60,16 @@ def game_create(
         )
     if sum(spec.type == "me" for spec in seats) > 1:
         raise errors.InvalidInput(code="duplicate_me_seat", field="seats")
-    if any(spec.type == "computer" for spec in seats):
-        # The seat kind is part of the model; the computer that plays it arrives with the AI worker.
-        raise errors.ComputerSeatsUnavailable(field="seats")
+    levels = [_computer_level(kind, spec, index) for index, spec in enumerate(seats)]
+    if kind == GameKind.TEN_THOUSAND:
+        # "Humans + 1 AI": up to six people and at most one computer opponent.
+        computers = sum(spec.type == "computer" for spec in seats)
+        if computers > 1 or len(seats) - computers > 6:
+            raise errors.InvalidInput(
+                detail=errors.RULE_MESSAGES["invalid_seat_count"],
+                code="invalid_seat_count",
+                field="seats",
+            )
 
     game = Game.objects.create(
         kind=kind, created_by=creator, options=dataclasses.asdict(parsed_options)
@@ -70,14 +79,34 @@ def game_create(
             Seat(
                 game=game,
                 index=index,
-                kind=SeatKind.HOTSEAT if spec.type == "hotseat" else SeatKind.PLAYER,
+                kind=_SEAT_KINDS[spec.type],
                 player=creator if spec.type == "me" else None,
-                name=spec.name if spec.type == "hotseat" else "",
+                name=spec.name if spec.type in ("hotseat", "computer") else "",
+                ai_level=level,
             )
-            for index, spec in enumerate(seats)
+            for index, (spec, level) in enumerate(zip(seats, levels, strict=True))
         ]
     )
     return game
+
+
+_SEAT_KINDS = {
+    "me": SeatKind.PLAYER,
+    "open": SeatKind.PLAYER,
+    "hotseat": SeatKind.HOTSEAT,
+    "computer": SeatKind.COMPUTER,
+}
+
+
+def _computer_level(kind: str, spec: SeatSpec, index: int) -> str:
+    if spec.type != "computer":
+        return ""
+    level = spec.level or DEFAULT_LEVEL[kind]
+    if level not in LEVELS[kind]:
+        raise errors.InvalidInput(
+            detail=errors.UNKNOWN_LEVEL, code="unknown_level", field=f"seats.{index}.level"
+        )
+    return level
 
 
 @transaction.atomic
@@ -199,10 +228,25 @@ def _append(
         )
     assert state is not None
     GameEvent.objects.bulk_create(records)
+    now = timezone.now()
+    seat = state.current_seat
+    computer_to_play = seat is not None and seat in computer_seats(game)
     game.version += len(records)
     game.state = state.to_wire()
-    game.turn_seat = state.current_seat
-    fields = ["version", "state", "turn_seat", "status", "started_at", "finished_at"]
+    game.turn_seat = seat
+    game.last_move_at = now
+    game.deadline_at = deadline_after(
+        kind=game.kind,
+        state=state,
+        events=events,
+        previous=game.deadline_at,
+        seat_is_computer=computer_to_play,
+        now=now,
+    )
+    fields = [
+        "version", "state", "turn_seat", "status", "started_at", "finished_at", "last_move_at",
+        "deadline_at",
+    ]  # fmt: skip
     if state.finished and game.status != GameStatus.FINISHED:
         game.status = GameStatus.FINISHED
         game.finished_at = timezone.now()
@@ -210,9 +254,21 @@ def _append(
         _record_results(game, state.places, finish.to_wire()["totals"])
     game.save(update_fields=fields)
 
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: game_advanced.send(sender=Game, game_id=game_id, version=version))
+    game_id, version, deadline = game.pk, game.version, game.deadline_at
+    transaction.on_commit(
+        lambda: game_advanced.send(
+            sender=Game,
+            game_id=game_id,
+            version=version,
+            computer_to_play=computer_to_play,
+            deadline_at=deadline,
+        )
+    )
     return records
+
+
+def computer_seats(game: Game) -> set[int]:
+    return {seat.index for seat in game.seats.all() if seat.kind == SeatKind.COMPUTER}
 
 
 def _record_results(game: Game, places: Sequence[int], totals: Sequence[int]) -> None:

@@ -6,6 +6,12 @@ import os
 
 import pytest
 
+# Without Redis, tasks queued by moves go to an in-process broker rather than the files of
+# `make run`; with REDIS_URL (CI) they go to Redis, where the worker tests read them.
+if not os.environ.get("REDIS_URL"):
+    os.environ.setdefault("CELERY_BROKER_URL", "memory://")
+os.environ.setdefault("COMPUTER_MOVE_DELAY", "0")
+
 
 def on_postgres() -> bool:
     return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))

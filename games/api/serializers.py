@@ -163,3 +163,12 @@ class KeepPreviewSerializer(serializers.Serializer):
     hot_dice = serializers.BooleanField()
     next_roll_dice = serializers.IntegerField()
     farkle_risk = serializers.FloatField(allow_null=True)
+
+
+class HintSerializer(serializers.Serializer):
+    move = serializers.DictField(help_text=_("The move, as it would be sent to moves/"))
+    expected_value = serializers.FloatField(
+        allow_null=True,
+        help_text=_("yatzy: the expected final score of this sheet with that move and best play"),
+    )
+    options = serializers.ListField(child=serializers.DictField(), required=False)

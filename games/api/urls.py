@@ -10,5 +10,6 @@ urlpatterns = [
     path("games/<uuid:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
+    path("games/<uuid:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<uuid:game_id>/preview/", views.GamePreviewView.as_view(), name="game-preview"),
 ]

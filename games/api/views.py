@@ -173,3 +173,14 @@ class GamePreviewView(APIView):
         except ValueError:
             raise InvalidInput(code="invalid_dice_indices", field="keep") from None
         return Response(ten_thousand_view.preview(game.state, keep))
+
+
+class GameHintView(APIView):
+    """The computer's choice for the current position, for the player whose turn it is."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.HintSerializer, tags=["games"])
+    def get(self, request: Request, game_id: str) -> Response:
+        hint = selectors.game_hint(game_id=game_id, player=request.user)  # type: ignore[arg-type]
+        return Response(hint)

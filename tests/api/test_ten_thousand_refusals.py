@@ -240,9 +240,18 @@ def test_create_refusals(make_client, payload, code, field) -> None:
 
 
 @pytest.mark.parametrize("target", [5000, 10000, 15000])
-def test_every_allowed_target_and_seven_seats_are_accepted(make_client, target) -> None:
+def test_every_target_and_six_humans_plus_one_computer_are_accepted(make_client, target) -> None:
     alice = make_client()
-    seats = [{"type": "me"}] + [{"type": "hotseat", "name": f"P{i}"} for i in range(6)]
-    game = new_game(alice, seats, target=target)
+    seats = [{"type": "me"}] + [{"type": "hotseat", "name": f"P{i}"} for i in range(5)]
+    game = new_game(alice, [*seats, {"type": "computer"}], target=target)
     assert game["state"]["target"] == target
     assert len(game["state"]["totals"]) == 7
+    assert game["seats"][6]["kind"] == "computer"
+
+
+def test_seven_humans_are_refused(make_client) -> None:
+    alice = make_client()
+    seats = [{"type": "me"}] + [{"type": "hotseat", "name": f"P{i}"} for i in range(6)]
+    response = alice.post(GAMES, {"kind": "ten_thousand", "seats": seats}, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid_seat_count"

@@ -1,0 +1,145 @@
+"""The ``expert`` computer: it plays to win, from exact single-turn tables and a two-seat model.
+
+All in units of 50 points; ``a`` is its total, ``b`` the leader's among the others, ``t`` the
+turn points, ``T`` the target. For a throw it weighs each ``rolls.choices`` set-aside (the best
+one for each number of dice set aside) by what the state it reaches is worth, then banks or
+throws on, whichever is worth more:
+
+1. Alone at the table: the most points on average (``tables.score_table``; 551.55 per turn).
+2. Last round (someone reached the target; this is its final turn): the best chance to end
+   strictly above the leader, a tie counting half (``tables.reach_table(0.5)``). It never banks
+   short of the leader while it can throw, and banks as soon as it is above.
+3. Otherwise, if some set-aside brings ``a + t`` to the target: only those are considered, and
+   each is worth its chance to win from there (``winmodel.finish_table``): bank and leave the
+   opponent one turn to beat the lead, or throw on to widen it, a lost turn leaving the model's
+   chance from before the turn.
+4. Otherwise it follows the plan that ``winmodel.win_model`` picks for ``(a, b)`` at the start of
+   the turn (the plan depends only on the banked totals, so it is the same for the whole turn):
+   "score" plays the score table, "play for k" plays ``tables.reach_table(0.0)`` for the need
+   ``k - t`` and banks once it is met. Targets above ``winmodel.MAX_MODEL_UNITS`` play "score".
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+import numpy as np
+
+from ai.ten_thousand.rolls import MAX_UNITS, UNIT, Choice, choices
+from ai.ten_thousand.tables import (
+    OFFSET,
+    REACH,
+    Array,
+    lazy,
+    overshoot,
+    pick_first,
+    reach_table,
+    score_outcome,
+    score_table,
+)
+from ai.ten_thousand.winmodel import (
+    FINISH_STEPS,
+    MAX_MODEL_UNITS,
+    PLANS,
+    finish_table,
+    win_model,
+)
+
+__all__ = ["expert_move"]
+
+
+@lazy
+def _plan_paths(_: None) -> Array:
+    """``paths[i, n]``: (lost, then ends ``i + e`` for each ``e``) for "play for i units"."""
+    over = overshoot(None)
+    return np.concatenate([1.0 - over.sum(axis=2, keepdims=True), over], axis=2)
+
+
+def _score_move(options: Sequence[Choice], t: int) -> tuple[Choice, bool]:
+    table = score_table(None)
+    span = len(table.after)
+    worth = [table.after[min(t + c.units, span - 1), c.left] for c in options]
+    best = options[pick_first(worth, options)]
+    return best, table.banks(t + best.units, best.left)
+
+
+def _reach_move(options: Sequence[Choice], need: int, tie: float) -> tuple[Choice, bool]:
+    """Best chance to gain ``need`` more units (a tie, one unit short, worth ``tie``)."""
+    table = reach_table(tie)
+    rows = [min(max(need - c.units, 0), REACH) + OFFSET for c in options]
+    worth = [table.after[row, c.left] for row, c in zip(rows, options, strict=True)]
+    best = options[pick_first(worth, options)]
+    rest = need - best.units
+    bank = rest <= 0 or (rest == 1 and tie >= table.cont[rest + OFFSET, best.left])
+    return best, bank
+
+
+def _finish_move(options: Sequence[Choice], lead: int, lost: float) -> tuple[Choice, bool]:
+    table = finish_table(round(lost * FINISH_STEPS))
+    worth = [table.after[table.clamp(lead + c.units), c.left] for c in options]
+    best = options[pick_first(worth, options)]
+    end = table.clamp(lead + best.units)
+    return best, table.bank[end] >= table.cont[end, best.left]
+
+
+_KS = PLANS[1:]
+_NEEDS = np.array(_KS)
+#: ``u[_ENDS[j]]``: the worth of each end of plan ``j + 1`` (lost, then ``k + e`` units).
+_ENDS = np.array([[0, *range(k, k + MAX_UNITS)] for k in _KS])
+
+
+def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, bool]:
+    """Each set-aside is worth the best of banking and of throwing on under any plan of the menu.
+
+    ``u[x]``: the chance to win if the turn banks ``x`` units (``u[0]``: lost).
+    """
+    score_paths, plan_paths = score_outcome(None), _plan_paths(None)
+    worth, banks = [], []
+    for c in options:
+        now, left = t + c.units, c.left
+        go_on = float(score_paths[now, left] @ u)
+        first = bisect_right(_KS, now)  # plans already met would bank now
+        if first < len(_KS):
+            spread = plan_paths[_NEEDS[first:] - now, left]
+            plans = np.einsum("ij,ij->i", spread, u[_ENDS[first:]])
+            go_on = max(go_on, float(plans.max()))
+        bank_now = float(u[now])
+        worth.append(max(bank_now, go_on))
+        banks.append(bank_now >= go_on)
+    i = pick_first(worth, options)
+    return options[i], banks[i]
+
+
+def expert_move(
+    key: tuple[int, ...],
+    turn_points: int,
+    totals: Sequence[int],
+    me: int,
+    target: int,
+    last_round: bool,
+) -> tuple[tuple[int, ...], bool]:
+    """``best_move`` for ``expert``, the throw given as sorted faces with a scoring die."""
+    options = choices(key)
+    t = turn_points // UNIT
+    a = totals[me] // UNIT
+    others = [total for seat, total in enumerate(totals) if seat != me]
+    if not others:
+        best, bank = _score_move(options, t)
+        return best.faces, bank
+    b = max(others) // UNIT
+    if last_round:
+        best, bank = _reach_move(options, b - a - t + 1, 0.5)
+        return best.faces, bank
+    units = -(-target // UNIT)
+    if units > MAX_MODEL_UNITS:
+        best, bank = _score_move(options, t)
+        return best.faces, bank
+    model = win_model(units)
+    a, b = min(a, units - 1), min(b, units - 1)
+    crossing = [c for c in options if a + t + c.units >= units]
+    if crossing:
+        best, bank = _finish_move(crossing, a + t - b, 1.0 - float(model.win[b, a]))
+        return best.faces, bank
+    best, bank = _plan_move(options, t, model.utility(a, b))
+    return best.faces, bank

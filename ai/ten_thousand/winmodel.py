@@ -1,0 +1,177 @@
+"""A two-seat model of the chance to win Dés 10 000, for the expert. Pure Python + numpy.
+
+Everything is in units of 50 points. ``a`` is the total of the seat to play, ``b`` its opponent's
+(the leader among the others when there are more seats), ``T`` the target.
+
+The turn menu. At the start of a turn the seat picks one of a few turn plans, each a complete
+single-turn policy whose distribution of banked points ``D(x)`` (``x = 0``: the turn is lost) is
+known exactly (``tables``):
+
+- "score": the most points on average (551.55 from a fresh turn);
+- "play for k" for k from 50 to 6000 points: the best chance to reach ``k`` this turn, then bank.
+
+Small ``k`` are the safe plays of a seat that leads, large ``k`` the gambles of a seat far behind.
+
+The end. A seat that banks up to ``x`` with ``a + x >= T`` starts the last round: the opponent
+gets one turn and needs more than the lead ``L = a + x - b`` (a tie shares the place, worth half).
+``last_chance(L)`` is its best chance (``reach_table(0.5)``), so the seat wins with
+``1 - last_chance(L)``.
+
+The win table. ``win[a, b]`` is the chance that the seat to play wins, both seats choosing from
+the menu the plan that maximises their own chance::
+
+    win[a, b] = max over plans of  D(0) * (1 - win[b, a])  +  sum over x >= 1 of D(x) * u(x)
+    u(x) = 1 - win[b, a + x]         if a + x < T
+         = 1 - last_chance(a + x - b) otherwise
+
+A lost turn keeps both totals, so ``win[a, b]`` and ``win[b, a]`` depend on each other and on
+states with a larger ``a + b`` only: the table is filled by decreasing ``a + b``, each pair
+solved exactly (a 2x2 linear system per pair of plans, plans re-chosen until stable). It takes
+about a second for a 10 000 target.
+
+Past the target within a turn. Once the turn points already reach the target the seat may still
+throw on to widen its lead; ``finish_table(f)`` gives the best chance to win from lead ``L`` with
+``n`` dice, a lost turn being worth ``f = 1 - win[b, a]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.ten_thousand.rolls import DICE, MAX_UNITS, OUTCOMES
+from ai.ten_thousand.tables import (
+    Array,
+    lazy,
+    overshoot,
+    reach_table,
+    SPREAD,
+    score_outcome,
+)
+
+__all__ = [
+    "FINISH_STEPS",
+    "MAX_MODEL_UNITS",
+    "PLANS",
+    "FinishTable",
+    "WinModel",
+    "finish_table",
+    "last_chance",
+    "menu",
+    "win_model",
+]
+
+#: The turn plans: 0 is "score", ``k > 0`` is "play for k units".
+PLANS: tuple[int, ...] = (0, *range(1, 21), *range(22, 61, 2), *range(65, 121, 5))
+#: Banked points from this on (units) are one in the menu: 20 000 points in one turn.
+_X = SPREAD
+#: Targets above this (units) get no win table (the expert then plays for points): 15 000.
+MAX_MODEL_UNITS = 300
+#: Leads (units) from which banking is certain enough: 15 000 points.
+_FINISH_CAP = 300
+#: ``finish_table`` is built for lost-turn values rounded to multiples of 1 / FINISH_STEPS.
+FINISH_STEPS = 64
+
+
+def last_chance(lead: int) -> float:
+    """The best chance (a tie counting half) to end one last turn above a lead of ``lead`` units."""
+    return reach_table(0.5).chance(lead + 1, DICE)
+
+
+@lazy
+def menu(_: None) -> Array:
+    """``dist[j, x]``: chance that plan ``PLANS[j]`` banks ``x`` units in a fresh turn."""
+    over = overshoot(None)
+    dist = np.zeros((len(PLANS), _X))
+    dist[0] = score_outcome(None)[0, DICE]
+    for j, k in enumerate(PLANS[1:], start=1):
+        dist[j, k : k + MAX_UNITS] = over[k, DICE]
+        dist[j, 0] = 1.0 - dist[j, 1:].sum()
+    return dist
+
+
+@dataclass(frozen=True)
+class WinModel:
+    units: int
+    #: ``win[a, b]`` for ``0 <= a, b < units``.
+    win: Array
+    #: ``plan[a, b]``: index into ``PLANS`` of the best plan at the start of the turn.
+    plan: npt.NDArray[np.int64]
+    #: ``wide[b, c]``: ``win[b, c]``, and for ``c >= units`` the last-turn chance of ``b``.
+    wide: Array
+
+    def utility(self, a: int, b: int) -> Array:
+        """``u[x]``: the chance to win of the seat with ``a`` to play if its turn banks ``x``.
+
+        ``u[0]`` (a lost turn) is ``1 - win[b, a]``; ``x`` runs up to ``SPREAD - 1``.
+        """
+        return 1.0 - self.wide[b, a : a + _X]
+
+
+@lazy
+def win_model(units: int) -> WinModel:
+    """The win table for a target of ``units`` (see the module docstring)."""
+    dist = menu(None)
+    lost, gains = dist[:, 0], dist[:, 1:].T
+    x = np.arange(1, _X)
+    lead_chance = np.array([last_chance(lead) for lead in range(units + _X + 1)])
+    # wide[b, c]: chance of the seat with b to play against c; for c >= T, b plays its last turn.
+    wide = np.zeros((units, units + _X))
+    for b in range(units):
+        wide[b, units:] = lead_chance[units - b : units - b + _X]
+    win = np.zeros((units, units))
+    plan = np.zeros((units, units), dtype=np.int64)
+    for total in range(2 * units - 2, -1, -1):
+        a = np.arange(max(0, total - units + 1), min(total, units - 1) + 1)
+        b = total - a
+        rev = np.arange(len(a))[::-1]  # the pair (b, a) of each pair (a, b)
+        gain = (1.0 - wide[b[:, None], a[:, None] + x]) @ gains
+        w = np.full(len(a), 0.5)
+        rows = np.arange(len(a))
+        for _ in range(50):
+            j = np.argmax(lost * (1.0 - w[rev])[:, None] + gain, axis=1)
+            p, g = lost[j], gain[rows, j]
+            new = (p * (1.0 - p[rev] - g[rev]) + g) / (1.0 - p * p[rev])
+            done = np.allclose(new, w, rtol=0.0, atol=1e-12)
+            w = new
+            if done:
+                break
+        win[a, b] = w
+        plan[a, b] = j
+        wide[a, b] = w
+    return WinModel(units, win, plan, wide)
+
+
+@dataclass(frozen=True)
+class FinishTable:
+    """``cont[L, n]``: chance to win, past the target with lead ``L`` and ``n`` dice to throw.
+
+    ``bank[L] = 1 - last_chance(L)``; ``after = max(bank, cont)``. Leads from ``_FINISH_CAP`` on
+    always bank.
+    """
+
+    bank: Array
+    cont: Array
+    after: Array
+
+    def clamp(self, lead: int) -> int:
+        return min(max(lead, 0), len(self.bank) - 1)
+
+
+@lazy
+def finish_table(steps: int) -> FinishTable:
+    """The table for a lost turn worth ``steps / FINISH_STEPS``."""
+    lost = steps / FINISH_STEPS
+    span = _FINISH_CAP + MAX_UNITS + 1
+    bank = 1.0 - np.array([last_chance(lead) for lead in range(span)])
+    cont = np.repeat(bank[:, None], DICE + 1, axis=1)
+    after = cont.copy()
+    for lead in range(_FINISH_CAP - 1, -1, -1):
+        for n in range(1, DICE + 1):
+            o = OUTCOMES[n]
+            best = after[lead + o.units, o.left].max(axis=1)
+            cont[lead, n] = o.farkle * lost + float(o.prob @ best)
+            after[lead, n] = max(bank[lead], cont[lead, n])
+    return FinishTable(bank, cont, after)

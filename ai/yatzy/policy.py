@@ -1,0 +1,237 @@
+"""Decisions for one position: the optimal strategy (from the table) and the casual level.
+
+A position is the dice showing, the score sheet and the rolls still allowed this turn. Values are
+*totals*: the points already on the sheet (boxes, plus the upper bonus once reached) plus the
+expected points still to come under optimal play (boxes, upper bonus, future Yatzy bonuses,
+including the +100 of the current dice if they earn it). Yatzy bonuses earned on earlier turns are
+not on the sheet and are not included.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Literal, TypedDict
+
+import numpy as np
+import numpy.typing as npt
+
+from ai.yatzy.casual import casual_moves
+from ai.yatzy.dice import (
+    ALL_KEEPERS,
+    NDICE,
+    SUBKEEPERS,
+    SUBKEEPERS_PADDED,
+    after_one_throw,
+    roll_index,
+)
+from ai.yatzy.scoring import (
+    ALL_USED,
+    BOXES,
+    BOXES_SCORE,
+    IS_YATZY,
+    NBOXES,
+    RULES,
+    UPPER_CAP,
+    YATZY,
+    YATZY_BIT,
+    YATZY_ROLLS,
+    Rules,
+    legal_scores,
+    sheet_state,
+    yatzy_bonus_for,
+)
+from ai.yatzy.solver import Table
+from ai.yatzy.table import forget_loaded, load_table
+
+Level = Literal["optimal", "casual"]
+LEVELS: tuple[Level, ...] = ("optimal", "casual")
+Floats = npt.NDArray[np.float64]
+
+
+class HoldMove(TypedDict):
+    hold: list[int]
+
+
+class BoxMove(TypedDict):
+    box: str
+
+
+Move = HoldMove | BoxMove
+
+_UPPER_ADD = np.where(np.arange(NBOXES)[:, None] < 6, BOXES_SCORE, 0)  # (13, 252)
+_NEXT_JOKER = tuple(
+    np.where(np.arange(NBOXES)[:, None] == YATZY, IS_YATZY[None, :], j).astype(np.int64)
+    for j in (0, 1)
+)
+_BITS = 1 << np.arange(NBOXES)
+_SUBS = tuple(np.array(s[:-1], dtype=np.intp) for s in SUBKEEPERS)  # without "keep all"
+
+
+class _Turn:
+    """The within-turn values of one state: ``r0[roll]`` (score now, best box) and, computed on
+    demand, ``keepers(n)[flat keeper]`` (hold it with n throws left)."""
+
+    __slots__ = ("_k", "r0")
+
+    def __init__(self, r0: Floats) -> None:
+        self.r0 = r0
+        self._k: list[Floats] = []
+
+    def keepers(self, throws: int) -> Floats:
+        while len(self._k) < throws:
+            prev = self.r0 if not self._k else self._k[-1][SUBKEEPERS_PADDED].max(axis=1)
+            self._k.append(after_one_throw(prev))
+        return self._k[throws - 1]
+
+
+class Strategy:
+    """The optimal strategy of one table (``default_strategy()`` is the one on the shared table).
+    Keeps the within-turn values of the last ``cache_size`` states it was asked about."""
+
+    def __init__(self, table: Table, rules: Rules = RULES, cache_size: int = 4096) -> None:
+        self.table = table
+        self.rules = rules
+        self._flat = table.reshape(-1)  # float32; sums with it come out float64
+        self._turn = functools.lru_cache(maxsize=cache_size)(self._compute_turn)
+
+    def value(self, mask: int, upper: int, joker: int) -> float:
+        """``V``: expected points still to come from the start of a turn in this state."""
+        return float(self._flat[(mask * (UPPER_CAP + 1) + upper) * 2 + joker])
+
+    def box_values(self, mask: int, upper: int, joker: int, roll: int) -> dict[int, float]:
+        """Each legal box for this roll, with its points + bonuses + the value of what follows."""
+        rules = self.rules
+        bonus = yatzy_bonus_for(mask, joker, roll, rules)
+        out = {}
+        for b, pts in legal_scores(mask, joker, roll, rules).items():
+            new_upper, new_joker = upper, joker
+            gain = pts + bonus
+            if b < 6:
+                new_upper = min(upper + pts, UPPER_CAP)
+                if upper < rules.upper_threshold <= upper + pts:
+                    gain += rules.upper_bonus
+            elif b == YATZY:
+                new_joker = 1 if pts else 0
+            out[b] = gain + self.value(mask | 1 << b, new_upper, new_joker)
+        return out
+
+    def _compute_turn(self, mask: int, upper: int, joker: int) -> _Turn:
+        free = np.flatnonzero((mask & _BITS) == 0)
+        add = _UPPER_ADD[free]
+        new_upper = upper + add
+        idx = (
+            (mask | _BITS[free])[:, None] * (UPPER_CAP + 1) + np.minimum(new_upper, UPPER_CAP)
+        ) * 2
+        idx += _NEXT_JOKER[joker][free]
+        vals = self._flat[idx] + BOXES_SCORE[free]
+        if upper < self.rules.upper_threshold:
+            vals += self.rules.upper_bonus * (new_upper >= self.rules.upper_threshold)
+        r0 = vals.max(axis=0)
+        if mask & YATZY_BIT and (joker or self.rules.joker_after_scratch):
+            for roll in YATZY_ROLLS:
+                r0[roll] = max(self.box_values(mask, upper, joker, roll).values())
+        return _Turn(r0)
+
+    def options(
+        self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int
+    ) -> list[tuple[Move, float]]:
+        """Every distinct choice with its value (a total, see the module), best first: the legal
+        boxes, and with rolls left every hold but "all five" (that is scoring now or later)."""
+        roll, mask, upper, joker, points = _position(dice, sheet, rolls_left)
+        found: list[tuple[Move, float]] = [
+            ({"box": BOXES[b]}, points + v)
+            for b, v in self.box_values(mask, upper, joker, roll).items()
+        ]
+        if rolls_left:
+            k = self._turn(mask, upper, joker).keepers(rolls_left)
+            found += [({"hold": list(ALL_KEEPERS[s])}, points + float(k[s])) for s in _SUBS[roll]]
+        found.sort(key=lambda mv: -mv[1])
+        return found
+
+    def best(
+        self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int
+    ) -> tuple[Move, float]:
+        """The optimal move and its value (a total)."""
+        roll, mask, upper, joker, points = _position(dice, sheet, rolls_left)
+        boxes = self.box_values(mask, upper, joker, roll)
+        box = max(boxes, key=lambda b: boxes[b])
+        best: tuple[Move, float] = ({"box": BOXES[box]}, points + boxes[box])
+        if rolls_left:
+            k = self._turn(mask, upper, joker).keepers(rolls_left)
+            subs = _SUBS[roll]
+            values = k[subs]
+            i = int(values.argmax())
+            # scoring now wins ties: the same value, a shorter turn
+            if values[i] > boxes[box] + 1e-9:
+                best = ({"hold": list(ALL_KEEPERS[subs[i]])}, points + float(values[i]))
+        return best
+
+
+@functools.cache
+def default_strategy() -> Strategy:
+    """The strategy on ``load_table()``, made on first use (the table is loaded or built then)."""
+    return Strategy(load_table())
+
+
+def reset_default() -> None:
+    """Forget the default strategy and the loaded tables (tests; a new ``DICE_AI_CACHE_DIR``)."""
+    default_strategy.cache_clear()
+    forget_loaded()
+
+
+def _position(
+    dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int
+) -> tuple[int, int, int, int, int]:
+    """``(roll, mask, upper, joker, points)``; ValueError for an impossible position."""
+    if rolls_left not in (0, 1, 2) or isinstance(rolls_left, bool):
+        raise ValueError(f"rolls_left must be 0, 1 or 2, not {rolls_left!r}")
+    if len(dice) != NDICE or not all(
+        isinstance(d, int | np.integer) and not isinstance(d, bool) for d in dice
+    ):
+        raise ValueError(f"not five dice: {dice!r}")
+    roll = roll_index(list(dice))
+    mask, upper, joker, points = sheet_state(sheet)
+    if mask == ALL_USED:
+        raise ValueError("the sheet is full")
+    return roll, mask, upper, joker, points
+
+
+def best_move(
+    dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int, level: str = "optimal"
+) -> Move:
+    """The computer player's move: ``{"hold": [faces kept]}`` (re-roll the others; only when
+    ``rolls_left`` > 0, never all five) or ``{"box": name}`` (a legal box: the forced joker order is
+    respected). ``dice``: the five faces showing, any order; ``sheet``: used box -> points;
+    ``rolls_left``: throws still allowed this turn (0, 1 or 2). Holds are sorted ascending.
+    """
+    if level == "optimal":
+        return default_strategy().best(dice, sheet, rolls_left)[0]
+    if level == "casual":
+        roll, mask, upper, joker, _ = _position(dice, sheet, rolls_left)
+        one = [np.array([x], dtype=np.int64) for x in (roll, mask, upper, joker)]
+        box, keep = casual_moves(one[0], one[1], one[2], one[3], rolls_left)
+        if box[0] >= 0:
+            return {"box": BOXES[int(box[0])]}
+        return {"hold": list(ALL_KEEPERS[int(keep[0])])}
+    raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
+
+
+def expected_value(dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int) -> float:
+    """The value of the optimal choice here: the points already on ``sheet`` (boxes, plus the upper
+    bonus once reached) plus the expected points still to come under optimal play (the boxes left,
+    the upper bonus, Yatzy bonuses from these dice on). Bonuses earned earlier are not included.
+    At the start of a game, averaged over the first roll, this is 254.4848."""
+    return default_strategy().best(dice, sheet, rolls_left)[1]
+
+
+def option_values(
+    dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int
+) -> list[tuple[Move, float]]:
+    """Every choice with its value (as ``expected_value``), best first: for hints and analysis."""
+    return default_strategy().options(dice, sheet, rolls_left)
+
+
+def start_value() -> float:
+    """The expected final score of a whole game under optimal play (254.4848 under our rules)."""
+    return default_strategy().value(0, 0, 0)

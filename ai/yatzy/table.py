@@ -1,0 +1,186 @@
+"""The strategy table on disk: one ``.npz`` file, validated before use, written atomically.
+
+The file holds two arrays: ``table`` (float32, 8192 x 64 x 2, ``V[mask, upper, joker]``, see
+``ai.yatzy.solver``) and ``header`` (UTF-8 JSON as uint8) with the format version, the checksum of
+the rules the table was built for (``Rules.checksum()``: bonuses, joker variant and the whole score
+table), the shape, a SHA-256 of the table's bytes and the start value. A file that is missing,
+unreadable, truncated, of another version or other rules, or whose data does not match its digest is
+ignored and rebuilt.
+
+Where: ``$DICE_AI_CACHE_DIR`` if set, else ``<repository root>/var/ai/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from ai.yatzy.scoring import ALL_USED, RULES, Rules
+from ai.yatzy.solver import TABLE_SHAPE, Table, build_table
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+CACHE_ENV = "DICE_AI_CACHE_DIR"
+FILE_STEM = "yatzy_table"
+
+_lock = threading.Lock()
+_loaded: dict[tuple[str, str], Table] = {}
+
+
+def cache_dir() -> Path:
+    """The directory of the table files: ``$DICE_AI_CACHE_DIR`` or ``<repo root>/var/ai``."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "var" / "ai"
+
+
+def table_path(directory: Path | None = None, rules: Rules = RULES) -> Path:
+    """The file for these rules (the default rules keep a short, stable name)."""
+    name = FILE_STEM if rules == RULES else f"{FILE_STEM}_{rules.checksum()[:12]}"
+    return (directory or cache_dir()) / f"{name}.v{FORMAT_VERSION}.npz"
+
+
+def _digest(table: Table) -> str:
+    return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
+
+
+def _header(table: Table, rules: Rules) -> dict[str, object]:
+    return {
+        "format": FORMAT_VERSION,
+        "game": "yatzy",
+        "rules": rules.checksum(),
+        "shape": list(table.shape),
+        "dtype": str(table.dtype),
+        "sha256": _digest(table),
+        "start_value": float(table[0, 0, 0]),
+    }
+
+
+def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
+    """Write ``table`` to ``path`` atomically: a temporary file in the same directory, flushed to
+    disk, then renamed over ``path``, so a reader sees either the old file or the whole new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = np.frombuffer(json.dumps(_header(table, rules)).encode(), dtype=np.uint8)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o644)  # readable by the other workers, like any cache file
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, table=table, header=header)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def read_table(path: Path, rules: Rules = RULES) -> Table | None:
+    """The table in ``path`` if the file is valid for ``rules``, else ``None`` (never raises for a
+    bad or missing file)."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            table = np.asarray(data["table"])
+    except (
+        Exception
+    ) as exc:  # truncated, not a zip, bad CRC, missing array, bad JSON: all "rebuild"
+        log.warning("yatzy table %s unreadable (%s): rebuilding", path, exc)
+        return None
+    problem = _problem(header, table, rules)
+    if problem:
+        log.warning("yatzy table %s rejected (%s): rebuilding", path, problem)
+        return None
+    return table
+
+
+def _problem(header: object, table: Table, rules: Rules) -> str | None:
+    if not isinstance(header, dict):
+        return "no header"
+    if header.get("format") != FORMAT_VERSION:
+        return f"format {header.get('format')!r}, expected {FORMAT_VERSION}"
+    if header.get("rules") != rules.checksum():
+        return "built for other rules"
+    if table.shape != TABLE_SHAPE or table.dtype != np.float32:
+        return f"shape {table.shape} {table.dtype}"
+    if header.get("sha256") != _digest(table):
+        return "checksum mismatch"
+    if not np.isfinite(table).all() or table[ALL_USED].any() or not 200 < table[0, 0, 0] < 300:
+        return "implausible values"
+    return None
+
+
+@contextlib.contextmanager
+def _build_lock(path: Path) -> Iterator[None]:
+    """An advisory lock beside the file, so that concurrent processes build the table only once.
+    Without one (not POSIX, read-only directory) concurrent builds only waste work: writes are
+    atomic."""
+    with contextlib.ExitStack() as stack:  # closing the file releases the lock
+        try:
+            import fcntl
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock_file = stack.enter_context(open(path.with_name(path.name + ".lock"), "a+b"))
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+        except (ImportError, OSError) as exc:
+            log.warning("no build lock for %s (%s)", path, exc)
+        yield
+
+
+def load_or_build(path: Path, rules: Rules = RULES) -> Table:
+    """Read the table from ``path``, or build it and save it there (the save is best effort: a
+    read-only directory only costs a rebuild in the next process)."""
+    table = read_table(path, rules)
+    if table is not None:
+        return table
+    with _build_lock(path):
+        table = read_table(path, rules)  # another process may have built it while we waited
+        if table is not None:
+            return table
+        start = time.perf_counter()
+        table = build_table(rules)
+        log.info("built the yatzy table in %.1f s", time.perf_counter() - start)
+        try:
+            save_table(table, path, rules)
+        except OSError as exc:
+            log.warning("cannot save the yatzy table to %s: %s", path, exc)
+        return table
+
+
+def load_table(rules: Rules = RULES, directory: Path | None = None) -> Table:
+    """The strategy table, loaded (or built and saved) on first use, then kept for the process.
+
+    Thread-safe: concurrent first calls wait for one load. The returned array is read-only.
+    """
+    path = table_path(directory, rules)
+    key = (str(path), rules.checksum())
+    table = _loaded.get(key)
+    if table is not None:
+        return table
+    with _lock:
+        table = _loaded.get(key)
+        if table is None:
+            table = load_or_build(path, rules)
+            table.setflags(write=False)
+            _loaded[key] = table
+    return table
+
+
+def forget_loaded() -> None:
+    """Drop the tables kept in memory (tests; a new ``DICE_AI_CACHE_DIR``)."""
+    with _lock:
+        _loaded.clear()

@@ -1,0 +1,122 @@
+"""The moves the server makes by itself: computer seats and the auto-confirm timer.
+
+Each is a service that takes the one move path with ``expected_version`` set to the version it was
+scheduled for, so it is safe to run twice, late, or after a player has already moved: anything but
+the first run for that version is refused as stale and does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F
+from django.utils import timezone
+
+from ai.players import next_command, yatzy_auto_confirm_box
+from config.errors import ApiError
+from games import services
+from games.engines import engine_for
+from games.models import Game, GameKind, GameStatus, SeatKind
+from games.rules import yatzy
+
+log = logging.getLogger(__name__)
+
+
+def _load(game_id: object, version: int) -> tuple[Game, Any] | None:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.version != version or game.status != GameStatus.ACTIVE:
+        return None
+    assert game.state is not None
+    return game, engine_for(game.kind).state_from_wire(game.state)
+
+
+def _move(game: Game, command: dict[str, Any], version: int) -> bool:
+    try:
+        services.game_move(
+            game_id=game.pk, command=command, actor=None, expected_version=version, automatic=True
+        )
+    except ApiError as exc:
+        # Stale or finished: someone moved first. Anything else is a bug worth a log line.
+        if exc.get_codes() not in ("stale_version", "game_finished"):
+            log.error("automatic move %s refused in game %s: %s", command, game.pk, exc.detail)
+        return False
+    return True
+
+
+def game_play_computer(*, game_id: object, version: int) -> bool:
+    """Play one move for the computer seat whose turn it is at ``version``; False if none."""
+    loaded = _load(game_id, version)
+    if loaded is None:
+        return False
+    game, state = loaded
+    seat = game.seats.filter(index=state.current_seat, kind=SeatKind.COMPUTER).first()
+    if seat is None:
+        return False
+    return _move(game, next_command(game.kind, state, seat.ai_level), version)
+
+
+def game_auto_confirm(*, game_id: object, version: int, now: datetime | None = None) -> bool:
+    """Score the idle yatzy turn at ``version`` once its deadline has passed; False if not due."""
+    loaded = _load(game_id, version)
+    if loaded is None:
+        return False
+    game, state = loaded
+    now = now or timezone.now()
+    if game.kind != GameKind.YATZY or game.deadline_at is None or game.deadline_at > now:
+        return False
+    assert isinstance(state, yatzy.YatzyState)
+    return _move(game, {"type": "score", "box": yatzy_auto_confirm_box(state)}, version)
+
+
+def sweep(*, now: datetime | None = None) -> int:
+    """Catch every automatic move whose task was lost or delayed: due deadlines, and computer turns
+    idle longer than their pause. Returns how many moves it made. Beat runs it every second."""
+    now = now or timezone.now()
+    grace = timedelta(seconds=settings.GAMES_SWEEP_GRACE_SECONDS)
+    moved = 0
+    due = Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__lte=now - grace)
+    for game_id, version in due.values_list("pk", "version")[:500]:
+        moved += game_auto_confirm(game_id=game_id, version=version, now=now)
+    idle_since = now - grace - timedelta(seconds=settings.GAMES_COMPUTER_MOVE_DELAY)
+    stalled = Game.objects.filter(
+        status=GameStatus.ACTIVE,
+        last_move_at__lte=idle_since,
+        seats__kind=SeatKind.COMPUTER,
+        seats__index=F("turn_seat"),
+    )
+    for game_id, version in stalled.values_list("pk", "version")[:500]:
+        moved += game_play_computer(game_id=game_id, version=version)
+    return moved
+
+
+def schedule_followups(
+    *,
+    game_id: object,
+    version: int,
+    computer_to_play: bool,
+    deadline_at: datetime | None,
+    **_: object,
+) -> None:
+    """After a move commits: queue the computer's next move, or the auto-confirm timer."""
+    from games import tasks
+
+    if computer_to_play:
+        tasks.play_computer_move.apply_async(
+            (str(game_id), version), countdown=settings.GAMES_COMPUTER_MOVE_DELAY
+        )
+    if deadline_at is not None:
+        tasks.auto_confirm.apply_async((str(game_id), version), eta=deadline_at)
+
+
+def run_until_idle(game_id: object, *, limit: int = 10_000) -> int:
+    """Play every computer move due in a game right now, synchronously (tests, tools)."""
+    moves = 0
+    while moves < limit:
+        game = Game.objects.get(pk=game_id)
+        if not game_play_computer(game_id=game_id, version=game.version):
+            return moves
+        moves += 1
+    return moves

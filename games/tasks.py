@@ -1,0 +1,26 @@
+"""Celery tasks: thin, idempotent wrappers that load by id and call a service.
+
+Each carries the game version it was scheduled for; the service does nothing once the game has
+moved past it, so a duplicate delivery or a late timer is harmless.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import automation
+
+
+@shared_task(ignore_result=True)
+def play_computer_move(game_id: str, version: int) -> bool:
+    return automation.game_play_computer(game_id=game_id, version=version)
+
+
+@shared_task(ignore_result=True)
+def auto_confirm(game_id: str, version: int) -> bool:
+    return automation.game_auto_confirm(game_id=game_id, version=version)
+
+
+@shared_task(ignore_result=True)
+def sweep_automatic_moves() -> int:
+    return automation.sweep()

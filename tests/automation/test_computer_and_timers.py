@@ -1,0 +1,178 @@
+"""Computer seats and the auto-confirm timer, driven synchronously through the services.
+
+The worker and beat only call these same services (games.tasks); tests/automation/test_worker.py
+runs them for real.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import automation, services
+from games.models import Game, GameEvent, GameStatus
+from games.selectors import game_replay_matches_snapshot
+from players.models import Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ann() -> Player:
+    return Player.objects.create_user("ann", password="ann-password-1")
+
+
+def new_game(ann: Player, kind: str, seats: list[dict], **options: object) -> Game:
+    specs = [services.SeatSpec(**seat) for seat in seats]
+    game = services.game_create(creator=ann, kind=kind, seats=specs, options=options)
+    services.game_start(game_id=game.pk, player=ann)
+    return Game.objects.get(pk=game.pk)
+
+
+def move(game: Game, player: Player, **command: object) -> Game:
+    services.game_move(game_id=game.pk, command=command, actor=player)
+    return Game.objects.get(pk=game.pk)
+
+
+@pytest.mark.parametrize("level", ["optimal", "casual"])
+def test_a_yatzy_computer_seat_plays_its_whole_game(ann, level) -> None:
+    game = new_game(ann, "yatzy", [{"type": "computer", "level": level}])
+    moves = automation.run_until_idle(game.pk)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    assert 26 <= moves <= 52  # 13 turns of one to three rolls and a score
+    events = GameEvent.objects.filter(game=game)
+    assert all(event.automatic and event.actor is None for event in events if event.seq > 1)
+    assert events.filter(type="box_scored").count() == 13
+    assert game_replay_matches_snapshot(game)
+
+
+@pytest.mark.parametrize("level", ["expert", "classic"])
+def test_a_ten_thousand_game_against_the_computer_finishes(ann, level) -> None:
+    game = new_game(
+        ann, "ten_thousand", [{"type": "me"}, {"type": "computer", "level": level}], target=5000
+    )
+    for _turn in range(400):
+        if game.status == GameStatus.FINISHED:
+            break
+        # Ann banks as soon as she can; the computer then plays its turn move by move.
+        state = game.state
+        if state["roll"]:
+            from ai.players import ten_thousand_command
+            from games.rules import ten_thousand
+
+            command = ten_thousand_command(ten_thousand.state_from_wire(state), "classic")
+            game = move(game, ann, type="bank", keep=command["keep"])
+        else:
+            game = move(game, ann, type="roll")
+        automation.run_until_idle(game.pk)
+        game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    computer_events = GameEvent.objects.filter(game=game, automatic=True)
+    assert computer_events.filter(type="dice_rolled").exists()
+    assert game_replay_matches_snapshot(game)
+
+
+def test_the_computer_does_not_play_a_human_turn(ann) -> None:
+    game = new_game(ann, "yatzy", [{"type": "me"}, {"type": "computer"}])
+    assert automation.game_play_computer(game_id=game.pk, version=game.version) is False
+    assert GameEvent.objects.filter(game=game).count() == 1
+
+
+def test_a_task_for_an_old_version_does_nothing(ann) -> None:
+    game = new_game(ann, "yatzy", [{"type": "computer"}])
+    old = game.version
+    assert automation.game_play_computer(game_id=game.pk, version=old) is True
+    count = GameEvent.objects.filter(game=game).count()
+    assert automation.game_play_computer(game_id=game.pk, version=old) is False
+    assert GameEvent.objects.filter(game=game).count() == count
+
+
+def rolled_out(ann: Player, **options: object) -> Game:
+    game = new_game(ann, "yatzy", [{"type": "me"}], **options)
+    game = move(game, ann, type="roll")
+    game = move(game, ann, type="roll", hold=[0])
+    assert game.deadline_at is None  # a roll is left: no timer yet
+    return move(game, ann, type="roll", hold=[0])
+
+
+def test_the_last_roll_sets_a_deadline_three_seconds_on(ann) -> None:
+    game = rolled_out(ann)
+    assert game.deadline_at is not None and game.last_move_at is not None
+    assert game.deadline_at - game.last_move_at == timedelta(seconds=3)
+
+
+def test_auto_confirm_scores_the_computers_box_once_due(ann) -> None:
+    game = rolled_out(ann)
+    assert not automation.game_auto_confirm(
+        game_id=game.pk, version=game.version, now=game.deadline_at - timedelta(seconds=0.1)
+    )
+    assert automation.game_auto_confirm(game_id=game.pk, version=game.version, now=game.deadline_at)
+    assert not automation.game_auto_confirm(
+        game_id=game.pk, version=game.version, now=game.deadline_at
+    )
+    scored = GameEvent.objects.filter(game=game, type="box_scored")
+    assert scored.count() == 1
+    assert scored.get().automatic
+    from ai.yatzy import best_move
+
+    dice = GameEvent.objects.filter(game=game, type="dice_rolled").last().data["dice"]
+    assert scored.get().data["box"] == best_move(dice, {}, 0)["box"]
+    game.refresh_from_db()
+    assert game.deadline_at is None
+
+
+def test_auto_confirm_scores_the_marked_box(ann) -> None:
+    game = rolled_out(ann)
+    deadline = game.deadline_at
+    game = move(game, ann, type="select", box="chance")
+    assert game.deadline_at == deadline  # marking a box does not buy time
+    assert automation.game_auto_confirm(game_id=game.pk, version=game.version, now=deadline)
+    assert GameEvent.objects.get(game=game, type="box_scored").data["box"] == "chance"
+
+
+def test_a_player_who_scores_first_wins_the_race(ann) -> None:
+    game = rolled_out(ann)
+    version = game.version
+    move(game, ann, type="score", box="chance")
+    assert not automation.game_auto_confirm(game_id=game.pk, version=version, now=timezone.now())
+    assert GameEvent.objects.filter(game=game, type="box_scored").count() == 1
+
+
+def test_auto_confirm_off_with_zero_delay(ann) -> None:
+    game = rolled_out(ann, auto_confirm_seconds=0)
+    assert game.deadline_at is None
+
+
+def test_no_deadline_for_a_computer_seat(ann) -> None:
+    game = new_game(ann, "yatzy", [{"type": "computer"}, {"type": "me"}])
+    automation.run_until_idle(game.pk)
+    assert not Game.objects.filter(pk=game.pk, deadline_at__isnull=False).exists()
+
+
+def test_the_sweep_catches_lost_timers_and_stalled_computer_turns(ann, settings) -> None:
+    settings.GAMES_SWEEP_GRACE_SECONDS = 1.0
+    settings.GAMES_COMPUTER_MOVE_DELAY = 0.0
+    timed = rolled_out(ann)
+    bob = Player.objects.create_user("bob", password="bob-password-1")
+    stalled = new_game(bob, "yatzy", [{"type": "computer"}])
+    stalled.refresh_from_db()
+    # Half a second after the computer's last move, nothing is past its grace yet.
+    assert automation.sweep(now=stalled.last_move_at + timedelta(seconds=0.5)) == 0
+    later = timed.deadline_at + timedelta(seconds=1.5)
+    assert automation.sweep(now=later) == 2
+    assert GameEvent.objects.filter(game=timed, type="box_scored", automatic=True).count() == 1
+    assert GameEvent.objects.filter(game=stalled, automatic=True).count() == 1
+
+
+def test_computer_seat_levels_are_checked(ann) -> None:
+    from config.errors import InvalidInput
+
+    with pytest.raises(InvalidInput) as error:
+        new_game(ann, "yatzy", [{"type": "computer", "level": "godlike"}])
+    assert error.value.get_codes() == "unknown_level"
+    with pytest.raises(InvalidInput) as error:
+        new_game(ann, "ten_thousand", [{"type": "computer"}, {"type": "computer"}])
+    assert error.value.get_codes() == "invalid_seat_count"
