@@ -20,8 +20,10 @@ migrate: install
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 
+# Web, worker and scheduler together (honcho), on SQLite and a broker in files: no server needed.
 run: migrate
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py build_ai_tables
+	HOST=$(HOST) PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f config/deploy/Procfile -d . start
 
 test: install
 	mkdir -p var
