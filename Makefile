@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format typecheck migrate messages clean
+.PHONY: install run test lint format typecheck migrate messages compilemessages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 # Web, worker and scheduler together (honcho), on SQLite and a broker in files: no server needed.
-run: migrate
+run: migrate compilemessages
 	$(BIN)/python manage.py build_ai_tables
 	HOST=$(HOST) PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f config/deploy/Procfile -d . start
 
@@ -43,6 +43,34 @@ format: install
 
 typecheck: install
 	$(BIN)/mypy games/rules ai
+
+# Translations with Babel (pure Python: no GNU gettext needed). `messages` re-extracts the code's
+# gettext strings into every catalogue of locale/ (a new string arrives untranslated, and
+# tests/i18n fails until it is translated) and compiles them all; the .mo files are committed, and
+# `run` recompiles any catalogue edited since. locale/drf/ is Croatian for Django REST framework,
+# which ships none. The keywords are those tests/i18n/test_catalogues.py extracts with.
+LOCALES := en fr uk el hr ru
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/django.po locale/drf/*/LC_MESSAGES/django.po)
+MO_FILES := $(PO_FILES:.po=.mo)
+BABEL_KEYWORDS := -k gettext_lazy -k gettext_noop -k ngettext_lazy:1,2 -k pgettext_lazy:1c,2 \
+	-k npgettext_lazy:1c,2,3
+
+messages: install
+	mkdir -p var
+	$(BIN)/pybabel extract -F locale/babel.cfg $(BABEL_KEYWORDS) --add-location=file \
+		--project=dice-server --version=0.1.0 -o var/django.pot config games players ai
+	for lang in $(LOCALES); do \
+		$(BIN)/pybabel update -i var/django.pot -d locale -D django -l $$lang -N \
+			--ignore-obsolete --init-missing --ignore-pot-creation-date || exit 1; \
+	done
+	$(BIN)/python locale/english.py locale/en/LC_MESSAGES/django.po
+	$(BIN)/pybabel compile -d locale -D django --statistics
+	$(BIN)/pybabel compile -d locale/drf -D django --statistics
+
+compilemessages: $(MO_FILES)
+
+%.mo: %.po | $(STAMP)
+	$(BIN)/pybabel compile -D django -i $< -o $@
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -51,12 +51,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "players",
     "games",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -125,13 +126,17 @@ LANGUAGES = [
     ("hr", _("Croatian")),
     ("ru", _("Russian")),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The project's catalogues, then Croatian for Django REST framework (which ships none).
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "drf"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+# Every middleware must stay async-capable: one sync-only middleware would make each open event
+# stream hold a thread. Static files (admin, Swagger UI) are served by the ASGI app in DEBUG
+# (config/asgi.py) and by the front proxy from STATIC_ROOT (collectstatic) in production.
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -213,6 +218,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_automatic_moves",
         "schedule": float(os.environ.get("SWEEP_SECONDS", "1.0")),
         "options": {"expires": 5},
+    },
+    "tick-tournaments": {
+        "task": "games.tournaments.tasks.tick_tournaments",
+        "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "5.0")),
+        "options": {"expires": 30},
     },
 }
 

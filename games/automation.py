@@ -1,4 +1,5 @@
-"""The moves the server makes by itself: computer seats and the auto-confirm timer.
+"""The moves the server makes by itself: computer seats and the timers (yatzy auto-confirm,
+the turn clock).
 
 Each is a service that takes the one move path with ``expected_version`` set to the version it was
 scheduled for, so it is safe to run twice, late, or after a player has already moved: anything but
@@ -15,12 +16,14 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from ai.players import next_command, yatzy_auto_confirm_box
+from ai.players import DEFAULT_LEVEL, next_command, yatzy_auto_confirm_box
 from config.errors import ApiError
+from config.metrics import TIMER_LAG_SECONDS
 from games import services
 from games.engines import engine_for
-from games.models import Game, GameKind, GameStatus, SeatKind
+from games.models import Game, GameStatus, SeatKind
 from games.rules import yatzy
+from games.timers import auto_confirm_due
 
 log = logging.getLogger(__name__)
 
@@ -58,17 +61,23 @@ def game_play_computer(*, game_id: object, version: int) -> bool:
     return _move(game, next_command(game.kind, state, seat.ai_level), version)
 
 
-def game_auto_confirm(*, game_id: object, version: int, now: datetime | None = None) -> bool:
-    """Score the idle yatzy turn at ``version`` once its deadline has passed; False if not due."""
+def game_timeout(*, game_id: object, version: int, now: datetime | None = None) -> bool:
+    """Move for the idle seat at ``version`` once the game's deadline has passed: the yatzy
+    auto-confirm, else the turn clock's computer move. False if nothing was due."""
     loaded = _load(game_id, version)
     if loaded is None:
         return False
     game, state = loaded
     now = now or timezone.now()
-    if game.kind != GameKind.YATZY or game.deadline_at is None or game.deadline_at > now:
+    if game.deadline_at is None or game.deadline_at > now:
         return False
-    assert isinstance(state, yatzy.YatzyState)
-    return _move(game, {"type": "score", "box": yatzy_auto_confirm_box(state)}, version)
+    TIMER_LAG_SECONDS.observe((now - game.deadline_at).total_seconds())
+    if auto_confirm_due(state):
+        assert isinstance(state, yatzy.YatzyState)
+        command = {"type": "score", "box": yatzy_auto_confirm_box(state)}
+    else:
+        command = next_command(game.kind, state, DEFAULT_LEVEL[game.kind])
+    return _move(game, command, version)
 
 
 def sweep(*, now: datetime | None = None) -> int:
@@ -79,7 +88,7 @@ def sweep(*, now: datetime | None = None) -> int:
     moved = 0
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__lte=now - grace)
     for game_id, version in due.values_list("pk", "version")[:500]:
-        moved += game_auto_confirm(game_id=game_id, version=version, now=now)
+        moved += game_timeout(game_id=game_id, version=version, now=now)
     idle_since = now - grace - timedelta(seconds=settings.GAMES_COMPUTER_MOVE_DELAY)
     stalled = Game.objects.filter(
         status=GameStatus.ACTIVE,
@@ -100,7 +109,7 @@ def schedule_followups(
     deadline_at: datetime | None,
     **_: object,
 ) -> None:
-    """After a move commits: queue the computer's next move, or the auto-confirm timer."""
+    """After a move commits: queue the computer's next move, or the game's timer."""
     from games import tasks
 
     if computer_to_play:
@@ -108,7 +117,7 @@ def schedule_followups(
             (str(game_id), version), countdown=settings.GAMES_COMPUTER_MOVE_DELAY
         )
     if deadline_at is not None:
-        tasks.auto_confirm.apply_async((str(game_id), version), eta=deadline_at)
+        tasks.timeout.apply_async((str(game_id), version), eta=deadline_at)
 
 
 def run_until_idle(game_id: object, *, limit: int = 10_000) -> int:

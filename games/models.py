@@ -51,6 +51,9 @@ class Game(models.Model):
     # periodic sweep reads it, so a lost timer task delays the move by seconds, not forever.
     deadline_at = models.DateTimeField(_("automatic move due"), null=True, blank=True)
     last_move_at = models.DateTimeField(_("last move"), null=True, blank=True)
+    # Tournament games: an idle seat's turn passes to the computer after this many seconds.
+    turn_clock_seconds = models.PositiveIntegerField(_("turn clock"), null=True, blank=True)
+    rated = models.BooleanField(_("rated"), default=False)
 
     class Meta:
         verbose_name = _("game")

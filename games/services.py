@@ -8,20 +8,24 @@ commit; then tell the rest of the system (``games.signals.game_advanced``) once 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from ai.players import DEFAULT_LEVEL, LEVELS
+from config.errors import ApiError
+from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from games import errors
 from games.engines import WireEvent, WireState, engine_for, seat_limits
 from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
 from games.rules import RuleError, secure_roller
-from games.signals import game_advanced
-from games.timers import deadline_after
+from games.signals import game_advanced, game_finished
+from games.timers import MoveContext, deadline_after
 from players.models import Player
 
 
@@ -33,6 +37,8 @@ class SeatSpec:
     type: str
     name: str = ""
     level: str = ""
+    # Only for seats the server fills itself (tournaments): this account takes the seat.
+    player: Player | None = None
 
 
 def _lock(game_id: object) -> Game:
@@ -44,7 +50,13 @@ def _lock(game_id: object) -> Game:
 
 @transaction.atomic
 def game_create(
-    *, creator: Player, kind: str, seats: Sequence[SeatSpec], options: Mapping[str, Any]
+    *,
+    creator: Player,
+    kind: str,
+    seats: Sequence[SeatSpec],
+    options: Mapping[str, Any],
+    turn_clock_seconds: int | None = None,
+    rated: bool = False,
 ) -> Game:
     engine = engine_for(kind)
     try:
@@ -72,7 +84,11 @@ def game_create(
             )
 
     game = Game.objects.create(
-        kind=kind, created_by=creator, options=dataclasses.asdict(parsed_options)
+        kind=kind,
+        created_by=creator,
+        options=dataclasses.asdict(parsed_options),
+        turn_clock_seconds=turn_clock_seconds or None,
+        rated=rated,
     )
     Seat.objects.bulk_create(
         [
@@ -80,7 +96,7 @@ def game_create(
                 game=game,
                 index=index,
                 kind=_SEAT_KINDS[spec.type],
-                player=creator if spec.type == "me" else None,
+                player=creator if spec.type == "me" else spec.player,
                 name=spec.name if spec.type in ("hotseat", "computer") else "",
                 ai_level=level,
             )
@@ -91,6 +107,7 @@ def game_create(
 
 
 _SEAT_KINDS = {
+    "player": SeatKind.PLAYER,
     "me": SeatKind.PLAYER,
     "open": SeatKind.PLAYER,
     "hotseat": SeatKind.HOTSEAT,
@@ -159,7 +176,6 @@ def controlled_seats(game: Game, player: Player | None) -> set[int]:
     }
 
 
-@transaction.atomic
 def game_move(
     *,
     game_id: object,
@@ -170,6 +186,32 @@ def game_move(
 ) -> tuple[Game, list[GameEvent]]:
     """Play one command for the seat whose turn it is. ``actor`` None means the server itself
     (a computer seat or a timer), which may move for any seat; anyone else must control the seat."""
+    started = time.perf_counter()
+    try:
+        with transaction.atomic():
+            game, records = _game_move(
+                game_id=game_id,
+                command=command,
+                actor=actor,
+                expected_version=expected_version,
+                automatic=automatic,
+            )
+    except ApiError as exc:
+        MOVES_REFUSED.labels(code=str(exc.get_codes())).inc()
+        raise
+    MOVES.labels(kind=game.kind, automatic=str(automatic).lower()).inc(len(records))
+    MOVE_SECONDS.labels(kind=game.kind).observe(time.perf_counter() - started)
+    return game, records
+
+
+def _game_move(
+    *,
+    game_id: object,
+    command: Mapping[str, Any],
+    actor: Player | None,
+    expected_version: int | None,
+    automatic: bool,
+) -> tuple[Game, list[GameEvent]]:
     game = _lock(game_id)
     if expected_version is not None and expected_version != game.version:
         raise errors.StaleVersion(field="expected_version")
@@ -235,13 +277,16 @@ def _append(
     game.state = state.to_wire()
     game.turn_seat = seat
     game.last_move_at = now
-    game.deadline_at = deadline_after(
+    context = MoveContext(
         kind=game.kind,
-        state=state,
-        events=events,
-        previous=game.deadline_at,
         seat_is_computer=computer_to_play,
-        now=now,
+        automatic=automatic,
+        turn_passed=seat != game.turn_seat,
+        turn_clock_seconds=game.turn_clock_seconds,
+        computer_delay=settings.GAMES_COMPUTER_MOVE_DELAY,
+    )
+    game.deadline_at = deadline_after(
+        state=state, events=events, previous=game.deadline_at, context=context, now=now
     )
     fields = [
         "version", "state", "turn_seat", "status", "started_at", "finished_at", "last_move_at",
@@ -252,9 +297,11 @@ def _append(
         game.finished_at = timezone.now()
         finish = next(e for e in reversed(events) if e.type == "game_finished")
         _record_results(game, state.places, finish.to_wire()["totals"])
+        # Inside the transaction: whatever a finished game implies (ratings) commits with it.
+        game_finished.send(sender=Game, game=game)
     game.save(update_fields=fields)
 
-    game_id, version, deadline = game.pk, game.version, game.deadline_at
+    game_id, version, deadline, finished = game.pk, game.version, game.deadline_at, state.finished
     transaction.on_commit(
         lambda: game_advanced.send(
             sender=Game,
@@ -262,6 +309,7 @@ def _append(
             version=version,
             computer_to_play=computer_to_play,
             deadline_at=deadline,
+            finished=finished,
         )
     )
     return records

@@ -17,8 +17,9 @@ def play_computer_move(game_id: str, version: int) -> bool:
 
 
 @shared_task(ignore_result=True)
-def auto_confirm(game_id: str, version: int) -> bool:
-    return automation.game_auto_confirm(game_id=game_id, version=version)
+def timeout(game_id: str, version: int) -> bool:
+    """The deadline of ``version`` has come: auto-confirm, or the turn clock's move."""
+    return automation.game_timeout(game_id=game_id, version=version)
 
 
 @shared_task(ignore_result=True)

@@ -1,10 +1,15 @@
 from django.urls import path
 
-from players import api
+from players import api, profiles
 
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
     path("accounts/token/", api.TokenObtainView.as_view(), name="account-token"),
     path("accounts/token/revoke/", api.TokenRevokeView.as_view(), name="account-token-revoke"),
     path("accounts/me/", api.MeView.as_view(), name="account-me"),
+]
+
+urlpatterns += [
+    path("leaderboards/<str:kind>/", profiles.LeaderboardView.as_view(), name="leaderboard"),
+    path("players/<str:username>/", profiles.ProfileView.as_view(), name="player-profile"),
 ]

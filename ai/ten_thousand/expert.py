@@ -10,13 +10,21 @@ throws on, whichever is worth more:
    strictly above the leader, a tie counting half (``tables.reach_table(0.5)``). It never banks
    short of the leader while it can throw, and banks as soon as it is above.
 3. Otherwise, if some set-aside brings ``a + t`` to the target: only those are considered, and
-   each is worth its chance to win from there (``winmodel.finish_table``): bank and leave the
-   opponent one turn to beat the lead, or throw on to widen it, a lost turn leaving the model's
-   chance from before the turn.
-4. Otherwise it follows the plan that ``winmodel.win_model`` picks for ``(a, b)`` at the start of
-   the turn (the plan depends only on the banked totals, so it is the same for the whole turn):
-   "score" plays the score table, "play for k" plays ``tables.reach_table(0.0)`` for the need
-   ``k - t`` and banks once it is met. Targets above ``winmodel.MAX_MODEL_UNITS`` play "score".
+   each is worth its exact chance to win from there (``winmodel.finish``): bank and leave the
+   opponent one turn to beat the lead, or throw on to widen it, a lost turn being worth the
+   model's chance from before the turn, ``1 - win[b, a]``.
+4. Otherwise the two-seat model (``winmodel.win_model``) gives ``u[x]``, its chance to win if
+   this turn banks ``x`` units (``u[0]``: the turn is lost). A set-aside that reaches ``t'``
+   with ``n`` dice left is worth the best of: banking (``u[t']``), or throwing on under any plan
+   of the menu ("score", or "play for k" with ``k > t'``), each valued exactly as the mean of
+   ``u`` over that plan's distribution of final points from ``(t', n)``
+   (``tables.score_outcome``, ``tables.overshoot``). It takes the set-aside worth most and banks
+   unless throwing on is worth more (by ``PREFER_BANK``). The plans are re-chosen at every throw,
+   so this is one step of policy improvement over the best fixed plan, which is what the model
+   assumes of both seats.
+
+Targets above ``winmodel.MAX_MODEL_UNITS`` (15 000 points) play as if alone (1. and 2.). With
+more than two seats, ``b`` is the leader of the others and the model is the two-seat one.
 """
 
 from __future__ import annotations
@@ -39,10 +47,10 @@ from ai.ten_thousand.tables import (
     score_table,
 )
 from ai.ten_thousand.winmodel import (
-    FINISH_STEPS,
     MAX_MODEL_UNITS,
     PLANS,
-    finish_table,
+    PREFER_BANK,
+    finish,
     win_model,
 )
 
@@ -71,16 +79,15 @@ def _reach_move(options: Sequence[Choice], need: int, tie: float) -> tuple[Choic
     worth = [table.after[row, c.left] for row, c in zip(rows, options, strict=True)]
     best = options[pick_first(worth, options)]
     rest = need - best.units
-    bank = rest <= 0 or (rest == 1 and tie >= table.cont[rest + OFFSET, best.left])
+    bank = rest <= 0 or (rest == 1 and tie >= float(table.cont[rest + OFFSET, best.left]))
     return best, bank
 
 
 def _finish_move(options: Sequence[Choice], lead: int, lost: float) -> tuple[Choice, bool]:
-    table = finish_table(round(lost * FINISH_STEPS))
-    worth = [table.after[table.clamp(lead + c.units), c.left] for c in options]
+    table = finish(lost, lead)
+    worth = [table.worth(lead + c.units, c.left) for c in options]
     best = options[pick_first(worth, options)]
-    end = table.clamp(lead + best.units)
-    return best, table.bank[end] >= table.cont[end, best.left]
+    return best, table.banks(lead + best.units, best.left)
 
 
 _KS = PLANS[1:]
@@ -106,7 +113,7 @@ def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, boo
             go_on = max(go_on, float(plans.max()))
         bank_now = float(u[now])
         worth.append(max(bank_now, go_on))
-        banks.append(bank_now >= go_on)
+        banks.append(bank_now >= go_on - PREFER_BANK)
     i = pick_first(worth, options)
     return options[i], banks[i]
 

@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ai.ten_thousand import best_move, faces_to_indices
 from games.rules.base import DiceRoller
 from games.rules.ten_thousand import (
     Bank,
@@ -23,8 +24,6 @@ from games.rules.ten_thousand import (
     start,
 )
 from games.rules.ten_thousand_scoring import DICE, FACES, is_farkle, score_keep
-
-from ai.ten_thousand import best_move, faces_to_indices
 
 __all__ = ["GameResult", "play_engine", "play_fast", "seeded_roller", "solitaire_turn"]
 
@@ -84,9 +83,7 @@ def play_fast(levels: Sequence[str], target: int, seed: int) -> GameResult:
             roll = roller(dice)
             if is_farkle(roll):
                 break
-            faces, bank = best_move(
-                roll, points, totals, seat, target, trigger >= 0, levels[seat]
-            )
+            faces, bank = best_move(roll, points, totals, seat, target, trigger >= 0, levels[seat])
             points += score_keep(faces) or 0
             dice = dice - len(faces) or DICE
             if bank:

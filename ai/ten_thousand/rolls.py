@@ -27,10 +27,12 @@ import numpy.typing as npt
 from games.rules.ten_thousand_scoring import DICE, FACES, farkle_probability, keep_options
 
 __all__ = [
+    "ALL_OUTCOMES",
     "DICE",
     "MAX_UNITS",
     "OUTCOMES",
     "UNIT",
+    "AllOutcomes",
     "Choice",
     "Key",
     "Outcomes",
@@ -99,9 +101,7 @@ _KEYS: tuple[Key, ...] = tuple(
 )
 _CHOICES: dict[Key, tuple[Choice, ...]] = {key: _choices_of(key) for key in _KEYS}
 _THROWS: dict[int, tuple[tuple[Key, float], ...]] = {
-    n: tuple(
-        (key, _multiplicity(key) / 6**n) for key in _KEYS if len(key) == n and _CHOICES[key]
-    )
+    n: tuple((key, _multiplicity(key) / 6**n) for key in _KEYS if len(key) == n and _CHOICES[key])
     for n in range(1, DICE + 1)
 }
 
@@ -138,3 +138,36 @@ OUTCOMES: tuple[Outcomes, ...] = (
     Outcomes(0, np.zeros(0), np.zeros((0, 1), np.int64), np.zeros((0, 1), np.int64), 1.0),
     *(_outcomes(n) for n in range(1, DICE + 1)),
 )
+
+
+@dataclass(frozen=True)
+class AllOutcomes:
+    """``OUTCOMES[1..6]`` stacked, for a sweep that serves every number of dice at once."""
+
+    prob: npt.NDArray[np.float64]
+    units: npt.NDArray[np.int64]
+    left: npt.NDArray[np.int64]
+    #: First row of each ``n`` (for ``np.add.reduceat``) and the farkle chance of each ``n``.
+    starts: npt.NDArray[np.int64]
+    farkle: npt.NDArray[np.float64]
+
+
+def _stack() -> AllOutcomes:
+    parts = OUTCOMES[1:]
+    width = max(o.units.shape[1] for o in parts)
+
+    def pad(a: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return np.hstack([a, np.repeat(a[:, :1], width - a.shape[1], axis=1)])
+
+    sizes = [len(o.prob) for o in parts]
+    return AllOutcomes(
+        np.concatenate([o.prob for o in parts]),
+        np.vstack([pad(o.units) for o in parts]),
+        np.vstack([pad(o.left) for o in parts]),
+        np.cumsum([0, *sizes[:-1]]),
+        np.array([o.farkle for o in parts]),
+    )
+
+
+#: Every scoring throw of 1 to 6 dice, ``n`` by ``n``.
+ALL_OUTCOMES = _stack()

@@ -28,8 +28,6 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from games.rules.ten_thousand_scoring import score_keep
-
 from ai.ten_thousand.rolls import (
     DICE,
     MAX_UNITS,
@@ -40,12 +38,14 @@ from ai.ten_thousand.rolls import (
     Outcomes,
     scoring_throws,
 )
+from games.rules.ten_thousand_scoring import score_keep
 
 __all__ = [
     "CAP",
     "MENU_MAX",
     "OFFSET",
     "REACH",
+    "SPREAD",
     "ReachTable",
     "ScoreTable",
     "lazy",
@@ -54,7 +54,6 @@ __all__ = [
     "pick_first",
     "policy_turn_value",
     "reach_table",
-    "SPREAD",
     "score_outcome",
     "score_table",
     "threshold_turn_value",
@@ -79,7 +78,7 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-class lazy(Generic[K, V]):  # noqa: N801 - used like a decorator
+class lazy(Generic[K, V]):
     """Memoise ``build(key)`` for the process; concurrent first calls build once."""
 
     def __init__(self, build: Callable[[K], V]) -> None:
@@ -100,7 +99,8 @@ class lazy(Generic[K, V]):  # noqa: N801 - used like a decorator
 
 def pick(values: Array, units: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Per throw (row), the column of the best choice; ties go to the most points."""
-    return np.argmax(values + _TIE_BREAK * units, axis=1)
+    best: npt.NDArray[np.int64] = np.argmax(values + _TIE_BREAK * units, axis=1)
+    return best
 
 
 def pick_first(worth: Sequence[float], options: Sequence[Choice]) -> int:
@@ -126,7 +126,7 @@ class ScoreTable:
 
     def banks(self, t: int, left: int) -> bool:
         """The policy banks at ``t`` units with ``left`` dice to throw (ties bank)."""
-        return t >= len(self.value) or t * UNIT >= self.value[t, left]
+        return t >= len(self.value) or t * UNIT >= float(self.value[t, left])
 
 
 @lazy

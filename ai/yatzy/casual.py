@@ -3,11 +3,11 @@
 What it does, in the order a casual player thinks:
 
 1. **Scoring** (the last roll, or a made hand): it takes the legal box with the best *worth*:
-   the box's points, except that an upper box is judged against "par" (three of its face:
-   four 5s are worth a bit more than 20, two 5s a bit less than 10), reaching the 63 upper total
-   now adds the 35 bonus, ``chance`` is kept for bad rolls (worth its points minus 15), and a box
-   that would score 0 costs a fixed, human-looking price (scratch ``ones`` first, ``yatzy``
-   reluctantly).
+   the box's points, except that an upper box is judged against "par", three of its face (four 5s
+   are worth 25, two 5s worth 5), plus 10 while the bonus is open when the box makes par, plus
+   the 35 bonus itself when it reaches 63 now; three and four of a kind are worth 3 less than their
+   points, ``chance`` 15 less (kept for bad rolls); a box that would score 0 costs a fixed price
+   (its par for an upper box, ``SCRATCH_COST`` for a lower one), so ``ones`` go first.
 2. **Stopping early**: with rolls left it scores at once when that best box is a made ``yatzy``,
    ``large_straight`` or ``full_house``, a ``small_straight`` once the large one is used, or a
    joker.
@@ -28,12 +28,14 @@ import numpy as np
 from ai.yatzy.dice import FLAT_KEEPER_INDEX, KEEPER_OFFSET, NDICE, NKEEPERS, ROLLS
 from ai.yatzy.scoring import (
     CHANCE,
+    FOUR_KIND,
     FULL_HOUSE,
     LARGE_STRAIGHT,
     NBOXES,
     NUPPER,
     RULES,
     SMALL_STRAIGHT,
+    THREE_KIND,
     YATZY,
     Floats,
     Ints,
@@ -53,6 +55,8 @@ SCRATCH_COST = {
     "yatzy": 8.0,
 }
 CHANCE_RESERVE = 15.0
+ON_PACE = 10.0  # an upper box at or above par while the bonus is still open
+KIND_DISCOUNT = 3.0  # three/four of a kind: better used for high dice
 _SCRATCH = np.array([0.0] * 6 + list(SCRATCH_COST.values()))
 _PAR = np.array([3.0 * (b + 1) for b in range(6)] + [0.0] * 7)
 _IS_UPPER = np.arange(NBOXES) < 6
@@ -99,10 +103,13 @@ def casual_worth(points: Ints, uppers: Ints, rules: Rules = RULES) -> Floats:
     """How good each box looks to the casual player (``points`` from ``points_matrix``; illegal
     boxes get -inf)."""
     pts = points.astype(np.float64)
-    worth: Floats = pts + 0.5 * (pts - _PAR[:, None]) * _IS_UPPER[:, None]
-    reach = (uppers < rules.upper_threshold) & (uppers + pts >= rules.upper_threshold)
-    worth += rules.upper_bonus * (reach & _IS_UPPER[:, None])
+    upper = _IS_UPPER[:, None]
+    open_bonus = uppers < rules.upper_threshold
+    worth: Floats = pts + (pts - _PAR[:, None]) * upper
+    worth += ON_PACE * (upper & open_bonus & (pts > 0) & (pts >= _PAR[:, None]))
+    worth += rules.upper_bonus * (upper & open_bonus & (uppers + pts >= rules.upper_threshold))
     worth[CHANCE] -= CHANCE_RESERVE
+    worth[[THREE_KIND, FOUR_KIND]] -= KIND_DISCOUNT
     lower_zero = (pts == 0) & ~_IS_UPPER[:, None]
     worth[lower_zero] = -np.broadcast_to(_SCRATCH[:, None], pts.shape)[lower_zero]
     worth[points < 0] = -np.inf

@@ -76,13 +76,17 @@ class _Turn:
 
     def __init__(self, r0: Floats) -> None:
         self.r0 = r0
-        self._k: list[Floats] = []
+        self._k: list[Floats | None] = [None, None]
 
     def keepers(self, throws: int) -> Floats:
-        while len(self._k) < throws:
-            prev = self.r0 if not self._k else self._k[-1][SUBKEEPERS_PADDED].max(axis=1)
-            self._k.append(after_one_throw(prev))
-        return self._k[throws - 1]
+        k = self._k[throws - 1]
+        if k is None:  # threads racing here compute the same array: no lock needed
+            if throws == 1:
+                k = after_one_throw(self.r0)
+            else:  # the best keeper of each roll with one throw left, then one more throw
+                k = after_one_throw(self.keepers(throws - 1)[SUBKEEPERS_PADDED].max(axis=1))
+            self._k[throws - 1] = k
+        return k
 
 
 class Strategy:

@@ -75,7 +75,8 @@ def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
     header = np.frombuffer(json.dumps(_header(table, rules)).encode(), dtype=np.uint8)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, 0o644)  # readable by the other workers, like any cache file
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o644)  # readable by the other workers, like any cache file
         with os.fdopen(fd, "wb") as f:
             np.savez(f, table=table, header=header)
             f.flush()

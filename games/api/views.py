@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
@@ -68,11 +69,39 @@ class GameListCreateView(generics.ListAPIView):
         return render_game(request, game, status=201)
 
 
+def game_etag(game: Game) -> str:
+    """Weak: the body also varies by language and viewer (see Vary), not by anything else."""
+    taken = sum(1 for seat in game.seats.all() if not seat.is_open)
+    return f'W/"v{game.version}.s{taken}.{game.status}"'
+
+
+def version_from_if_match(request: Request) -> int | None:
+    """``If-Match`` as the expected version: our ETag, or a bare version number."""
+    header = request.headers.get("If-Match")
+    if not header:
+        return None
+    match = re.search(r'"v?(\d+)', header) or re.fullmatch(r"\s*(\d+)\s*", header)
+    if match is None:
+        raise InvalidInput(code="invalid_if_match", field="If-Match")
+    return int(match.group(1))
+
+
 class GameDetailView(APIView):
-    @extend_schema(responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        responses={200: s.GameSerializer, 304: None},
+        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+        tags=["games"],
+    )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        return Response(s.GameSerializer(game, context={"request": request}).data)
+        etag = game_etag(game)
+        if etag in request.headers.get("If-None-Match", ""):
+            response = Response(status=304)
+        else:
+            response = Response(s.GameSerializer(game, context={"request": request}).data)
+        response["ETag"] = etag
+        response["Vary"] = "Accept-Language, Authorization, Cookie"
+        return response
 
 
 class GameJoinView(APIView):
@@ -101,26 +130,50 @@ class GameStartView(APIView):
 class GameMoveView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.MoveInput, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        request=s.MoveInput,
+        responses={201: s.MoveResultSerializer},
+        parameters=[
+            OpenApiParameter(
+                "If-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="The game's ETag (or version): the same as expected_version",
+            )
+        ],
+        tags=["games"],
+    )
     def post(self, request: Request, game_id: str) -> Response:
         data = parse(s.MoveInput, request.data)
+        expected = data["expected_version"]
+        from_header = version_from_if_match(request)
+        if expected is not None and from_header is not None and expected != from_header:
+            raise InvalidInput(code="conflicting_versions", field="expected_version")
         game, events = services.game_move(
             game_id=game_id,
             command=data["command"],
             actor=request.user,  # type: ignore[arg-type]
-            expected_version=data["expected_version"],
+            expected_version=expected if expected is not None else from_header,
         )
         fresh = selectors.game_get(game.pk)
         body = {
             "events": s.GameEventSerializer(events, many=True).data,
             "game": s.GameSerializer(fresh, context={"request": request}).data,
         }
-        return Response(body, status=201)
+        response = Response(body, status=201)
+        response["ETag"] = game_etag(fresh)
+        return response
 
 
 class GameEventsView(APIView):
+    """The event log after ``after``. With ``wait`` (seconds, up to 30) the request is held until
+    an event past ``after`` exists (long-poll). With ``Accept: text/event-stream`` (or at
+    ``stream/``) it is a Server-Sent Events stream: ``id:`` is the seq, resumable with
+    ``Last-Event-ID``, a keep-alive comment every 15 s."""
+
     @extend_schema(
         parameters=[
+            OpenApiParameter("wait", float, description="Long-poll: seconds to wait (<= 30)"),
             OpenApiParameter("after", int, description="Only events with a greater seq"),
             OpenApiParameter("limit", int, description=f"At most this many (<= {MAX_EVENT_PAGE})"),
         ],

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +11,30 @@ from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points
 
 HOT_DICE = _("Hot dice!")
 LAST_ROUND = _("Last round!")
+LOST_ROUND = _("Lost round!")
+# The new-game form's name for a table with a computer opponent.
+HUMANS_PLUS_AI = _("Humans + 1 AI")
+MOVE_LABELS = {"roll": _("Roll"), "bank": _("Bank")}
+# What a client announces when it receives one of these events (the state alone cannot tell that
+# the last turn was lost: a lost round leaves the same state as a bank of nothing).
+EVENT_MESSAGES = {
+    "round_lost": ("round_lost", LOST_ROUND),
+    "hot_dice": ("hot_dice", HOT_DICE),
+    "last_round_started": ("last_round", LAST_ROUND),
+}
+
+
+def event_messages(event_type: str) -> list[dict[str, str]]:
+    """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
+    if event_type not in EVENT_MESSAGES:
+        return []
+    code, text = EVENT_MESSAGES[event_type]
+    return [{"code": code, "text": str(text)}]
+
+
+def setup_label(seat_kinds: Iterable[str]) -> str | None:
+    """The seat setup's name on the new-game form: "Humans + 1 AI" when the computer plays."""
+    return str(HUMANS_PLUS_AI) if "computer" in set(seat_kinds) else None
 
 
 def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,6 +69,11 @@ def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
         "last_round": state.last_round,
         "last_round_trigger": state.last_round_trigger,
         "messages": messages,
+        "moves": [
+            {"type": move, "label": str(MOVE_LABELS[move])}
+            for move, available in (("roll", not state.finished), ("bank", state.can_bank))
+            if available
+        ],
         "result": places_summary(state.places, state.totals) if state.finished else None,
     }
 

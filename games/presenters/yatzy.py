@@ -4,24 +4,46 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.presenters.common import places_summary
 from games.rules import yatzy as rules
 
+# Box names carry a context: "Yatzy" the box is not "Yatzy" the game (uk "Пента", el "Πέντα").
 BOX_LABELS = {
-    "ones": _("Ones"),
-    "twos": _("Twos"),
-    "threes": _("Threes"),
-    "fours": _("Fours"),
-    "fives": _("Fives"),
-    "sixes": _("Sixes"),
-    "three_of_a_kind": _("Three of a kind"),
-    "four_of_a_kind": _("Four of a kind"),
-    "full_house": _("Full house"),
-    "small_straight": _("Small straight"),
-    "large_straight": _("Large straight"),
-    "chance": _("Chance"),
-    "yatzy": _("Yatzy"),
+    "ones": pgettext_lazy("yatzy box", "Ones"),
+    "twos": pgettext_lazy("yatzy box", "Twos"),
+    "threes": pgettext_lazy("yatzy box", "Threes"),
+    "fours": pgettext_lazy("yatzy box", "Fours"),
+    "fives": pgettext_lazy("yatzy box", "Fives"),
+    "sixes": pgettext_lazy("yatzy box", "Sixes"),
+    "three_of_a_kind": pgettext_lazy("yatzy box", "Three of a kind"),
+    "four_of_a_kind": pgettext_lazy("yatzy box", "Four of a kind"),
+    "full_house": pgettext_lazy("yatzy box", "Full house"),
+    "small_straight": pgettext_lazy("yatzy box", "Small straight"),
+    "large_straight": pgettext_lazy("yatzy box", "Large straight"),
+    "chance": pgettext_lazy("yatzy box", "Chance"),
+    "yatzy": pgettext_lazy("yatzy box", "Yatzy"),
+}
+BOX_DESCRIPTIONS = {
+    "ones": _("The sum of the ones"),
+    "twos": _("The sum of the twos"),
+    "threes": _("The sum of the threes"),
+    "fours": _("The sum of the fours"),
+    "fives": _("The sum of the fives"),
+    "sixes": _("The sum of the sixes"),
+    "three_of_a_kind": _("At least three dice alike: the sum of all five dice"),
+    "four_of_a_kind": _("At least four dice alike: the sum of all five dice"),
+    "full_house": _("Three dice of one face and two of another: 25 points"),
+    "small_straight": _("Four faces in a row: 30 points"),
+    "large_straight": _("Five faces in a row: 40 points"),
+    "chance": _("Any dice: the sum of all five dice"),
+    "yatzy": _("Five dice alike: 50 points"),
+}
+MOVE_LABELS = {
+    "roll": _("Roll"),
+    "select": _("Select a box"),
+    "score": _("Confirm move"),
 }
 MUST_SACRIFICE = _("No open box scores: you must sacrifice one")
 
@@ -42,10 +64,8 @@ def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
         "rolls_left": state.rolls_left,
         "can_roll": not state.finished and state.rolls_left > 0,
         "can_score": bool(legal),
-        "legal_boxes": [
-            {"box": box, "label": str(BOX_LABELS[box]), "points": points}
-            for box, points in legal.items()
-        ],
+        "legal_boxes": [_box(box, points) for box, points in legal.items()],
+        "moves": _moves(state, legal),
         "yatzy_bonus": state.yatzy_bonus_now,
         "must_sacrifice": must_sacrifice,
         "message": {"code": "must_sacrifice", "text": str(MUST_SACRIFICE)}
@@ -64,8 +84,7 @@ def _sheet(state: rules.YatzyState, seat: int) -> dict[str, Any]:
     return {
         "seat": seat,
         "boxes": [
-            {"box": box, "label": str(BOX_LABELS[box]), "points": points}
-            for box, points in zip(rules.BOXES, state.sheets[seat], strict=True)
+            _box(box, points) for box, points in zip(rules.BOXES, state.sheets[seat], strict=True)
         ],
         "upper_sum": totals.upper_sum,
         "upper_bonus": totals.upper_bonus,
@@ -73,3 +92,22 @@ def _sheet(state: rules.YatzyState, seat: int) -> dict[str, Any]:
         "yatzy_bonus": totals.yatzy_bonus,
         "total": totals.total,
     }
+
+
+def _box(box: str, points: int | None) -> dict[str, Any]:
+    return {
+        "box": box,
+        "label": str(BOX_LABELS[box]),
+        "description": str(BOX_DESCRIPTIONS[box]),
+        "points": points,
+    }
+
+
+def _moves(state: rules.YatzyState, legal: Mapping[str, int]) -> list[dict[str, str]]:
+    """The moves the seat to play has now, each with its button label."""
+    available = []
+    if not state.finished and state.rolls_left > 0:
+        available.append("roll")
+    if legal:
+        available += ["select", "score"]
+    return [{"type": move, "label": str(MOVE_LABELS[move])} for move in available]

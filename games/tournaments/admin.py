@@ -1,0 +1,115 @@
+"""Admins create, schedule, cancel and watch tournaments here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from config.errors import ApiError
+from games.tournaments import services
+from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound
+
+
+class TournamentForm(ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "kind", "game_options", "format", "rounds", "table_size",
+            "registration_opens_at", "starts_at", "min_entrants", "max_entrants", "rated",
+            "turn_clock_seconds", "recurrence",
+        ]  # fmt: skip
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        candidate = Tournament(**{k: v for k, v in cleaned.items() if k != "previous_edition"})
+        try:
+            services.tournament_validate(candidate)
+        except ApiError as exc:
+            field = getattr(exc, "field", None) or "name"
+            raise ValidationError({field: str(exc.detail)}) from None
+        return cleaned
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    extra = 0
+    fields = ("player", "computer_level", "name", "seed_rating", "withdrawn_at")
+    readonly_fields = ("seed_rating",)
+    raw_id_fields = ("player",)
+
+
+class RoundInline(admin.TabularInline):
+    model = TournamentRound
+    extra = 0
+    fields = ("number", "started_at", "finished_at")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    list_display = ("name", "kind", "format", "status", "starts_at", "current_round", "rated")
+    list_filter = ("status", "kind", "format", "rated")
+    search_fields = ("name",)
+    date_hierarchy = "starts_at"
+    inlines = [EntrantInline, RoundInline]
+    readonly_fields = (
+        "status", "cancel_reason", "current_round", "started_at", "finished_at",
+        "previous_edition",
+    )  # fmt: skip
+    actions = ["start_now", "cancel"]
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("Start now (or cancel if under the minimum)"))
+    def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        started = sum(services.tournament_start(tournament_id=t.pk) for t in queryset)
+        self.message_user(request, _("%(count)d tournament(s) started.") % {"count": started})
+
+    @admin.action(description=_("Cancel"))
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            try:
+                services.tournament_cancel(
+                    tournament_id=tournament.pk, reason=str(_("Cancelled by the organiser."))
+                )
+            except ApiError as exc:
+                self.message_user(request, f"{tournament}: {exc.detail}", messages.ERROR)
+
+
+class TournamentGameInline(admin.TabularInline):
+    model = TournamentGame
+    extra = 0
+    fields = ("table", "replay", "game", "entrant_ids")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(TournamentRound)
+class TournamentRoundAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "started_at", "finished_at")
+    readonly_fields = ("tournament", "number", "started_at", "finished_at", "byes")
+    inlines = [TournamentGameInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -1,0 +1,196 @@
+"""Tournament endpoints: list, detail, register/withdraw, standings, rounds. Admins create them
+here too (or in the Django admin)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.pagination import GameCursorPagination
+from games.models import GameKind
+from games.tournaments import selectors, services
+from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="display_name")
+    username = serializers.CharField(source="player.username", default=None)
+    computer = serializers.BooleanField(source="is_computer")
+
+    class Meta:
+        model = Entrant
+        fields = ["id", "name", "username", "computer", "computer_level", "seed_rating"]
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    format_name = serializers.CharField(source="get_format_display", read_only=True)
+    status_name = serializers.CharField(source="get_status_display", read_only=True)
+    kind_name = serializers.CharField(source="get_kind_display", read_only=True)
+    entrants = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id", "name", "kind", "kind_name", "game_options", "format", "format_name",
+            "rounds", "table_size", "registration_opens_at", "starts_at", "min_entrants",
+            "max_entrants", "rated", "turn_clock_seconds", "recurrence", "status",
+            "status_name", "cancel_reason", "current_round", "started_at", "finished_at",
+            "entrants",
+        ]  # fmt: skip
+        read_only_fields = [
+            "status", "cancel_reason", "current_round", "started_at", "finished_at",
+        ]  # fmt: skip
+
+    def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
+        active = [e for e in tournament.entrants.all() if e.withdrawn_at is None]
+        return EntrantSerializer(active, many=True).data  # type: ignore[return-value]
+
+
+class TournamentCreateInput(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    kind = serializers.ChoiceField(choices=GameKind.choices)
+    format = serializers.ChoiceField(choices=TournamentFormat.choices)
+    starts_at = serializers.DateTimeField()
+    rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
+    table_size = serializers.IntegerField(min_value=2, max_value=6, default=2)
+    game_options = serializers.DictField(required=False, default=dict)
+    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
+    min_entrants = serializers.IntegerField(min_value=2, default=2)
+    max_entrants = serializers.IntegerField(min_value=2, max_value=1024, default=64)
+    rated = serializers.BooleanField(default=True)
+    turn_clock_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=60)
+    recurrence = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+    computers = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        default=list,
+        help_text=_("Computer entrants to add, by level"),
+    )
+
+    def validate_starts_at(self, value: Any) -> Any:
+        if value <= timezone.now():
+            raise serializers.ValidationError(_("The start must be in the future."), code="past")
+        return value
+
+
+class TournamentFilter(django_filters.FilterSet):
+    status = django_filters.ChoiceFilter(choices=TournamentStatus.choices)
+    kind = django_filters.ChoiceFilter(choices=GameKind.choices)
+    upcoming = django_filters.BooleanFilter(method="filter_upcoming", label=_("Not started yet"))
+
+    class Meta:
+        model = Tournament
+        fields = ["status", "kind", "upcoming"]
+
+    def filter_upcoming(self, queryset: QuerySet[Tournament], name: str, value: Any) -> Any:
+        upcoming = queryset.filter(status__in=services.OPEN_FOR_ENTRY)
+        return upcoming if value else queryset.exclude(pk__in=upcoming)
+
+
+class TournamentPagination(GameCursorPagination):
+    ordering = "starts_at"
+
+
+class IsStaffForWrites(BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return True
+        return bool(request.user and request.user.is_staff)
+
+
+class TournamentListCreateView(generics.ListAPIView):
+    serializer_class = TournamentSerializer
+    filterset_class = TournamentFilter
+    pagination_class = TournamentPagination
+    permission_classes = [IsStaffForWrites]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournament_queryset()
+
+    @extend_schema(request=TournamentCreateInput, responses={201: TournamentSerializer})
+    def post(self, request: Request) -> Response:
+        serializer = TournamentCreateInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_create(
+            created_by=request.user,  # type: ignore[arg-type]
+            **serializer.validated_data,
+        )
+        fresh = selectors.tournament_get(tournament.pk)
+        return Response(TournamentSerializer(fresh).data, status=201)
+
+
+class TournamentDetailView(APIView):
+    @extend_schema(responses=TournamentSerializer)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(TournamentSerializer(selectors.tournament_get(tournament_id)).data)
+
+
+class TournamentRegisterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: EntrantSerializer})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        entrant = services.tournament_register(tournament_id=tournament_id, player=request.user)  # type: ignore[arg-type]
+        return Response(EntrantSerializer(entrant).data, status=201)
+
+
+class TournamentWithdrawView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request: Request, tournament_id: int) -> Response:
+        services.tournament_withdraw(tournament_id=tournament_id, player=request.user)  # type: ignore[arg-type]
+        return Response(status=204)
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    entrant = EntrantSerializer()
+    points = serializers.FloatField()
+    buchholz = serializers.FloatField()
+    sonneborn_berger = serializers.FloatField()
+    game_score = serializers.IntegerField()
+    played = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    byes = serializers.IntegerField()
+
+
+class TournamentStandingsView(APIView):
+    @extend_schema(responses=StandingSerializer(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        rows = selectors.tournament_standings(selectors.tournament_get(tournament_id))
+        return Response(StandingSerializer(rows, many=True).data)
+
+
+class RoundGameSerializer(serializers.Serializer):
+    table = serializers.IntegerField()
+    replay = serializers.IntegerField()
+    game = serializers.UUIDField()
+    status = serializers.CharField()
+    seats = serializers.ListField(child=serializers.DictField())
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    byes = EntrantSerializer(many=True)
+    games = RoundGameSerializer(many=True)
+
+
+class TournamentRoundsView(APIView):
+    @extend_schema(responses=RoundSerializer(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        rounds = selectors.tournament_rounds(selectors.tournament_get(tournament_id))
+        return Response(RoundSerializer(rounds, many=True).data)

@@ -1,0 +1,812 @@
+"""Tournament rounds: round robin, Swiss and knockout pairings. Pure Python, no Django.
+
+Entrants are opaque ids. A round is a set of tables (one game each, seat 0 plays first) and byes;
+a result gives, per seat, a place (1 = first, equal totals share a place) and a score total.
+
+Scoring shared by pairing and standings (``placement_points``): at a table of ``n`` seats the
+seat that finishes at position ``q`` (1-based) earns ``(n - q) / (n - 1)``, so first = 1 and
+last = 0; seats that share a place share the positions they cover and average their points. At
+two seats this is the usual win 1, draw 1/2, loss 0. Points are exact ``Fraction`` values.
+
+Multi-seat Swiss rounds (``table_size`` 3-6) never give byes: the field is split into the fewest
+tables of at most ``table_size`` seats, ``ceil(n / table_size)``, whose sizes differ by at most
+one (the bigger ones on the top boards, unless avoiding repeats moves them). From
+``(table_size - 1) ** 2`` entrants on, that means tables of ``table_size`` plus a few tables one
+seat short; smaller fields get smaller tables, never below two seats. Only a lone entrant gets a
+bye.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations, groupby
+
+EntrantId = int
+
+#: Search nodes a multi-seat Swiss round may spend looking for a table plan without repeats.
+SEARCH_BUDGET = 20_000
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game of a round; seat order is play order."""
+
+    entrants: tuple[EntrantId, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "entrants", tuple(self.entrants))
+
+
+@dataclass(frozen=True)
+class Bye:
+    """A round without a game for ``entrant``; worth a win in Swiss and knockout."""
+
+    entrant: EntrantId
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished table: per seat (same order as ``entrants``) its place and score total."""
+
+    entrants: tuple[EntrantId, ...]
+    places: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        for name in ("entrants", "places", "totals"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        if not len(self.entrants) == len(self.places) == len(self.totals):
+            raise ValueError("entrants, places and totals must have the same length")
+        if len(self.entrants) < 2 or len(set(self.entrants)) != len(self.entrants):
+            raise ValueError("a result needs at least two distinct entrants")
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[Bye, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", tuple(self.tables))
+        object.__setattr__(self, "byes", tuple(self.byes))
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def placement_points(places: Sequence[int]) -> tuple[Fraction, ...]:
+    """Points per seat for one table: first 1, last 0, linear between, shared places averaged.
+
+    Only the order of the places matters, so ``(1, 1, 3)`` and ``(1, 1, 2)`` score the same.
+    """
+    n = len(places)
+    if n < 2:
+        raise ValueError("a table has at least two seats")
+    points = [Fraction(0)] * n
+    position = 0  # positions already handed out
+    ordered = sorted(range(n), key=lambda seat: places[seat])
+    for _, group in groupby(ordered, key=lambda seat: places[seat]):
+        seats = list(group)
+        covered = range(position + 1, position + len(seats) + 1)
+        share = Fraction(sum(n - q for q in covered), len(seats) * (n - 1))
+        for seat in seats:
+            points[seat] = share
+        position += len(seats)
+    return tuple(points)
+
+
+def pairwise_score(place: int, other: int) -> Fraction:
+    """1 for finishing ahead of ``other``, 1/2 level, 0 behind."""
+    if place < other:
+        return Fraction(1)
+    return Fraction(1, 2) if place == other else Fraction(0)
+
+
+def _distinct(entrants: Sequence[EntrantId]) -> list[EntrantId]:
+    players = list(entrants)
+    if len(set(players)) != len(players):
+        raise ValueError("entrants must be distinct")
+    return players
+
+
+# --- round robin ------------------------------------------------------------------------------
+
+
+def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
+    """Every entrant meets every other once at two-seat tables (circle method), rounds 1..n-1.
+
+    An odd field gets a phantom opponent: its partner of the round has the bye, once each. Seat
+    0 alternates so nobody plays first more than once more than second, never three in a row.
+    """
+    slots: list[EntrantId | None] = list(_distinct(entrants))
+    if len(slots) < 2:
+        return []
+    if len(slots) % 2:
+        slots.insert(0, None)
+    n = len(slots)
+    fixed, rest = slots[0], slots[1:]
+    rounds = []
+    for r in range(n - 1):
+        arrangement = [fixed, *rest[r:], *rest[:r]]
+        tables: list[Table] = []
+        byes: list[Bye] = []
+        for i in range(n // 2):
+            a, b = arrangement[i], arrangement[n - 1 - i]
+            if (r % 2 == 1) if i == 0 else (i % 2 == 1):
+                a, b = b, a
+            if a is not None and b is not None:
+                tables.append(Table((a, b)))
+            elif (lone := b if a is None else a) is not None:
+                byes.append(Bye(lone))
+        rounds.append(Round(r + 1, tuple(tables), tuple(byes)))
+    return rounds
+
+
+# --- Swiss ------------------------------------------------------------------------------------
+
+
+def _swiss_points(history: Sequence[Round], results: Sequence[Result]) -> dict[EntrantId, Fraction]:
+    points: defaultdict[EntrantId, Fraction] = defaultdict(Fraction)
+    for result in results:
+        for entrant, share in zip(result.entrants, placement_points(result.places), strict=True):
+            points[entrant] += share
+    for past in history:
+        for bye in past.byes:
+            points[bye.entrant] += 1
+    return points
+
+
+def _pair_key(a: EntrantId, b: EntrantId) -> frozenset[EntrantId]:
+    return frozenset((a, b))
+
+
+def swiss_round(
+    entrants: Sequence[EntrantId],
+    history: Sequence[Round],
+    results: Sequence[Result],
+    number: int,
+    *,
+    table_size: int = 2,
+    ratings: Mapping[EntrantId, float] | None = None,
+) -> Round:
+    """Pair one Swiss round. See the module docstring for points and multi-seat tables.
+
+    Entrants are ranked by points (placement points of ``results`` plus 1 per bye in
+    ``history``), then rating (missing = lowest), then their order in ``entrants``. Meetings are
+    the table-mates of ``history``'s tables. Tables come in ranking order (top board first).
+
+    Two seats: one minimum-cost perfect matching (Edmonds' weighted blossom algorithm) over all
+    pairs, plus a bye vertex when the field is odd, minimises in strict priority:
+    1. byes already had by the bye's recipient (at most one each while anyone has none);
+    2. repeated meetings (none whenever a repeat-free pairing exists);
+    3. the bye's recipient's height in the ranking (the lowest-ranked eligible one gets it);
+    4. pairs across score groups; 5. their distance in score groups, squared;
+    6. the Dutch order: the lowest of a group floats down to the highest of the next, and within
+       a group the i-th of the top half meets the i-th of the bottom half.
+    Seat 0 goes to whoever has sat first less often, then to the higher-ranked.
+
+    Three to six seats: tables are filled top-down by standing, each with the highest-ranked
+    unseated entrant and the next ones who met no one at the table, by an exhaustive search of
+    at most ``SEARCH_BUDGET`` steps. Failing that, a greedy plan improved by swaps between tables
+    minimises the repeated meetings, then the squared rank gaps within tables. Seats go in order
+    of fewest first seats so far, then rank.
+    """
+    if not 2 <= table_size <= 6:
+        raise ValueError("table_size must be between 2 and 6")
+    players = _distinct(entrants)
+    points = _swiss_points(history, results)
+    index = {e: i for i, e in enumerate(players)}
+    rates = ratings or {}
+
+    def rank_key(e: EntrantId) -> tuple[Fraction, float, int]:
+        return (-points.get(e, Fraction(0)), -rates.get(e, float("-inf")), index[e])
+
+    order = sorted(players, key=rank_key)
+    meetings: Counter[frozenset[EntrantId]] = Counter()
+    first_seats: Counter[EntrantId] = Counter()
+    for past in history:
+        for table in past.tables:
+            meetings.update(_pair_key(a, b) for a, b in combinations(table.entrants, 2))
+            if table.entrants:
+                first_seats[table.entrants[0]] += 1
+    byes = Counter(bye.entrant for past in history for bye in past.byes)
+
+    if len(order) < 2:
+        return Round(number, (), tuple(Bye(e) for e in order))
+    if table_size == 2:
+        groups, bye = _pair_two(order, points, meetings, byes)
+    else:
+        groups, bye = _group_tables(order, _table_sizes(len(order), table_size), meetings), None
+    rank = {e: i for i, e in enumerate(order)}
+    tables = tuple(
+        Table(tuple(sorted(group, key=lambda e: (first_seats[e], rank[e])))) for group in groups
+    )
+    return Round(number, tables, () if bye is None else (Bye(bye),))
+
+
+def _table_sizes(n: int, table_size: int) -> list[int]:
+    count = -(-n // table_size)
+    small, extra = divmod(n, count)
+    return [small + 1] * extra + [small] * (count - extra)
+
+
+def _pair_two(
+    order: list[EntrantId],
+    points: Mapping[EntrantId, Fraction],
+    meetings: Counter[frozenset[EntrantId]],
+    byes: Counter[EntrantId],
+) -> tuple[list[tuple[EntrantId, ...]], EntrantId | None]:
+    """Two-seat tables (and the bye) as one minimum-cost perfect matching.
+
+    The costs, compared in this order: previous byes of the bye's recipient; previous meetings;
+    the bye's recipient's height in the ranking; pairs across score groups; their distance in
+    groups, squared; the Dutch order (the lowest of a group floats to the highest of the next;
+    within a group the i-th of the top half meets the i-th of the bottom half).
+    """
+    n = len(order)
+    values = sorted({points.get(e, Fraction(0)) for e in order}, reverse=True)
+    group = [values.index(points.get(e, Fraction(0))) for e in order]
+    sizes = Counter(group)
+    position = [group[:i].count(g) for i, g in enumerate(group)]  # rank within its group
+
+    costs: dict[tuple[int, int], tuple[int, ...]] = {}
+    for i, j in combinations(range(n), 2):  # i is ranked above j
+        gi, gj = group[i], group[j]
+        if gi == gj:
+            fold = abs(position[j] - position[i] - sizes[gi] // 2)
+            costs[i, j] = (0, meetings[_pair_key(order[i], order[j])], 0, 0, 0, fold)
+        else:
+            fold = sizes[gi] - 1 - position[i] + position[j]
+            meets = meetings[_pair_key(order[i], order[j])]
+            costs[i, j] = (0, meets, 0, 1, (gj - gi) ** 2, fold)
+    if n % 2:  # vertex n is the bye
+        for i, e in enumerate(order):
+            costs[i, n] = (byes[e], 0, n - 1 - i, 0, 0, 0)
+
+    # Fold the cost vectors into integers that compare the same way over whole matchings.
+    tables = (n + 1) // 2
+    scale = [1] * 6
+    below = 0
+    for k in range(5, -1, -1):
+        scale[k] = below + 1
+        below += scale[k] * tables * max(cost[k] for cost in costs.values())
+    cost_of = {
+        edge: sum(s * c for s, c in zip(scale, cost, strict=True)) for edge, cost in costs.items()
+    }
+    top = max(cost_of.values()) + 1
+    mate = _max_weight_matching(n + n % 2, [(i, j, top - c) for (i, j), c in cost_of.items()])
+
+    bye = next((order[i] for i in range(n) if mate[i] == n), None)
+    pairs: list[tuple[EntrantId, ...]] = [
+        (order[i], order[j]) for i, j in enumerate(mate[:n]) if i < j < n
+    ]
+    return pairs, bye
+
+
+def _max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]]) -> list[int]:
+    """A maximum-weight matching among the maximum-cardinality ones (Edmonds' blossom algorithm
+    with dual variables, after Galil's "Efficient algorithms for finding maximum matching in
+    graphs", 1986). Vertices are 0..count-1, weights integers; returns each vertex's mate or -1.
+    """
+    nedge = len(edges)
+    endpoint = [edges[p // 2][p % 2] for p in range(2 * nedge)]
+    neighbours: list[list[int]] = [[] for _ in range(count)]  # remote endpoints
+    for k, (i, j, _) in enumerate(edges):
+        neighbours[i].append(2 * k + 1)
+        neighbours[j].append(2 * k)
+    maxweight = max([0, *(w for _, _, w in edges)])
+    mate = [-1] * count  # remote endpoint of the matched edge
+    label = [0] * (2 * count)  # 0 free, 1 S (outer), 2 T (inner); 5 while scanning
+    labelend = [-1] * (2 * count)
+    inblossom = list(range(count))
+    parent = [-1] * (2 * count)
+    childs: list[list[int]] = [[] for _ in range(2 * count)]
+    base = list(range(count)) + [-1] * count
+    endps: list[list[int]] = [[] for _ in range(2 * count)]
+    bestedge = [-1] * (2 * count)
+    bestedges: list[list[int] | None] = [None] * (2 * count)
+    unused = list(range(count, 2 * count))
+    dual = [maxweight] * count + [0] * count
+    allowed = [False] * nedge
+    queue: list[int] = []
+
+    def slack(k: int) -> int:
+        i, j, w = edges[k]
+        return dual[i] + dual[j] - 2 * w
+
+    def leaves(b: int) -> Iterator[int]:
+        if b < count:
+            yield b
+        else:
+            for t in childs[b]:
+                yield from leaves(t)
+
+    def assign_label(w: int, t: int, p: int) -> None:
+        b = inblossom[w]
+        label[w] = label[b] = t
+        labelend[w] = labelend[b] = p
+        bestedge[w] = bestedge[b] = -1
+        if t == 1:
+            queue.extend(leaves(b))
+        else:
+            b_base = base[b]
+            assign_label(endpoint[mate[b_base]], 1, mate[b_base] ^ 1)
+
+    def scan_blossom(v: int, w: int) -> int:
+        """The base of the new blossom through v and w, or -1 for an augmenting path."""
+        path = []
+        found = -1
+        while v != -1 or w != -1:
+            b = inblossom[v]
+            if label[b] & 4:
+                found = base[b]
+                break
+            path.append(b)
+            label[b] = 5
+            if labelend[b] == -1:
+                v = -1
+            else:
+                v = endpoint[labelend[b]]
+                b = inblossom[v]
+                v = endpoint[labelend[b]]
+            if w != -1:
+                v, w = w, v
+        for b in path:
+            label[b] = 1
+        return found
+
+    def add_blossom(b_base: int, k: int) -> None:
+        v, w, _ = edges[k]
+        bb, bv, bw = inblossom[b_base], inblossom[v], inblossom[w]
+        b = unused.pop()
+        base[b] = b_base
+        parent[b] = -1
+        parent[bb] = b
+        path: list[int] = []
+        ends: list[int] = []
+        while bv != bb:
+            parent[bv] = b
+            path.append(bv)
+            ends.append(labelend[bv])
+            v = endpoint[labelend[bv]]
+            bv = inblossom[v]
+        path.append(bb)
+        path.reverse()
+        ends.reverse()
+        ends.append(2 * k)
+        while bw != bb:
+            parent[bw] = b
+            path.append(bw)
+            ends.append(labelend[bw] ^ 1)
+            w = endpoint[labelend[bw]]
+            bw = inblossom[w]
+        childs[b], endps[b] = path, ends
+        label[b] = 1
+        labelend[b] = labelend[bb]
+        dual[b] = 0
+        for leaf in leaves(b):
+            if label[inblossom[leaf]] == 2:
+                queue.append(leaf)
+            inblossom[leaf] = b
+        best_to = [-1] * (2 * count)
+        for sub in path:
+            listed = bestedges[sub]
+            lists = (
+                [[p // 2 for p in neighbours[leaf]] for leaf in leaves(sub)]
+                if listed is None
+                else [listed]
+            )
+            for edge_list in lists:
+                for e in edge_list:
+                    i, j, _ = edges[e]
+                    if inblossom[j] == b:
+                        i, j = j, i
+                    bj = inblossom[j]
+                    if (
+                        bj != b
+                        and label[bj] == 1
+                        and (best_to[bj] == -1 or slack(e) < slack(best_to[bj]))
+                    ):
+                        best_to[bj] = e
+            bestedges[sub] = None
+            bestedge[sub] = -1
+        bestedges[b] = [e for e in best_to if e != -1]
+        bestedge[b] = -1
+        for e in bestedges[b] or []:
+            if bestedge[b] == -1 or slack(e) < slack(bestedge[b]):
+                bestedge[b] = e
+
+    def expand_blossom(b: int, endstage: bool) -> None:
+        for s in childs[b]:
+            parent[s] = -1
+            if s < count:
+                inblossom[s] = s
+            elif endstage and dual[s] == 0:
+                expand_blossom(s, endstage)
+            else:
+                for leaf in leaves(s):
+                    inblossom[leaf] = s
+        if not endstage and label[b] == 2:
+            # Relabel the children on the even path from the entry child to the base.
+            entry = inblossom[endpoint[labelend[b] ^ 1]]
+            j = childs[b].index(entry)
+            if j & 1:
+                j -= len(childs[b])
+                step, trick = 1, 0
+            else:
+                step, trick = -1, 1
+            p = labelend[b]
+            while j != 0:
+                label[endpoint[p ^ 1]] = 0
+                label[endpoint[endps[b][j - trick] ^ trick ^ 1]] = 0
+                assign_label(endpoint[p ^ 1], 2, p)
+                allowed[endps[b][j - trick] // 2] = True
+                j += step
+                p = endps[b][j - trick] ^ trick
+                allowed[p // 2] = True
+                j += step
+            bv = childs[b][j]
+            label[endpoint[p ^ 1]] = label[bv] = 2
+            labelend[endpoint[p ^ 1]] = labelend[bv] = p
+            bestedge[bv] = -1
+            j += step
+            while childs[b][j] != entry:
+                bv = childs[b][j]
+                if label[bv] == 1:
+                    j += step
+                    continue
+                reached = next((leaf for leaf in leaves(bv) if label[leaf] != 0), -1)
+                if reached != -1:
+                    label[reached] = 0
+                    label[endpoint[mate[base[bv]]]] = 0
+                    assign_label(reached, 2, labelend[reached])
+                j += step
+        label[b] = labelend[b] = -1
+        childs[b], endps[b] = [], []
+        base[b] = -1
+        bestedges[b] = None
+        bestedge[b] = -1
+        unused.append(b)
+
+    def augment_blossom(b: int, v: int) -> None:
+        t = v
+        while parent[t] != b:
+            t = parent[t]
+        if t >= count:
+            augment_blossom(t, v)
+        i = j = childs[b].index(t)
+        if i & 1:
+            j -= len(childs[b])
+            step, trick = 1, 0
+        else:
+            step, trick = -1, 1
+        while j != 0:
+            j += step
+            t = childs[b][j]
+            p = endps[b][j - trick] ^ trick
+            if t >= count:
+                augment_blossom(t, endpoint[p])
+            j += step
+            t = childs[b][j]
+            if t >= count:
+                augment_blossom(t, endpoint[p ^ 1])
+            mate[endpoint[p]] = p ^ 1
+            mate[endpoint[p ^ 1]] = p
+        childs[b] = childs[b][i:] + childs[b][:i]
+        endps[b] = endps[b][i:] + endps[b][:i]
+        base[b] = base[childs[b][0]]
+
+    def augment_matching(k: int) -> None:
+        v, w, _ = edges[k]
+        for s, p in ((v, 2 * k + 1), (w, 2 * k)):
+            while True:
+                bs = inblossom[s]
+                if bs >= count:
+                    augment_blossom(bs, s)
+                mate[s] = p
+                if labelend[bs] == -1:
+                    break
+                t = endpoint[labelend[bs]]
+                bt = inblossom[t]
+                s = endpoint[labelend[bt]]
+                j = endpoint[labelend[bt] ^ 1]
+                if bt >= count:
+                    augment_blossom(bt, j)
+                mate[j] = labelend[bt]
+                p = labelend[bt] ^ 1
+
+    for _ in range(count):
+        label[:] = [0] * (2 * count)
+        bestedge[:] = [-1] * (2 * count)
+        bestedges[count:] = [None] * count
+        allowed[:] = [False] * nedge
+        queue.clear()
+        for v in range(count):
+            if mate[v] == -1 and label[inblossom[v]] == 0:
+                assign_label(v, 1, -1)
+        augmented = False
+        while True:
+            while queue and not augmented:
+                v = queue.pop()
+                for p in neighbours[v]:
+                    k = p // 2
+                    w = endpoint[p]
+                    if inblossom[v] == inblossom[w]:
+                        continue
+                    kslack = 0
+                    if not allowed[k]:
+                        kslack = slack(k)
+                        if kslack <= 0:
+                            allowed[k] = True
+                    if allowed[k]:
+                        if label[inblossom[w]] == 0:
+                            assign_label(w, 2, p ^ 1)
+                        elif label[inblossom[w]] == 1:
+                            found = scan_blossom(v, w)
+                            if found >= 0:
+                                add_blossom(found, k)
+                            else:
+                                augment_matching(k)
+                                augmented = True
+                                break
+                        elif label[w] == 0:
+                            label[w] = 2
+                            labelend[w] = p ^ 1
+                    elif label[inblossom[w]] == 1:
+                        b = inblossom[v]
+                        if bestedge[b] == -1 or kslack < slack(bestedge[b]):
+                            bestedge[b] = k
+                    elif label[w] == 0 and (bestedge[w] == -1 or kslack < slack(bestedge[w])):
+                        bestedge[w] = k
+            if augmented:
+                break
+            # No augmenting path with tight edges: move the duals.
+            kind, delta, edge, blossom = -1, 0, -1, -1
+            for v in range(count):
+                if label[inblossom[v]] == 0 and bestedge[v] != -1:
+                    d = slack(bestedge[v])
+                    if kind == -1 or d < delta:
+                        kind, delta, edge = 2, d, bestedge[v]
+            for b in range(2 * count):
+                if parent[b] == -1 and label[b] == 1 and bestedge[b] != -1:
+                    d = slack(bestedge[b]) // 2
+                    if kind == -1 or d < delta:
+                        kind, delta, edge = 3, d, bestedge[b]
+            for b in range(count, 2 * count):
+                if (
+                    base[b] >= 0
+                    and parent[b] == -1
+                    and label[b] == 2
+                    and (kind == -1 or dual[b] < delta)
+                ):
+                    kind, delta, blossom = 4, dual[b], b
+            if kind == -1:  # no further improvement: the matching has maximum cardinality
+                kind, delta = 1, max(0, min(dual[:count]))
+            for v in range(count):
+                if label[inblossom[v]] == 1:
+                    dual[v] -= delta
+                elif label[inblossom[v]] == 2:
+                    dual[v] += delta
+            for b in range(count, 2 * count):
+                if base[b] >= 0 and parent[b] == -1:
+                    if label[b] == 1:
+                        dual[b] += delta
+                    elif label[b] == 2:
+                        dual[b] -= delta
+            if kind == 1:
+                break
+            if kind == 2:
+                allowed[edge] = True
+                i, j, _ = edges[edge]
+                queue.append(j if label[inblossom[i]] == 0 else i)
+            elif kind == 3:
+                allowed[edge] = True
+                queue.append(edges[edge][0])
+            else:
+                expand_blossom(blossom, False)
+        if not augmented:
+            break
+        for b in range(count, 2 * count):
+            if parent[b] == -1 and base[b] >= 0 and label[b] == 1 and dual[b] == 0:
+                expand_blossom(b, True)
+    return [endpoint[p] if p != -1 else -1 for p in mate]
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _group_tables(
+    order: list[EntrantId], sizes: list[int], meetings: Counter[frozenset[EntrantId]]
+) -> list[tuple[EntrantId, ...]]:
+    budget = [SEARCH_BUDGET]
+
+    def fits(e: EntrantId, group: list[EntrantId]) -> bool:
+        return all(meetings[_pair_key(e, g)] == 0 for g in group)
+
+    def extend(
+        group: list[EntrantId], pool: list[EntrantId], size: int
+    ) -> Iterator[list[EntrantId]]:
+        if len(group) == size:
+            yield group
+            return
+        for i, e in enumerate(pool):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _OutOfBudget
+            if len(pool) - i < size - len(group):
+                return
+            if fits(e, group):
+                yield from extend([*group, e], pool[i + 1 :], size)
+
+    def search(unseated: list[EntrantId], left: Counter[int]) -> list[list[EntrantId]] | None:
+        if not unseated:
+            return []
+        for size in sorted((s for s in left if left[s]), reverse=True):
+            left[size] -= 1
+            for group in extend(unseated[:1], unseated[1:], size):
+                plan = search([e for e in unseated if e not in group], left)
+                if plan is not None:
+                    left[size] += 1
+                    return [group, *plan]
+            left[size] += 1
+        return None
+
+    try:
+        plan = search(order, Counter(sizes))
+    except _OutOfBudget:
+        plan = None
+    if plan is None:
+        rank = {e: i for i, e in enumerate(order)}
+        plan = sorted(
+            _fewest_repeats(order, sizes, meetings), key=lambda g: min(rank[e] for e in g)
+        )
+    return [tuple(group) for group in plan]
+
+
+def _fewest_repeats(
+    order: list[EntrantId], sizes: list[int], meetings: Counter[frozenset[EntrantId]]
+) -> list[list[EntrantId]]:
+    """Tables with few repeated meetings, then close standings: greedy top-down, then swaps
+    between two tables while a swap improves (repeats first, then the squared rank gaps)."""
+    rank = {e: i for i, e in enumerate(order)}
+    repeat = 4 * max(sizes) * len(order) ** 2 + 1  # outweighs what a swap does to rank gaps
+
+    def cost(e: EntrantId, group: Sequence[EntrantId]) -> int:
+        return sum(
+            repeat * meetings[_pair_key(e, g)] + (rank[e] - rank[g]) ** 2 for g in group if g != e
+        )
+
+    unseated = list(order)
+    plan: list[list[EntrantId]] = []
+    for size in sizes:
+        group = [unseated.pop(0)]
+        while len(group) < size:
+            best = min(unseated, key=lambda e: (cost(e, group), rank[e]))
+            unseated.remove(best)
+            group.append(best)
+        plan.append(group)
+
+    def improving_swap(one: list[EntrantId], two: list[EntrantId]) -> bool:
+        for a in one:
+            for b in two:
+                rest_one = [e for e in one if e != a]
+                rest_two = [e for e in two if e != b]
+                before = cost(a, rest_one) + cost(b, rest_two)
+                if cost(b, rest_one) + cost(a, rest_two) < before:
+                    one[:] = sorted([*rest_one, b], key=rank.__getitem__)
+                    two[:] = sorted([*rest_two, a], key=rank.__getitem__)
+                    return True
+        return False
+
+    improved = True
+    while improved:
+        improved = False
+        for one, two in combinations(plan, 2):
+            while improving_swap(one, two):
+                improved = True
+    return plan
+
+
+# --- knockout ---------------------------------------------------------------------------------
+
+
+def bracket_order(size: int) -> list[int]:
+    """Seeds 1..size (a power of two) in bracket order: 1, 16, 8, 9, 4, 13, ... for 16."""
+    if size < 2 or size & (size - 1):
+        raise ValueError("a bracket size is a power of two, at least 2")
+    order = [1, 2]
+    while len(order) < size:
+        order = [seed for s in order for seed in (s, 2 * len(order) + 1 - s)]
+    return order
+
+
+def _bracket_size(n: int) -> int:
+    size = 2
+    while size < n:
+        size *= 2
+    return size
+
+
+def knockout_bracket(entrants: Sequence[EntrantId], ratings: Mapping[EntrantId, float]) -> Round:
+    """Round 1 of a seeded knockout: seed 1 = best rating (missing = lowest, ties by order).
+
+    Matches are listed in bracket order (1 v 16, 8 v 9, ...), the better seed in seat 0. When the
+    field is not a power of two, the top seeds have byes (their missing opponents), so round 2
+    is a full power of two.
+    """
+    players = _distinct(entrants)
+    if len(players) < 2:
+        raise ValueError("a knockout needs at least two entrants")
+    index = {e: i for i, e in enumerate(players)}
+    seeded = sorted(players, key=lambda e: (-ratings.get(e, float("-inf")), index[e]))
+    order = bracket_order(_bracket_size(len(seeded)))
+    tables: list[Table] = []
+    byes: list[Bye] = []
+    for high, low in zip(order[::2], order[1::2], strict=True):
+        if low > len(seeded):
+            byes.append(Bye(seeded[high - 1]))
+        else:
+            tables.append(Table((seeded[high - 1], seeded[low - 1])))
+    return Round(1, tuple(tables), tuple(byes))
+
+
+def bracket_slots(round_: Round) -> list[Table | Bye]:
+    """The matches of a knockout round in bracket order, byes of round 1 in their places."""
+    if any(len(table.entrants) != 2 for table in round_.tables):
+        raise ValueError("knockout tables have two seats")
+    if not round_.byes:
+        return list(round_.tables)
+    field = 2 * len(round_.tables) + len(round_.byes)
+    size = _bracket_size(field)
+    if size - field != len(round_.byes):
+        raise ValueError("not a first knockout round: byes do not fill the bracket")
+    tables, byes = iter(round_.tables), iter(round_.byes)
+    return [
+        next(byes) if high <= len(round_.byes) else next(tables)
+        for high in bracket_order(size)[::2]
+    ]
+
+
+def knockout_winner(result: Result) -> EntrantId | None:
+    """The entrant alone in the best place, or None when it is shared (the game is replayed)."""
+    best = min(result.places)
+    winners = [e for e, place in zip(result.entrants, result.places, strict=True) if place == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def _table_winner(table: Table, results: Sequence[Result]) -> EntrantId:
+    seats = set(table.entrants)
+    winners = {
+        winner
+        for result in results
+        if set(result.entrants) == seats and (winner := knockout_winner(result)) is not None
+    }
+    if not winners:
+        raise ValueError(f"table {table.entrants} has no winner yet: replay it")
+    if len(winners) > 1:
+        raise ValueError(f"table {table.entrants} has conflicting results")
+    return winners.pop()
+
+
+def knockout_next_round(previous: Round, results: Sequence[Result], number: int) -> Round | None:
+    """The next knockout round: winners meet in bracket order (a bye holder advances).
+
+    ``results`` may hold every result of the tournament: a table's result is the decisive one
+    (tied games, which were replayed, are ignored). Returns None once the final is decided.
+    Raises ValueError when a table has no decisive result yet.
+    """
+    advancing = [
+        slot.entrant if isinstance(slot, Bye) else _table_winner(slot, results)
+        for slot in bracket_slots(previous)
+    ]
+    if len(advancing) <= 1:
+        return None
+    if len(advancing) % 2:
+        raise ValueError("a knockout round needs an even number of matches")
+    tables = tuple(Table((a, b)) for a, b in zip(advancing[::2], advancing[1::2], strict=True))
+    return Round(number, tables, ())

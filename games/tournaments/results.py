@@ -1,0 +1,56 @@
+"""Reads that turn stored rounds and finished games into the pure pairing library's terms."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from games.models import GameStatus
+from games.tournaments import pairing as p
+from games.tournaments.models import Entrant, Tournament, TournamentGame
+from players.models import PlayerRating
+from players.rating_service import COMPUTER_RATINGS
+
+
+def table_results(games: Iterable[TournamentGame]) -> list[p.Result]:
+    results = []
+    for game in games:
+        seats = sorted(game.game.seats.all(), key=lambda seat: seat.index)
+        results.append(
+            p.Result(
+                entrants=tuple(game.entrant_ids),
+                places=tuple(seat.place or 0 for seat in seats),
+                totals=tuple(seat.final_total or 0 for seat in seats),
+            )
+        )
+    return results
+
+
+def pairing_history(tournament: Tournament) -> tuple[list[p.Round], list[p.Result]]:
+    """Every round as paired, and the result of every decided table (a replayed knockout table
+    counts by its last game)."""
+    rounds = []
+    finished: list[TournamentGame] = []
+    for round_ in tournament.round_set.prefetch_related("byes", "games__game__seats"):
+        games = sorted(round_.games.all(), key=lambda g: (g.table, g.replay))
+        latest = {g.table: g for g in games}
+        tables = tuple(p.Table(tuple(g.entrant_ids)) for g in games if g.replay == 0)
+        byes = tuple(p.Bye(entrant.pk) for entrant in round_.byes.all())
+        rounds.append(p.Round(number=round_.number, tables=tables, byes=byes))
+        finished.extend(g for g in latest.values() if g.game.status == GameStatus.FINISHED)
+    return rounds, table_results(finished)
+
+
+def ratings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> dict[int, float]:
+    """Each entrant's current rating for the tournament's game (computers by level)."""
+    players = [e.player_id for e in entrants if e.player_id is not None]
+    stored = dict(
+        PlayerRating.objects.filter(kind=tournament.kind, player_id__in=players).values_list(
+            "player_id", "rating"
+        )
+    )
+    return {
+        e.pk: COMPUTER_RATINGS.get(e.computer_level, 1500.0)
+        if e.is_computer
+        else stored.get(e.player_id, 1500.0)
+        for e in entrants
+    }

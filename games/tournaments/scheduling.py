@@ -1,0 +1,20 @@
+"""What follows a tournament game's end: the round may be over (a task, so rounds do not wait
+for beat; beat's tick catches any that is lost)."""
+
+from __future__ import annotations
+
+from games.tournaments.models import TournamentGame
+
+
+def on_game_advanced(*, game_id: object, finished: bool, **_: object) -> None:
+    if not finished:
+        return
+    tournament_id = (
+        TournamentGame.objects.filter(game_id=game_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if tournament_id is not None:
+        from games.tournaments.tasks import advance_tournament
+
+        advance_tournament.delay(tournament_id)

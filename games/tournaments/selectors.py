@@ -1,0 +1,92 @@
+"""Reads on tournaments: lists, standings, rounds with their games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from games.tournaments import errors
+from games.tournaments import pairing as p
+from games.tournaments.models import Entrant, Tournament
+from games.tournaments.results import pairing_history
+
+try:  # the standings may live beside the pairing or in a module of their own
+    from games.tournaments.standings import standings as compute_standings
+except ImportError:  # pragma: no cover
+    from games.tournaments.pairing import standings as compute_standings  # type: ignore[no-redef]
+
+
+def tournament_queryset() -> QuerySet[Tournament]:
+    return Tournament.objects.prefetch_related(
+        Prefetch("entrants", queryset=Entrant.objects.select_related("player").order_by("id"))
+    )
+
+
+def tournament_get(tournament_id: object) -> Tournament:
+    try:
+        return tournament_queryset().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError):
+        raise errors.TournamentNotFound() from None
+
+
+def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
+    entrants = {e.pk: e for e in tournament.entrants.all() if e.seed_rating is not None}
+    if not entrants:
+        return []
+    rounds, results = pairing_history(tournament)
+    rows = compute_standings(list(entrants), rounds, results, format=tournament.format)
+    return [
+        {
+            "rank": row.rank,
+            "entrant": entrants[row.entrant],
+            "points": row.points,
+            "buchholz": row.buchholz,
+            "sonneborn_berger": row.sonneborn_berger,
+            "game_score": row.game_score,
+            "played": row.played,
+            "wins": row.wins,
+            "draws": row.draws,
+            "losses": row.losses,
+            "byes": row.byes,
+        }
+        for row in rows
+    ]
+
+
+def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
+    rounds = []
+    names = {e.pk: e for e in tournament.entrants.all()}
+    for round_ in tournament.round_set.prefetch_related("byes", "games__game__seats"):
+        games = []
+        for game in sorted(round_.games.all(), key=lambda g: (g.table, g.replay)):
+            seats = sorted(game.game.seats.all(), key=lambda seat: seat.index)
+            games.append(
+                {
+                    "table": game.table,
+                    "replay": game.replay,
+                    "game": game.game_id,
+                    "status": game.game.status,
+                    "seats": [
+                        {
+                            "entrant": entrant_id,
+                            "name": names[entrant_id].display_name,
+                            "place": seat.place,
+                            "total": seat.final_total,
+                        }
+                        for entrant_id, seat in zip(game.entrant_ids, seats, strict=True)
+                    ],
+                }
+            )
+        rounds.append(
+            {
+                "number": round_.number,
+                "finished": round_.finished_at is not None,
+                "byes": list(round_.byes.all()),
+                "games": games,
+            }
+        )
+    return rounds
+
+
+__all__ = ["p", "tournament_get", "tournament_rounds", "tournament_standings"]

@@ -1,0 +1,357 @@
+"""Every write on tournaments. Each service is one transaction, on a locked tournament row where
+two runs could race (two schedulers, a game ending while beat ticks): the status check after the
+lock makes starting, advancing and finishing happen exactly once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ai.players import DEFAULT_LEVEL, LEVELS
+from config.errors import Conflict, InvalidInput
+from games import services as game_services
+from games.engines import engine_for, seat_limits
+from games.models import GameStatus
+from games.rules import RuleError
+from games.tournaments import errors
+from games.tournaments import pairing as p
+from games.tournaments.models import (
+    Entrant,
+    Tournament,
+    TournamentFormat,
+    TournamentGame,
+    TournamentRound,
+    TournamentStatus,
+)
+from games.tournaments.recurrence import next_occurrence, validate_cron
+from games.tournaments.results import pairing_history, ratings_of, table_results
+from players.models import Player
+
+OPEN_FOR_ENTRY = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTRATION)
+
+
+def _lock(tournament_id: object) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError):
+        raise errors.TournamentNotFound() from None
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    created_by: Player,
+    name: str,
+    kind: str,
+    format: str,
+    starts_at: datetime,
+    rounds: int | None = None,
+    table_size: int = 2,
+    game_options: dict[str, Any] | None = None,
+    registration_opens_at: datetime | None = None,
+    min_entrants: int = 2,
+    max_entrants: int = 64,
+    rated: bool = True,
+    turn_clock_seconds: int = 60,
+    recurrence: str = "",
+    computers: Sequence[str] = (),
+) -> Tournament:
+    """Schedule a tournament, with its computer entrants (by level) if any."""
+    tournament = Tournament(
+        name=name,
+        kind=kind,
+        format=format,
+        starts_at=starts_at,
+        rounds=rounds,
+        table_size=table_size,
+        game_options=game_options or {},
+        registration_opens_at=registration_opens_at,
+        min_entrants=min_entrants,
+        max_entrants=max_entrants,
+        rated=rated,
+        turn_clock_seconds=turn_clock_seconds,
+        recurrence=recurrence,
+        created_by=created_by,
+    )
+    tournament_validate(tournament)
+    tournament.save()
+    for level in computers:
+        _add_computer(tournament, level)
+    return tournament
+
+
+def tournament_validate(tournament: Tournament) -> None:
+    """The checks shared by the API, the admin and the next edition of a recurring tournament."""
+    try:
+        engine_for(tournament.kind).options_from_wire(tournament.game_options)
+    except RuleError as exc:
+        raise InvalidInput(code=exc.code, field=f"game_{exc.field or 'options'}") from None
+    if tournament.format == TournamentFormat.SWISS and not tournament.rounds:
+        raise InvalidInput(detail=errors.SWISS_NEEDS_ROUNDS, code="rounds_required", field="rounds")
+    _low, high = seat_limits(tournament.kind)
+    if not 2 <= tournament.table_size <= min(high, 6):
+        raise InvalidInput(code="invalid_table_size", field="table_size")
+    if tournament.table_size > 2 and tournament.format != TournamentFormat.SWISS:
+        raise InvalidInput(
+            detail=errors.MULTI_SEAT_SWISS_ONLY, code="invalid_table_size", field="table_size"
+        )
+    if not 2 <= tournament.min_entrants <= tournament.max_entrants:
+        raise InvalidInput(code="invalid_entrant_bounds", field="min_entrants")
+    if tournament.recurrence:
+        validate_cron(tournament.recurrence)
+
+
+def _entry_open(tournament: Tournament, now: datetime) -> None:
+    if tournament.status not in OPEN_FOR_ENTRY or tournament.starts_at <= now:
+        raise errors.RegistrationClosed()
+    opens = tournament.registration_opens_at
+    if opens is not None and opens > now:
+        raise errors.RegistrationNotOpen()
+
+
+def _active(tournament: Tournament) -> list[Entrant]:
+    return list(tournament.entrants.filter(withdrawn_at__isnull=True).order_by("id"))
+
+
+@transaction.atomic
+def tournament_register(*, tournament_id: object, player: Player) -> Entrant:
+    tournament = _lock(tournament_id)
+    _entry_open(tournament, timezone.now())
+    entrant = tournament.entrants.filter(player=player).first()
+    if entrant is not None and entrant.withdrawn_at is None:
+        raise errors.AlreadyRegistered()
+    if len(_active(tournament)) >= tournament.max_entrants:
+        raise errors.TournamentFull()
+    if entrant is None:
+        return Entrant.objects.create(tournament=tournament, player=player)
+    entrant.withdrawn_at = None
+    entrant.save(update_fields=["withdrawn_at"])
+    return entrant
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: object, player: Player) -> None:
+    tournament = _lock(tournament_id)
+    if tournament.status not in OPEN_FOR_ENTRY:
+        raise errors.RegistrationClosed()
+    updated = tournament.entrants.filter(player=player, withdrawn_at__isnull=True).update(
+        withdrawn_at=timezone.now()
+    )
+    if not updated:
+        raise errors.NotRegistered()
+
+
+@transaction.atomic
+def tournament_add_computer(*, tournament_id: object, level: str = "", name: str = "") -> Entrant:
+    tournament = _lock(tournament_id)
+    if tournament.status not in OPEN_FOR_ENTRY:
+        raise errors.RegistrationClosed()
+    return _add_computer(tournament, level, name)
+
+
+def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant:
+    level = level or DEFAULT_LEVEL[tournament.kind]
+    if level not in LEVELS[tournament.kind]:
+        raise InvalidInput(code="unknown_level", field="level")
+    if len(_active(tournament)) >= tournament.max_entrants:
+        raise errors.TournamentFull()
+    return Entrant.objects.create(tournament=tournament, computer_level=level, name=name)
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament_id: object, reason: str) -> Tournament:
+    tournament = _lock(tournament_id)
+    if tournament.status not in OPEN_FOR_ENTRY:
+        raise Conflict(detail=errors.CANNOT_CANCEL, code="cannot_cancel")
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.cancel_reason = reason[:200]
+    tournament.save(update_fields=["status", "cancel_reason"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_start(*, tournament_id: object, now: datetime | None = None) -> bool:
+    """Start a due tournament: its first round's games, or cancel it under the minimum.
+    False if another run already started (or cancelled) it."""
+    now = now or timezone.now()
+    tournament = _lock(tournament_id)
+    if tournament.status not in OPEN_FOR_ENTRY:
+        return False
+    _schedule_next_edition(tournament)
+    entrants = _active(tournament)
+    if len(entrants) < tournament.min_entrants:
+        tournament.status = TournamentStatus.CANCELLED
+        tournament.cancel_reason = str(
+            _("Not enough entrants: %(count)d registered, %(minimum)d needed.")
+            % {"count": len(entrants), "minimum": tournament.min_entrants}
+        )
+        tournament.save(update_fields=["status", "cancel_reason"])
+        return True
+    for entrant in entrants:
+        entrant.seed_rating = ratings_of(tournament, [entrant])[entrant.pk]
+        entrant.save(update_fields=["seed_rating"])
+    tournament.status = TournamentStatus.RUNNING
+    tournament.started_at = now
+    tournament.save(update_fields=["status", "started_at"])
+    ids = [entrant.pk for entrant in entrants]
+    ratings = {entrant.pk: entrant.seed_rating or 0.0 for entrant in entrants}
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        first = p.round_robin_rounds(ids)[0]
+    elif tournament.format == TournamentFormat.SWISS:
+        first = p.swiss_round(ids, [], [], 1, table_size=tournament.table_size, ratings=ratings)
+    else:
+        first = p.knockout_bracket(ids, ratings)
+    _open_round(tournament, first)
+    return True
+
+
+@transaction.atomic
+def tournament_advance(*, tournament_id: object) -> bool:
+    """Once every game of the current round is over: replay tied knockout tables, open the next
+    round, or finish the tournament. False if there was nothing to do yet."""
+    tournament = _lock(tournament_id)
+    if tournament.status != TournamentStatus.RUNNING:
+        return False
+    current = tournament.round_set.get(number=tournament.current_round)
+    latest = _latest_games(current)
+    if any(game.game.status != GameStatus.FINISHED for game in latest):
+        return False
+    if tournament.format == TournamentFormat.KNOCKOUT:
+        tied = [g for g in latest if p.knockout_winner(table_results([g])[0]) is None]
+        for tied_game in tied:
+            _open_table(
+                tournament, current, tied_game.table, tied_game.entrant_ids, tied_game.replay + 1
+            )
+        if tied:
+            return True
+    current.finished_at = timezone.now()
+    current.save(update_fields=["finished_at"])
+    following = _next_round(tournament)
+    if following is None:
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+    else:
+        _open_round(tournament, following)
+    return True
+
+
+def _next_round(tournament: Tournament) -> p.Round | None:
+    number = tournament.current_round + 1
+    history, results = pairing_history(tournament)
+    ids = [entrant.pk for entrant in _active_at_start(tournament)]
+    if tournament.format == TournamentFormat.ROUND_ROBIN:
+        schedule = p.round_robin_rounds(ids)
+        return schedule[number - 1] if number <= len(schedule) else None
+    if tournament.format == TournamentFormat.SWISS:
+        if number > (tournament.rounds or 0):
+            return None
+        ratings = {e.pk: e.seed_rating or 0.0 for e in _active_at_start(tournament)}
+        return p.swiss_round(
+            ids, history, results, number, table_size=tournament.table_size, ratings=ratings
+        )
+    return p.knockout_next_round(history[-1], results, number)
+
+
+def _active_at_start(tournament: Tournament) -> list[Entrant]:
+    return list(tournament.entrants.filter(seed_rating__isnull=False).order_by("id"))
+
+
+def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
+    latest: dict[int, TournamentGame] = {}
+    for game in round_.games.select_related("game").order_by("table", "replay"):
+        latest[game.table] = game
+    return list(latest.values())
+
+
+def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
+    tournament.current_round = pairing_round.number
+    tournament.save(update_fields=["current_round"])
+    round_ = TournamentRound.objects.create(tournament=tournament, number=pairing_round.number)
+    round_.byes.set([bye.entrant for bye in pairing_round.byes])
+    for table, seats in enumerate(pairing_round.tables):
+        _open_table(tournament, round_, table, list(seats.entrants), 0)
+
+
+def _open_table(
+    tournament: Tournament,
+    round_: TournamentRound,
+    table: int,
+    entrant_ids: Sequence[int],
+    replay: int,
+) -> TournamentGame:
+    entrants = Entrant.objects.select_related("player").in_bulk(entrant_ids)
+    specs = []
+    for entrant_id in entrant_ids:
+        entrant = entrants[entrant_id]
+        if entrant.is_computer:
+            specs.append(
+                game_services.SeatSpec(
+                    type="computer", level=entrant.computer_level, name=entrant.display_name
+                )
+            )
+        else:
+            specs.append(game_services.SeatSpec(type="player", player=entrant.player))
+    game = game_services.game_create(
+        creator=tournament.created_by,
+        kind=tournament.kind,
+        seats=specs,
+        options=tournament.game_options,
+        turn_clock_seconds=tournament.turn_clock_seconds or None,
+        rated=tournament.rated,
+    )
+    game_services.game_start(game_id=game.pk, player=tournament.created_by)
+    return TournamentGame.objects.create(
+        round=round_, table=table, replay=replay, game=game, entrant_ids=list(entrant_ids)
+    )
+
+
+def _schedule_next_edition(tournament: Tournament) -> None:
+    if not tournament.recurrence or Tournament.objects.filter(previous_edition=tournament).exists():
+        return
+    starts = next_occurrence(tournament.recurrence, after=tournament.starts_at)
+    opens = None
+    if tournament.registration_opens_at is not None:
+        opens = starts - (tournament.starts_at - tournament.registration_opens_at)
+    Tournament.objects.create(
+        name=tournament.name,
+        kind=tournament.kind,
+        format=tournament.format,
+        rounds=tournament.rounds,
+        table_size=tournament.table_size,
+        game_options=tournament.game_options,
+        registration_opens_at=opens,
+        starts_at=starts,
+        min_entrants=tournament.min_entrants,
+        max_entrants=tournament.max_entrants,
+        rated=tournament.rated,
+        turn_clock_seconds=tournament.turn_clock_seconds,
+        recurrence=tournament.recurrence,
+        previous_edition=tournament,
+        created_by=tournament.created_by,
+    )
+
+
+def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
+    """What beat runs every few seconds: open registrations, start due tournaments, advance
+    running ones whose round is over (a catch-up for the task sent when a game ends)."""
+    now = now or timezone.now()
+    opened = (
+        Tournament.objects.filter(status=TournamentStatus.SCHEDULED, starts_at__gt=now)
+        .exclude(registration_opens_at__gt=now)
+        .update(status=TournamentStatus.REGISTRATION)
+    )
+    started = 0
+    due = Tournament.objects.filter(status__in=OPEN_FOR_ENTRY, starts_at__lte=now)
+    for tournament_id in due.values_list("pk", flat=True):
+        started += tournament_start(tournament_id=tournament_id, now=now)
+    advanced = 0
+    running = Tournament.objects.filter(status=TournamentStatus.RUNNING)
+    for tournament_id in running.values_list("pk", flat=True):
+        advanced += tournament_advance(tournament_id=tournament_id)
+    return {"opened": opened, "started": started, "advanced": advanced}

@@ -1,0 +1,117 @@
+"""Public reads on players: profiles with ratings, game and tournament history; leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import InvalidInput
+from games.models import GameKind, Seat
+from players.models import Player, PlayerRating
+from players.rating_service import leaderboard
+
+HISTORY = 20
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PlayerRating
+        fields = ["kind", "rating", "deviation", "games", "updated_at"]
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField()
+    games = serializers.IntegerField()
+
+
+class LeaderboardView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("limit", int)],
+        responses=LeaderboardRowSerializer(many=True),
+        tags=["players"],
+    )
+    def get(self, request: Request, kind: str) -> Response:
+        if kind not in GameKind.values:
+            raise InvalidInput(code="unknown_kind", field="kind")
+        try:
+            limit = max(1, min(int(request.query_params.get("limit", 50)), 200))
+        except ValueError:
+            raise InvalidInput(code="invalid_query", field="limit") from None
+        rows = [
+            {
+                "rank": rank,
+                "username": row.player.username,
+                "name": row.player.public_name,
+                "rating": round(row.rating, 1),
+                "deviation": round(row.deviation, 1),
+                "games": row.games,
+            }
+            for rank, row in enumerate(leaderboard(kind)[:limit], start=1)
+        ]
+        return Response(LeaderboardRowSerializer(rows, many=True).data)
+
+
+class ProfileSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    name = serializers.CharField()
+    date_joined = serializers.DateTimeField()
+    ratings = RatingSerializer(many=True)
+    games = serializers.ListField(child=serializers.DictField())
+    tournaments = serializers.ListField(child=serializers.DictField())
+
+
+class ProfileView(APIView):
+    @extend_schema(responses=ProfileSerializer, tags=["players"])
+    def get(self, request: Request, username: str) -> Response:
+        player = get_object_or_404(Player, username=username, is_active=True)
+        return Response(ProfileSerializer(profile(player)).data)
+
+
+def profile(player: Player) -> dict[str, Any]:
+    seats = (
+        Seat.objects.filter(player=player)
+        .select_related("game")
+        .order_by("-game__created_at")[:HISTORY]
+    )
+    entries = player.tournament_entries.select_related("tournament").order_by(
+        "-tournament__starts_at"
+    )[:HISTORY]
+    return {
+        "username": player.username,
+        "name": player.public_name,
+        "date_joined": player.date_joined,
+        "ratings": list(player.ratings.order_by("kind")),
+        "games": [
+            {
+                "game": str(seat.game_id),
+                "kind": seat.game.kind,
+                "status": seat.game.status,
+                "seat": seat.index,
+                "place": seat.place,
+                "total": seat.final_total,
+                "created_at": seat.game.created_at,
+            }
+            for seat in seats
+        ],
+        "tournaments": [
+            {
+                "tournament": entry.tournament_id,
+                "name": entry.tournament.name,
+                "kind": entry.tournament.kind,
+                "status": entry.tournament.status,
+                "starts_at": entry.tournament.starts_at,
+                "withdrawn": entry.withdrawn_at is not None,
+            }
+            for entry in entries
+        ],
+    }

@@ -1,0 +1,79 @@
+"""Glicko-2 ratings per game kind, updated once per finished rated game.
+
+A multi-seat game counts as pairwise results by placement. Computer seats are opponents with a
+fixed rating for their level; only accounts' ratings change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+
+from players import ratings as glicko
+from players.models import Player, PlayerRating, RatingChange
+
+#: What a computer seat counts as, by level (deviation 50: well known, it does not drift).
+COMPUTER_RATINGS = {"optimal": 1800.0, "expert": 1800.0, "casual": 1400.0, "classic": 1450.0}
+COMPUTER_DEVIATION = 50.0
+
+
+def rating_get(player: Player, kind: str) -> PlayerRating:
+    rating, _ = PlayerRating.objects.get_or_create(player=player, kind=kind)
+    return rating
+
+
+def game_rate(*, game: Any) -> list[RatingChange]:
+    """Rate a finished game's accounts against every other seat. Runs inside the move's
+    transaction; the unique (game, player) change rows make a second call do nothing."""
+    if not game.rated or RatingChange.objects.filter(game=game).exists():
+        return []
+    seats = list(game.seats.select_related("player").order_by("index"))
+    places = [seat.place for seat in seats]
+    stored: dict[int, PlayerRating] = {}
+    before = []
+    for seat in seats:
+        if seat.player is not None:
+            row = (
+                PlayerRating.objects.select_for_update()
+                .filter(player=seat.player, kind=game.kind)
+                .first()
+            ) or PlayerRating.objects.create(player=seat.player, kind=game.kind)
+            stored[seat.index] = row
+            before.append(glicko.Rating(row.rating, row.deviation, row.volatility))
+        else:
+            level_rating = COMPUTER_RATINGS.get(seat.ai_level, 1500.0)
+            before.append(glicko.Rating(level_rating, COMPUTER_DEVIATION))
+    after = glicko.update_table(before, places)
+    changes = []
+    for index, row in stored.items():
+        new = after[index]
+        changes.append(
+            RatingChange(
+                game=game,
+                player_id=row.player_id,
+                kind=game.kind,
+                rating_before=row.rating,
+                rating_after=new.rating,
+                deviation_after=new.deviation,
+            )
+        )
+        row.rating, row.deviation, row.volatility = new.rating, new.deviation, new.volatility
+        row.games += 1
+        row.save()
+    RatingChange.objects.bulk_create(changes)
+    return changes
+
+
+def on_game_finished(*, game: Any, **_: object) -> None:
+    with transaction.atomic():
+        game_rate(game=game)
+
+
+def leaderboard(kind: str) -> QuerySet[PlayerRating]:
+    return (
+        PlayerRating.objects.filter(kind=kind, games__gt=0, player__is_active=True)
+        .select_related("player")
+        .order_by("-rating", "deviation", "player__username")
+    )

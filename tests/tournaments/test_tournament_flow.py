@@ -1,0 +1,238 @@
+"""Whole tournaments of each format, played to the end through the services (computer entrants,
+and absent humans whose turns the clock hands to the computer)."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from config.errors import ApiError
+from games import automation
+from games.models import Game, GameEvent, GameStatus
+from games.tournaments import selectors, services
+from games.tournaments.models import Tournament, TournamentGame, TournamentStatus
+from players.models import Player, RatingChange
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser() -> Player:
+    return Player.objects.create_user("org", password="org-password-1", is_staff=True)
+
+
+def create(organiser: Player, **fields: object) -> Tournament:
+    defaults: dict[str, object] = {
+        "name": "Test cup",
+        "kind": "yatzy",
+        "format": "round_robin",
+        "starts_at": timezone.now() + timedelta(hours=1),
+        "rated": False,
+        "turn_clock_seconds": 5,
+    }
+    return services.tournament_create(created_by=organiser, **{**defaults, **fields})
+
+
+def add_computers(tournament: Tournament, levels: list[str]) -> None:
+    for level in levels:
+        services.tournament_add_computer(tournament_id=tournament.pk, level=level)
+
+
+def play_out(tournament: Tournament, *, limit: int = 60) -> Tournament:
+    """Start it, then play every open game (the computer, or the clock for absent humans) and
+    advance, round after round."""
+    assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    for _ in range(limit):
+        tournament.refresh_from_db()
+        if tournament.status != TournamentStatus.RUNNING:
+            return tournament
+        active = Game.objects.filter(
+            tournament_game__round__tournament=tournament, status=GameStatus.ACTIVE
+        )
+        for game in active:
+            automation.run_until_idle(game.pk)
+            later = timezone.now() + timedelta(days=1)
+            while automation.sweep(now=later):
+                automation.run_until_idle(game.pk)
+        services.tournament_advance(tournament_id=tournament.pk)
+    raise AssertionError("the tournament did not finish")
+
+
+def meetings(tournament: Tournament) -> list[frozenset[int]]:
+    return [
+        frozenset(pair)
+        for game in TournamentGame.objects.filter(round__tournament=tournament, replay=0)
+        for pair in itertools.combinations(game.entrant_ids, 2)
+    ]
+
+
+def test_round_robin_with_an_odd_count(organiser) -> None:
+    tournament = create(organiser)
+    add_computers(tournament, ["optimal", "casual", "casual", "optimal", "casual"])
+    tournament = play_out(tournament)
+    assert tournament.status == TournamentStatus.FINISHED
+    pairs = meetings(tournament)
+    assert len(pairs) == 10 and len(set(pairs)) == 10  # every pair once
+    rounds = selectors.tournament_rounds(tournament)
+    assert len(rounds) == 5
+    byes = [bye.pk for round_ in rounds for bye in round_["byes"]]
+    assert sorted(byes) == sorted(set(byes)) and len(byes) == 5
+    standings = selectors.tournament_standings(tournament)
+    assert [row["rank"] for row in standings] == sorted(row["rank"] for row in standings)
+    assert all(row["played"] == 4 for row in standings)
+    # One point per game shared by its two seats; in a round robin everyone sits out once, so a
+    # bye scores nothing.
+    assert sum(row["points"] for row in standings) == pytest.approx(10)
+
+
+def test_swiss_with_an_odd_count_and_no_repeats(organiser) -> None:
+    tournament = create(organiser, format="swiss", rounds=3)
+    add_computers(tournament, ["optimal", "casual"] * 3 + ["optimal"])
+    tournament = play_out(tournament)
+    assert tournament.status == TournamentStatus.FINISHED
+    pairs = meetings(tournament)
+    assert len(pairs) == len(set(pairs)) == 9
+    byes = [bye.pk for r in selectors.tournament_rounds(tournament) for bye in r["byes"]]
+    assert len(byes) == 3 and len(set(byes)) == 3
+    standings = selectors.tournament_standings(tournament)
+    keys = [
+        (row["points"], row["buchholz"], row["sonneborn_berger"], row["game_score"])
+        for row in standings
+    ]
+    assert keys == sorted(keys, reverse=True)  # ranked by points, then the Swiss tie-breaks
+
+
+def test_swiss_with_four_seat_tables(organiser) -> None:
+    tournament = create(organiser, format="swiss", rounds=2, table_size=4)
+    add_computers(tournament, ["casual"] * 9)
+    tournament = play_out(tournament)
+    assert tournament.status == TournamentStatus.FINISHED
+    for round_ in selectors.tournament_rounds(tournament):
+        seated = [seat["entrant"] for game in round_["games"] for seat in game["seats"]]
+        byes = [bye.pk for bye in round_["byes"]]
+        assert sorted(seated + byes) == sorted(set(seated + byes))
+        assert len(seated) + len(byes) == 9
+        assert all(2 <= len(game["seats"]) <= 4 for game in round_["games"])
+
+
+def test_knockout_seeds_byes_and_a_champion(organiser) -> None:
+    tournament = create(organiser, format="knockout")
+    add_computers(tournament, ["optimal", "optimal", "casual", "casual", "casual", "casual"])
+    tournament = play_out(tournament)
+    assert tournament.status == TournamentStatus.FINISHED
+    rounds = selectors.tournament_rounds(tournament)
+    assert len(rounds) == 3
+    assert len(rounds[0]["byes"]) == 2  # 6 entrants: the two top seeds skip round one
+    assert {bye.computer_level for bye in rounds[0]["byes"]} == {"optimal"}
+    assert len(rounds[-1]["games"]) == 1
+    final = rounds[-1]["games"][-1]
+    champion = next(seat["entrant"] for seat in final["seats"] if seat["place"] == 1)
+    assert selectors.tournament_standings(tournament)[0]["entrant"].pk == champion
+
+
+def test_a_tied_knockout_table_is_replayed(organiser) -> None:
+    tournament = create(organiser, format="knockout")
+    add_computers(tournament, ["casual", "casual"])
+    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    (table,) = TournamentGame.objects.filter(round__tournament=tournament)
+    automation.run_until_idle(table.game_id)
+    table.game.seats.update(place=1)  # make the finished game a tie
+    assert services.tournament_advance(tournament_id=tournament.pk)
+    replay = TournamentGame.objects.get(round__tournament=tournament, replay=1)
+    assert replay.entrant_ids == table.entrant_ids
+    assert replay.game.status == GameStatus.ACTIVE
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING
+
+
+def test_withdrawal_before_the_start(organiser) -> None:
+    tournament = create(organiser)
+    ann, bob = (Player.objects.create_user(n, password=f"{n}-password-1") for n in ("ann", "bob"))
+    services.tournament_register(tournament_id=tournament.pk, player=ann)
+    services.tournament_register(tournament_id=tournament.pk, player=bob)
+    add_computers(tournament, ["casual"])
+    services.tournament_withdraw(tournament_id=tournament.pk, player=bob)
+    with pytest.raises(ApiError) as error:
+        services.tournament_withdraw(tournament_id=tournament.pk, player=bob)
+    assert error.value.get_codes() == "not_registered"
+    tournament = play_out(tournament)
+    entrants = {e for pair in meetings(tournament) for e in pair}
+    assert len(entrants) == 2
+    with pytest.raises(ApiError) as error:
+        services.tournament_register(tournament_id=tournament.pk, player=bob)
+    assert error.value.get_codes() == "registration_closed"
+
+
+def test_an_absent_human_gets_a_result_and_a_rating(organiser) -> None:
+    tournament = create(organiser, rated=True, turn_clock_seconds=1)
+    ann = Player.objects.create_user("ann", password="ann-password-1")
+    services.tournament_register(tournament_id=tournament.pk, player=ann)
+    add_computers(tournament, ["casual"])
+    tournament = play_out(tournament)
+    game = Game.objects.get(tournament_game__round__tournament=tournament)
+    assert game.status == GameStatus.FINISHED
+    ann_seat = game.seats.get(player=ann)
+    assert ann_seat.place in (1, 2)
+    played_for_ann = GameEvent.objects.filter(game=game, automatic=True, data__seat=ann_seat.index)
+    assert played_for_ann.filter(type="box_scored").count() == 13
+    change = RatingChange.objects.get(game=game, player=ann)
+    assert (change.rating_after > change.rating_before) == (ann_seat.place == 1)
+    assert ann.ratings.get(kind="yatzy").games == 1
+
+
+def test_under_the_minimum_it_is_cancelled_with_a_reason(organiser) -> None:
+    tournament = create(organiser, min_entrants=3)
+    add_computers(tournament, ["casual", "casual"])
+    assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.CANCELLED
+    assert "2" in tournament.cancel_reason and "3" in tournament.cancel_reason
+    assert not TournamentGame.objects.filter(round__tournament=tournament).exists()
+
+
+def test_starting_twice_creates_the_games_once(organiser) -> None:
+    tournament = create(organiser)
+    add_computers(tournament, ["casual"] * 4)
+    assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    assert not services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    assert TournamentGame.objects.filter(round__tournament=tournament).count() == 2
+
+
+def test_the_tick_opens_registration_starts_due_ones_and_schedules_the_next_edition(
+    organiser,
+) -> None:
+    now = timezone.now()
+    later = create(organiser, starts_at=now + timedelta(hours=2))
+    due = create(organiser, starts_at=now + timedelta(minutes=1), recurrence="0 18 * * *")
+    add_computers(due, ["casual", "casual"])
+    assert services.tournaments_tick(now=now)["opened"] == 2
+    later.refresh_from_db()
+    assert later.status == TournamentStatus.REGISTRATION
+    result = services.tournaments_tick(now=now + timedelta(minutes=2))
+    assert result["started"] == 1
+    due.refresh_from_db()
+    assert due.status == TournamentStatus.RUNNING
+    edition = Tournament.objects.get(previous_edition=due)
+    assert edition.starts_at > due.starts_at
+    assert (edition.starts_at.hour, edition.starts_at.minute) == (18, 0)
+    assert edition.status == TournamentStatus.SCHEDULED
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"format": "swiss"}, "rounds_required"),
+        ({"table_size": 4}, "invalid_table_size"),
+        ({"recurrence": "every day"}, "invalid_recurrence"),
+        ({"game_options": {"target": 123}}, "invalid_option"),
+        ({"min_entrants": 5, "max_entrants": 4}, "invalid_entrant_bounds"),
+    ],
+)
+def test_creation_refusals(organiser, fields, code) -> None:
+    with pytest.raises(ApiError) as error:
+        create(organiser, **fields)
+    assert error.value.get_codes() == code
+    assert not Tournament.objects.exists()
