@@ -19,6 +19,25 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
+#: The words for codes raised without a class of their own (``InvalidInput(code=...)``).
+CODE_MESSAGES = {
+    "invalid_query": _("This query parameter is not valid."),
+    "invalid_if_match": _("If-Match must be the game's ETag or a version number."),
+    "conflicting_versions": _("If-Match and expected_version name different versions."),
+    "preview_not_available": _("A preview of set-aside dice is only for Dés 10 000."),
+    "game_not_active": _("The game is not in play."),
+    "invalid_dice_indices": _("Dice must be given as distinct positions of the current roll."),
+    "duplicate_me_seat": _("You can take only one seat with your own account."),
+    "invalid_table_size": _("This number of seats per table is not possible for this game."),
+    "invalid_entrant_bounds": _(
+        "The minimum of entrants must be at least 2 and at most the maximum."
+    ),
+    "unknown_level": _("There is no computer player of that level for this game."),
+    "invalid_seq": _("There is no event with that number in this game."),
+    "unknown_kind": _("There is no such game."),
+    "token_required": _("Revoking one token needs a request made with that token."),
+}
+
 
 class ApiError(exceptions.APIException):
     """A refused request; subclasses set ``status_code``, ``default_detail``, ``default_code``."""
@@ -34,6 +53,8 @@ class ApiError(exceptions.APIException):
         field: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
+        if detail is None and code in CODE_MESSAGES:
+            detail = CODE_MESSAGES[code]
         super().__init__(detail=detail, code=code)
         self.field = field
         # Machine-readable specifics (e.g. which dice were refused), never translated.

@@ -94,7 +94,4 @@ class SeatsNotFilled(Conflict):
     default_code = "seats_not_filled"
 
 
-UNKNOWN_LEVEL = _("There is no computer player of that level for this game.")
-
-
 __all__ = ["ApiError", "Conflict", "Forbidden", "InvalidInput", "StaleVersion"]

@@ -120,9 +120,7 @@ def _computer_level(kind: str, spec: SeatSpec, index: int) -> str:
         return ""
     level = spec.level or DEFAULT_LEVEL[kind]
     if level not in LEVELS[kind]:
-        raise errors.InvalidInput(
-            detail=errors.UNKNOWN_LEVEL, code="unknown_level", field=f"seats.{index}.level"
-        )
+        raise errors.InvalidInput(code="unknown_level", field=f"seats.{index}.level")
     return level
 
 

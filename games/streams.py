@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from config.metrics import STREAMS_OPEN
 from games import live
 from games.models import Game, GameEvent
+from games.presenters import event_messages
 
 KEEPALIVE_SECONDS = 15.0
 MAX_WAIT_SECONDS = 30.0
@@ -34,7 +35,7 @@ def error(status: int, code: str, detail: str, field: str | None = None) -> Json
     return JsonResponse({"code": code, "detail": detail, "field": field}, status=status)
 
 
-def _event_row(event: GameEvent) -> dict[str, Any]:
+def _event_row(event: GameEvent, kind: str) -> dict[str, Any]:
     return {
         "seq": event.seq,
         "type": event.type,
@@ -42,14 +43,13 @@ def _event_row(event: GameEvent) -> dict[str, Any]:
         "actor": event.actor.username if event.actor else None,
         "automatic": event.automatic,
         "created_at": event.created_at.isoformat().replace("+00:00", "Z"),
+        "messages": event_messages(kind, event.type),
     }
 
 
-async def events_after(
-    game_id: object, after: int, limit: int = MAX_EVENTS
-) -> list[dict[str, Any]]:
-    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).select_related("actor")
-    return [_event_row(event) async for event in rows.order_by("seq")[:limit]]
+async def events_after(game: Game, after: int, limit: int = MAX_EVENTS) -> list[dict[str, Any]]:
+    rows = GameEvent.objects.filter(game_id=game.pk, seq__gt=after).select_related("actor")
+    return [_event_row(event, game.kind) async for event in rows.order_by("seq")[:limit]]
 
 
 class Notifications:
@@ -113,33 +113,33 @@ async def game_events(request: HttpRequest, game_id: object) -> HttpResponse:
         from games.api.views import GameEventsView
 
         return await sync_to_async(GameEventsView.as_view())(request, game_id=game_id)  # type: ignore[no-any-return]
-    game = await Game.objects.filter(pk=game_id).only("pk", "version").afirst()
+    game = await Game.objects.filter(pk=game_id).only("pk", "kind", "version").afirst()
     if game is None:
         return error(404, "not_found", _("No such game."))
     if "text/event-stream" in request.headers.get("Accept", ""):
-        return _sse(game.pk, after)
-    events = await events_after(game.pk, after, limit)
+        return _sse(game, after)
+    events = await events_after(game, after, limit)
     if not events:
         deadline = time.monotonic() + wait
         async with Notifications(live.game_channel(game.pk)) as notes:
-            events = await events_after(game.pk, after, limit)  # anything before we subscribed
+            events = await events_after(game, after, limit)  # anything before we subscribed
             while not events and (left := deadline - time.monotonic()) > 0:
                 await notes.wait(left)
-                events = await events_after(game.pk, after, limit)
+                events = await events_after(game, after, limit)
     version = await Game.objects.filter(pk=game.pk).values_list("version", flat=True).afirst()
     return JsonResponse({"version": version, "events": events})
 
 
-def _sse(game_id: object, after: int) -> StreamingHttpResponse:
+def _sse(game: Game, after: int) -> StreamingHttpResponse:
     async def stream() -> AsyncIterator[str]:
         STREAMS_OPEN.inc()
         try:
             last = after
-            async with Notifications(live.game_channel(game_id)) as notes:
+            async with Notifications(live.game_channel(game.pk)) as notes:
                 yield "retry: 2000\n\n"
                 quiet_since = time.monotonic()
                 while True:
-                    for event in await events_after(game_id, last):
+                    for event in await events_after(game, last):
                         last = event["seq"]
                         quiet_since = time.monotonic()
                         yield f"id: {last}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"

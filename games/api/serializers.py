@@ -10,7 +10,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Game, GameEvent, GameKind, Seat
-from games.presenters import present_state
+from games.presenters import event_messages, present_state, setup_label
 from games.services import controlled_seats
 
 SEAT_TYPES = [
@@ -105,6 +105,7 @@ class GameSerializer(serializers.ModelSerializer):
     created_by = PlayerRef()
     seats = SeatSerializer(many=True)
     your_seats = serializers.SerializerMethodField()
+    setup_label = serializers.SerializerMethodField()
     state = serializers.SerializerMethodField()
 
     class Meta:
@@ -112,12 +113,15 @@ class GameSerializer(serializers.ModelSerializer):
         fields = [
             "id", "kind", "kind_name", "status", "status_name", "version", "options",
             "created_by", "created_at", "started_at", "finished_at", "turn_seat", "seats",
-            "your_seats", "state",
+            "your_seats", "setup_label", "state",
         ]  # fmt: skip
 
     def get_your_seats(self, game: Game) -> list[int]:
         request = self.context.get("request")
         return sorted(controlled_seats(game, getattr(request, "user", None)))
+
+    def get_setup_label(self, game: Game) -> str | None:
+        return setup_label(game.kind, [seat.kind for seat in game.seats.all()])
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_state(self, game: Game) -> dict[str, Any] | None:
@@ -131,12 +135,25 @@ class GameSummarySerializer(GameSerializer):
         fields = [f for f in GameSerializer.Meta.fields if f != "state"]
 
 
+class MessageSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    text = serializers.CharField()
+
+
 class GameEventSerializer(serializers.ModelSerializer):
+    """An event; ``messages`` are what the app shows for it, in the request's language. Give the
+    game's kind as ``context["kind"]``."""
+
     actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+    messages = serializers.SerializerMethodField()
 
     class Meta:
         model = GameEvent
-        fields = ["seq", "type", "data", "actor", "automatic", "created_at"]
+        fields = ["seq", "type", "data", "actor", "automatic", "created_at", "messages"]
+
+    @extend_schema_field(MessageSerializer(many=True))
+    def get_messages(self, event: GameEvent) -> list[dict[str, str]]:
+        return event_messages(self.context.get("kind", ""), event.type)
 
 
 class MoveResultSerializer(serializers.Serializer):

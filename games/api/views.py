@@ -157,7 +157,7 @@ class GameMoveView(APIView):
         )
         fresh = selectors.game_get(game.pk)
         body = {
-            "events": s.GameEventSerializer(events, many=True).data,
+            "events": s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data,
             "game": s.GameSerializer(fresh, context={"request": request}).data,
         }
         response = Response(body, status=201)
@@ -185,9 +185,8 @@ class GameEventsView(APIView):
         after = query_int(request, "after", 0)
         limit = min(query_int(request, "limit", MAX_EVENT_PAGE, minimum=1) or 1, MAX_EVENT_PAGE)
         events = selectors.game_events(game, after=after or 0, limit=limit).select_related("actor")
-        return Response(
-            {"version": game.version, "events": s.GameEventSerializer(events, many=True).data}
-        )
+        rendered = s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data
+        return Response({"version": game.version, "events": rendered})
 
 
 class GameReplayView(APIView):

@@ -19,3 +19,17 @@ _PRESENTERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 
 def present_state(kind: str, wire_state: Mapping[str, Any]) -> dict[str, Any]:
     return _PRESENTERS[kind](wire_state)
+
+
+def event_messages(kind: str, event_type: str) -> list[dict[str, str]]:
+    """The messages a client shows for an event ("Lost round!", "Hot dice!", "Last round!")."""
+    if kind == GameKind.TEN_THOUSAND:
+        return ten_thousand.event_messages(event_type)
+    return []
+
+
+def setup_label(kind: str, seat_kinds: list[str]) -> str | None:
+    """The name of the seat setup on the app's new-game form ("Humans + 1 AI")."""
+    if kind == GameKind.TEN_THOUSAND:
+        return ten_thousand.setup_label(seat_kinds)
+    return None

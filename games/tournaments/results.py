@@ -34,7 +34,9 @@ def pairing_history(tournament: Tournament) -> tuple[list[p.Round], list[p.Resul
         games = sorted(round_.games.all(), key=lambda g: (g.table, g.replay))
         latest = {g.table: g for g in games}
         tables = tuple(p.Table(tuple(g.entrant_ids)) for g in games if g.replay == 0)
-        byes = tuple(p.Bye(entrant.pk) for entrant in round_.byes.all())
+        # In seed order, as the bracket gave them: knockout advancement reads byes in that order.
+        seeded = sorted(round_.byes.all(), key=lambda e: (-(e.seed_rating or 0.0), e.pk))
+        byes = tuple(p.Bye(entrant.pk) for entrant in seeded)
         rounds.append(p.Round(number=round_.number, tables=tables, byes=byes))
         finished.extend(g for g in latest.values() if g.game.status == GameStatus.FINISHED)
     return rounds, table_results(finished)

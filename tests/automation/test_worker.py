@@ -104,6 +104,7 @@ def worker(tmp_path: Path, transactional_db: None) -> Iterator[Worker]:
         SWEEP_SECONDS="0.5",
         SWEEP_GRACE_SECONDS="0.5",
         CELERY_VISIBILITY_TIMEOUT="10",
+        TOURNAMENT_TICK_SECONDS="0.5",
     )
     process = Worker(tmp_path, env)
     process.start()
@@ -245,3 +246,36 @@ def test_a_worker_killed_mid_turn_loses_and_doubles_nothing(worker: Worker) -> N
     wait_for(lambda: finished(game), 180, "the end of the game after a restart", worker)
     assert GameEvent.objects.filter(game=game, type="box_scored").count() == 26
     assert_whole_log(game)
+
+
+def test_a_tournament_runs_on_the_worker_and_beat_with_an_absent_human(worker: Worker) -> None:
+    from django.utils import timezone
+
+    from games.tournaments import services as tournaments
+    from games.tournaments.models import Tournament, TournamentStatus
+
+    organiser = Player.objects.create_user("org", password="org-password-1", is_staff=True)
+    away = Player.objects.create_user("away", password="away-password-1")
+    cup = tournaments.tournament_create(
+        created_by=organiser,
+        name="Worker cup",
+        kind="yatzy",
+        format="round_robin",
+        starts_at=timezone.now() + timedelta(seconds=2),
+        turn_clock_seconds=1,
+        computers=["casual", "optimal"],
+    )
+    tournaments.tournament_register(tournament_id=cup.pk, player=away)
+
+    def over() -> bool:
+        return Tournament.objects.get(pk=cup.pk).status == TournamentStatus.FINISHED
+
+    wait_for(over, 240, "the end of the tournament", worker)  # beat starts it, the clock plays
+    games = Game.objects.filter(tournament_game__round__tournament=cup)
+    assert games.count() == 3 and all(game.status == GameStatus.FINISHED for game in games)
+    for game in games.filter(seats__player=away):
+        seat = game.seats.get(player=away).index
+        played = GameEvent.objects.filter(game=game, data__seat=seat, type="box_scored")
+        assert played.count() == 13
+        assert all(event.automatic for event in played)  # every turn handed to the computer
+        assert_whole_log(game)

@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.tournaments.matching import max_weight_matching
 from games.tournaments.pairing import (
     Bye,
     EntrantId,
     Result,
     Round,
     Table,
-    _max_weight_matching,
     bracket_order,
     bracket_slots,
     knockout_bracket,
@@ -402,7 +402,7 @@ def test_weighted_matching_against_brute_force(
         if a != b:
             weights[frozenset((a, b))] = w
     edges = [(min(k), max(k), w) for k, w in weights.items()]
-    mate = _max_weight_matching(n, edges)
+    mate = max_weight_matching(n, edges)
     assert all(mate[m] == v for v, m in enumerate(mate) if m != -1)
     chosen = {frozenset((v, m)) for v, m in enumerate(mate) if m != -1}
     assert chosen <= set(weights)
@@ -596,6 +596,28 @@ def test_knockout_five_byes_advancement_tie_and_champion() -> None:
         )
 
 
+def test_knockout_eleven_byes_in_seed_order_placed_in_the_bracket() -> None:
+    ids = list(range(1, 12))
+    ratings = {e: 2000.0 - e for e in ids}  # entrant e is seed e
+    first = knockout_bracket(ids, ratings)
+    assert first.byes == tuple(Bye(e) for e in (1, 2, 3, 4, 5))
+    assert [t.entrants for t in first.tables] == [(8, 9), (7, 10), (6, 11)]
+    assert bracket_slots(first) == [
+        Bye(1),
+        Table((8, 9)),
+        Bye(4),
+        Bye(5),
+        Bye(2),
+        Table((7, 10)),
+        Bye(3),
+        Table((6, 11)),
+    ]
+    results = [decisive(t, t.entrants[1]) for t in first.tables]  # 9, 10, 11 win
+    second = knockout_next_round(first, results, 2)
+    assert second is not None
+    assert [t.entrants for t in second.tables] == [(1, 9), (4, 5), (2, 10), (3, 11)]
+
+
 def test_knockout_winner_multi_seat_and_invalid() -> None:
     assert knockout_winner(Result((1, 2, 3), (2, 1, 3), (5, 9, 1))) == 2
     assert knockout_winner(Result((1, 2, 3), (1, 1, 3), (9, 9, 1))) is None
@@ -615,7 +637,7 @@ def run_knockout(ids: list[EntrantId], ratings: Mapping[int, float], rng: random
     seeds = sorted(ids, key=lambda e: (-ratings.get(e, float("-inf")), ids.index(e)))
     seed = {e: i + 1 for i, e in enumerate(seeds)}
     round_ = knockout_bracket(ids, ratings)
-    assert {b.entrant for b in round_.byes} == set(seeds[: size - n])  # byes to the top seeds
+    assert [b.entrant for b in round_.byes] == seeds[: size - n]  # the top seeds, in order
     assert len(round_.tables) == (n - (size - n)) // 2
     for table in round_.tables:
         high, low = table.entrants
