@@ -9,8 +9,10 @@ every game through one path:
     what happens when a seat issues a command; raises ``RuleError`` for an illegal one;
 ``apply(state, event) -> State``
     folds one event into the state (``state`` is ``None`` for the first event);
-``command_from_wire(data) -> Command``, ``event_from_wire(data) -> Event``
-    decode the JSON forms (``Event.to_wire()`` / ``State.to_wire()`` encode).
+``command_from_wire(data, seat) -> Command``, ``event_from_wire(data) -> Event``,
+``state_from_wire(data) -> State``, ``options_from_wire(data) -> Options``
+    decode the JSON forms (``Event.to_wire()`` / ``State.to_wire()`` encode); stored data this
+    engine never wrote raises ``WireError``.
 
 A game is the replay of its events: ``replay(module, events)`` rebuilds the state exactly.
 """

@@ -90,3 +90,30 @@ def wire_int_list(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
     ):
         raise RuleError("invalid_dice_indices", field=key)
     return tuple(value)
+
+
+class WireError(ValueError):
+    """Stored data (an event, a state snapshot) that this engine did not write."""
+
+
+def wire_int(data: Mapping[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise WireError(f"{key}: expected an int, got {value!r}")
+    return value
+
+
+def wire_ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
+    value = data.get(key)
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise WireError(f"{key}: expected a list of ints, got {value!r}")
+    return tuple(value)
+
+
+def wire_bool(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key)
+    if not isinstance(value, bool):
+        raise WireError(f"{key}: expected a bool, got {value!r}")
+    return value
