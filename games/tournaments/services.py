@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ai.players import DEFAULT_LEVEL, LEVELS
 from config.errors import Conflict, InvalidInput
+from games import live
 from games import services as game_services
 from games.engines import engine_for, seat_limits
 from games.models import GameStatus
@@ -274,8 +275,33 @@ def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
     tournament.save(update_fields=["current_round"])
     round_ = TournamentRound.objects.create(tournament=tournament, number=pairing_round.number)
     round_.byes.set([bye.entrant for bye in pairing_round.byes])
-    for table, seats in enumerate(pairing_round.tables):
+    opened = [
         _open_table(tournament, round_, table, list(seats.entrants), 0)
+        for table, seats in enumerate(pairing_round.tables)
+    ]
+    notes = round_started_notes(tournament, pairing_round.number, opened)
+    transaction.on_commit(lambda: [live.publish(live.player_channel(p), n) for p, n in notes])
+
+
+def round_started_notes(
+    tournament: Tournament, number: int, games: Sequence[TournamentGame]
+) -> list[tuple[int, dict[str, Any]]]:
+    """A note for each account seated in the new round, for its player stream."""
+    entrants = Entrant.objects.in_bulk([e for g in games for e in g.entrant_ids])
+    notes = []
+    for game in games:
+        for seat, entrant_id in enumerate(game.entrant_ids):
+            player_id = entrants[entrant_id].player_id
+            if player_id is not None:
+                note = {
+                    "type": "tournament_round_started",
+                    "tournament": tournament.pk,
+                    "round": number,
+                    "game": str(game.game_id),
+                    "seat": seat,
+                }
+                notes.append((player_id, note))
+    return notes
 
 
 def _open_table(

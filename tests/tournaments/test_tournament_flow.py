@@ -236,3 +236,26 @@ def test_creation_refusals(organiser, fields, code) -> None:
         create(organiser, **fields)
     assert error.value.get_codes() == code
     assert not Tournament.objects.exists()
+
+
+def test_a_new_round_tells_each_seated_account(organiser) -> None:
+    tournament = create(organiser)
+    ann = Player.objects.create_user("ann", password="ann-password-1")
+    services.tournament_register(tournament_id=tournament.pk, player=ann)
+    add_computers(tournament, ["casual"])
+    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    (game,) = TournamentGame.objects.filter(round__tournament=tournament)
+    notes = services.round_started_notes(tournament, 1, [game])
+    seat = game.entrant_ids.index(ann.tournament_entries.get().pk)
+    assert notes == [
+        (
+            ann.pk,
+            {
+                "type": "tournament_round_started",
+                "tournament": tournament.pk,
+                "round": 1,
+                "game": str(game.game_id),
+                "seat": seat,
+            },
+        )
+    ]
