@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
@@ -24,6 +25,7 @@ from games import live
 from games.models import Game, GameEvent
 from games.presenters import event_messages
 
+T = TypeVar("T")
 KEEPALIVE_SECONDS = 15.0
 MAX_WAIT_SECONDS = 30.0
 POLL_SECONDS = 0.25
@@ -47,9 +49,32 @@ def _event_row(event: GameEvent, kind: str) -> dict[str, Any]:
     }
 
 
+def borrowing_connection(read: Callable[..., T]) -> Callable[..., Awaitable[T]]:
+    """Run a database read in the shared thread pool and give its connection back at once (to
+    the pool on PostgreSQL): an open stream holds no connection and no thread between reads."""
+
+    def run(*args: Any) -> T:
+        try:
+            return read(*args)
+        finally:
+            connection.close()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+@borrowing_connection
+def _events_after(game_id: object, kind: str, after: int, limit: int) -> list[dict[str, Any]]:
+    rows = GameEvent.objects.filter(game_id=game_id, seq__gt=after).select_related("actor")
+    return [_event_row(event, kind) for event in rows.order_by("seq")[:limit]]
+
+
+@borrowing_connection
+def _game_header(game_id: object) -> Game | None:
+    return Game.objects.filter(pk=game_id).only("pk", "kind", "version").first()
+
+
 async def events_after(game: Game, after: int, limit: int = MAX_EVENTS) -> list[dict[str, Any]]:
-    rows = GameEvent.objects.filter(game_id=game.pk, seq__gt=after).select_related("actor")
-    return [_event_row(event, game.kind) async for event in rows.order_by("seq")[:limit]]
+    return await _events_after(game.pk, game.kind, after, limit)
 
 
 class Notifications:
@@ -113,7 +138,7 @@ async def game_events(request: HttpRequest, game_id: object) -> HttpResponse:
         from games.api.views import GameEventsView
 
         return await sync_to_async(GameEventsView.as_view())(request, game_id=game_id)  # type: ignore[no-any-return]
-    game = await Game.objects.filter(pk=game_id).only("pk", "kind", "version").afirst()
+    game = await _game_header(game_id)
     if game is None:
         return error(404, "not_found", _("No such game."))
     if "text/event-stream" in request.headers.get("Accept", ""):
@@ -126,8 +151,8 @@ async def game_events(request: HttpRequest, game_id: object) -> HttpResponse:
             while not events and (left := deadline - time.monotonic()) > 0:
                 await notes.wait(left)
                 events = await events_after(game, after, limit)
-    version = await Game.objects.filter(pk=game.pk).values_list("version", flat=True).afirst()
-    return JsonResponse({"version": version, "events": events})
+    current = await _game_header(game.pk)
+    return JsonResponse({"version": current.version if current else None, "events": events})
 
 
 def _sse(game: Game, after: int) -> StreamingHttpResponse:
@@ -160,7 +185,7 @@ def _stream_response(body: AsyncIterator[str]) -> StreamingHttpResponse:
     return response
 
 
-@sync_to_async
+@borrowing_connection
 def _authenticate(request: HttpRequest) -> Any:
     """Token (header, or ``?token=`` for EventSource, which cannot set headers) or session."""
     from knox.auth import TokenAuthentication
@@ -217,7 +242,7 @@ async def player_stream(request: HttpRequest) -> HttpResponse:
     return _stream_response(stream())
 
 
-@sync_to_async
+@borrowing_connection
 def live_turns(user: Any) -> list[dict[str, Any]]:
     """On connect: the games where it is this account's turn now, so a bot that reconnects knows
     where to play without any missed note."""

@@ -11,7 +11,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from asgiref.sync import sync_to_async
+from django.db import connections
 from django.test import AsyncClient
 from knox.models import AuthToken
 
@@ -52,6 +54,14 @@ def test_if_match_is_the_expected_version(make_client) -> None:
     assert plain.status_code == 201
 
 
+@pytest_asyncio.fixture
+async def async_db() -> AsyncIterator[None]:
+    """The async tests' own queries run in asgiref's thread for sync code: close its connection
+    at the end, or the test database cannot be dropped."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
 def started_game(**options: Any) -> tuple[Game, Player]:
     ann = Player.objects.create_user("ann", password="ann-password-1")
     seats = [services.SeatSpec(type="me"), services.SeatSpec(type="computer")]
@@ -82,7 +92,7 @@ async def next_events(lines: AsyncIterator[bytes], count: int) -> list[dict[str,
 
 
 @pytest.mark.asyncio
-async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait() -> None:
+async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(async_db) -> None:
     game, ann = await sync_to_async(started_game)()
     client = AsyncClient()
     url = game_url(str(game.pk), "events/")
@@ -99,7 +109,7 @@ async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait() -
 
 
 @pytest.mark.asyncio
-async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes() -> None:
+async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(async_db) -> None:
     game, ann = await sync_to_async(started_game)(auto_confirm_seconds=0.5)
     client = AsyncClient()
     url = game_url(str(game.pk), "events/")
@@ -138,7 +148,7 @@ async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes() 
 
 
 @pytest.mark.asyncio
-async def test_the_player_stream_says_whose_turn_it_is() -> None:
+async def test_the_player_stream_says_whose_turn_it_is(async_db) -> None:
     game, ann = await sync_to_async(started_game)()
     token = await sync_to_async(new_token)(ann)
     client = AsyncClient()
