@@ -28,6 +28,7 @@ CODE_MESSAGES = {
     "game_not_active": _("The game is not in play."),
     "invalid_dice_indices": _("Dice must be given as distinct positions of the current roll."),
     "duplicate_me_seat": _("You can take only one seat with your own account."),
+    "invalid_seat_count": _("This game cannot be played with that many seats."),
     "invalid_table_size": _("This number of seats per table is not possible for this game."),
     "invalid_entrant_bounds": _(
         "The minimum of entrants must be at least 2 and at most the maximum."

@@ -43,7 +43,10 @@ class SeatSpec:
 
 def _lock(game_id: object) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        # The seats come along (not locked: only the game row serialises moves).
+        return (
+            Game.objects.select_for_update(of=("self",)).prefetch_related("seats").get(pk=game_id)
+        )
     except (Game.DoesNotExist, ValueError):
         raise errors.GameNotFound() from None
 
@@ -64,24 +67,16 @@ def game_create(
     except RuleError as exc:
         raise errors.rule_error_to_api(exc) from None
     low, high = seat_limits(kind)
-    if not low <= len(seats) <= high:
-        raise errors.InvalidInput(
-            detail=errors.RULE_MESSAGES["invalid_seat_count"],
-            code="invalid_seat_count",
-            field="seats",
-        )
+    computers = sum(spec.type == "computer" for spec in seats)
+    # Dés 10 000 is "Humans + 1 AI": up to six people and at most one computer opponent.
+    ten_thousand_limits = kind != GameKind.TEN_THOUSAND or (
+        computers <= 1 and len(seats) - computers <= 6
+    )
+    if not low <= len(seats) <= high or not ten_thousand_limits:
+        raise errors.InvalidInput(code="invalid_seat_count", field="seats")
     if sum(spec.type == "me" for spec in seats) > 1:
         raise errors.InvalidInput(code="duplicate_me_seat", field="seats")
     levels = [_computer_level(kind, spec, index) for index, spec in enumerate(seats)]
-    if kind == GameKind.TEN_THOUSAND:
-        # "Humans + 1 AI": up to six people and at most one computer opponent.
-        computers = sum(spec.type == "computer" for spec in seats)
-        if computers > 1 or len(seats) - computers > 6:
-            raise errors.InvalidInput(
-                detail=errors.RULE_MESSAGES["invalid_seat_count"],
-                code="invalid_seat_count",
-                field="seats",
-            )
 
     game = Game.objects.create(
         kind=kind,
@@ -271,10 +266,6 @@ def _append(
     now = timezone.now()
     seat = state.current_seat
     computer_to_play = seat is not None and seat in computer_seats(game)
-    game.version += len(records)
-    game.state = state.to_wire()
-    game.turn_seat = seat
-    game.last_move_at = now
     context = MoveContext(
         kind=game.kind,
         seat_is_computer=computer_to_play,
@@ -286,6 +277,10 @@ def _append(
     game.deadline_at = deadline_after(
         state=state, events=events, previous=game.deadline_at, context=context, now=now
     )
+    game.version += len(records)
+    game.state = state.to_wire()
+    game.turn_seat = seat
+    game.last_move_at = now
     fields = [
         "version", "state", "turn_seat", "status", "started_at", "finished_at", "last_move_at",
         "deadline_at",

@@ -174,3 +174,27 @@ def test_computer_seat_levels_are_checked(ann) -> None:
     with pytest.raises(InvalidInput) as error:
         new_game(ann, "ten_thousand", [{"type": "computer"}, {"type": "computer"}])
     assert error.value.get_codes() == "invalid_seat_count"
+
+
+def test_the_turn_clock_plays_an_idle_seat_and_gives_the_next_seat_its_full_clock(ann) -> None:
+    bob = Player.objects.create_user("bob", password="bob-password-1")
+    specs = [services.SeatSpec(type="me"), services.SeatSpec(type="player", player=bob)]
+    game = services.game_create(
+        creator=ann, kind="yatzy", seats=specs, options={}, turn_clock_seconds=60
+    )
+    services.game_start(game_id=game.pk, player=ann)
+    game.refresh_from_db()
+    assert game.deadline_at - game.last_move_at == timedelta(seconds=60)
+    # Ann is away: the clock hands her turn to the computer, move by move at its own pace.
+    later = game.deadline_at
+    while Game.objects.get(pk=game.pk).turn_seat == 0:
+        game.refresh_from_db()
+        assert game.deadline_at <= later + timedelta(seconds=60)
+        later = game.deadline_at
+        assert automation.game_timeout(game_id=game.pk, version=game.version, now=later)
+    game.refresh_from_db()
+    assert game.turn_seat == 1
+    # Bob, who is here, gets the whole clock for his turn.
+    assert game.deadline_at - game.last_move_at == timedelta(seconds=60)
+    played = GameEvent.objects.filter(game=game, data__seat=0, type="box_scored").get()
+    assert played.automatic
