@@ -103,8 +103,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "timeout": 30,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Writers wait for the lock instead of failing at once: the move path is one short transaction.
+    # Writers wait for the lock instead of failing at once: the move path is one short transaction,
+    # which takes the write lock when it begins (a read lock upgraded later could not wait).
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "players.Player"
@@ -223,6 +225,12 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Timers have a queue of their own, served by a worker that does nothing else: a due auto-confirm
+# never waits behind computer moves or tournament rounds.
+CELERY_TASK_ROUTES = {
+    "games.tasks.timeout": {"queue": "timers"},
+    "games.tasks.sweep_automatic_moves": {"queue": "timers"},
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-automatic-moves": {
         "task": "games.tasks.sweep_automatic_moves",

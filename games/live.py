@@ -41,15 +41,12 @@ def publish(channel: str, payload: dict[str, Any]) -> None:
         log.warning("could not publish to %s", channel, exc_info=True)
 
 
-def on_game_advanced(*, game_id: object, version: int, finished: bool, **_: object) -> None:
+def on_game_advanced(
+    *, game_id: object, version: int, player_notes: dict[int, dict[str, Any]], **_: object
+) -> None:
     """Receiver of ``games.signals.game_advanced``: tell the game's streams and its players."""
-    from games.models import Game
-
     publish(game_channel(game_id), {"game": str(game_id), "version": version})
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
-    if game is None:
-        return
-    for player_id, note in player_notes(game, version, finished).items():
+    for player_id, note in player_notes.items():
         publish(player_channel(player_id), note)
 
 

@@ -15,12 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from ai.players import DEFAULT_LEVEL, LEVELS
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
-from games import errors
+from games import errors, live
 from games.engines import WireEvent, WireState, engine_for, seat_limits
 from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
 from games.rules import RuleError, secure_roller
@@ -43,9 +44,13 @@ class SeatSpec:
 
 def _lock(game_id: object) -> Game:
     try:
-        # The seats come along (not locked: only the game row serialises moves).
+        # The seats and accounts come along, to decide and to render the answer (not locked:
+        # only the game row serialises moves).
         return (
-            Game.objects.select_for_update(of=("self",)).prefetch_related("seats").get(pk=game_id)
+            Game.objects.select_for_update(of=("self",))
+            .select_related("created_by")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+            .get(pk=game_id)
         )
     except (Game.DoesNotExist, ValueError):
         raise errors.GameNotFound() from None
@@ -295,6 +300,7 @@ def _append(
     game.save(update_fields=fields)
 
     game_id, version, deadline, finished = game.pk, game.version, game.deadline_at, state.finished
+    notes = live.player_notes(game, version, finished)  # from the rows at hand: no query later
     transaction.on_commit(
         lambda: game_advanced.send(
             sender=Game,
@@ -303,6 +309,7 @@ def _append(
             computer_to_play=computer_to_play,
             deadline_at=deadline,
             finished=finished,
+            player_notes=notes,
         )
     )
     return records

@@ -45,8 +45,7 @@ def query_int(request: Request, name: str, default: int | None, minimum: int = 0
 
 
 def render_game(request: Request, game: Game, status: int = 200) -> Response:
-    fresh = selectors.game_get(game.pk)
-    return Response(s.GameSerializer(fresh, context={"request": request}).data, status=status)
+    return Response(s.GameSerializer(game, context={"request": request}).data, status=status)
 
 
 class GameListCreateView(generics.ListAPIView):
@@ -155,7 +154,7 @@ class GameMoveView(APIView):
             actor=request.user,  # type: ignore[arg-type]
             expected_version=expected if expected is not None else from_header,
         )
-        fresh = selectors.game_get(game.pk)
+        fresh = game  # locked with its seats and accounts: nothing to read again
         body = {
             "events": s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data,
             "game": s.GameSerializer(fresh, context={"request": request}).data,

@@ -55,6 +55,7 @@ class Worker:
                 "worker",
                 "-B",
                 "--pool=solo",
+                "--queues=celery,timers",
                 "--loglevel=INFO",
                 "--without-gossip",
                 "--without-mingle",
