@@ -226,11 +226,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
 # Timers have a queue of their own, served by a worker that does nothing else: a due auto-confirm
-# never waits behind computer moves or tournament rounds.
-CELERY_TASK_ROUTES = {
-    "games.tasks.timeout": {"queue": "timers"},
-    "games.tasks.sweep_automatic_moves": {"queue": "timers"},
-}
+# never waits behind computer moves, tournament rounds or the sweep (which catches lost timers
+# from the default queue).
+CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": "timers"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-automatic-moves": {
         "task": "games.tasks.sweep_automatic_moves",
