@@ -118,3 +118,28 @@ def test_a_game_with_a_log_cannot_be_deleted() -> None:
     game, _ = started_game()
     with pytest.raises(DatabaseError), transaction.atomic():
         game.delete()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_starting_a_due_tournament_twice_at_once_creates_its_games_once() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments import services as tournaments
+    from games.tournaments.models import TournamentGame
+
+    organiser = Player.objects.create_user("org", password="org-password-1", is_staff=True)
+    cup = tournaments.tournament_create(
+        created_by=organiser,
+        name="Race cup",
+        kind="yatzy",
+        format="round_robin",
+        starts_at=timezone.now() + timedelta(hours=1),
+        computers=["casual"] * 4,
+    )
+    # Two schedulers tick at the same moment: one starts it, the other finds it started.
+    results = race(2, lambda: tournaments.tournaments_tick(now=cup.starts_at)["started"])
+    assert sorted(results) == [0, 1], results
+    assert TournamentGame.objects.filter(round__tournament=cup).count() == 2
