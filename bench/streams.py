@@ -1,0 +1,1019 @@
+"""Benchmark of the event streams: hundreds of open SSE streams while moves go on.
+
+    .venv/bin/python bench/streams.py [--streams 500] [--games 50] [--seconds 30] [--movers 8]
+        [--workers 2] [--seats 6] [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
+        [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_streams]
+
+Issue: "A benchmark in bench/ holds at least 500 open streams on this machine while moves go on,
+and prints the delivery latency (p50, p99) from commit to client, and the move throughput beside
+it." Prints figures; never asserts on time.
+
+1. creates a fresh PostgreSQL database (``dice_bench_streams``, dropped and re-created), migrates
+   it, flushes a dedicated Redis db (``/5``, as cache and broker; ``http_moves.py`` uses ``/4``;
+   the pub/sub channels, which Redis does not scope by db, are named by game id);
+2. starts ``uvicorn config.asgi:application --workers N`` (the project's ASGI server, h11, no
+   lifespan), DEBUG off, throttles out of the way, its open-file limit raised;
+3. registers ``--games`` accounts; each creates two yatzy games (``auto_confirm_seconds`` 0, one
+   ``me`` seat and ``--seats``-1 hot seats, so that a game lasts 60 x seats moves and none ends
+   during the run) and starts them: one game for the streams phase, one for the baseline;
+4. baseline: ``--movers`` threads play moves on the baseline games through the HTTP API
+   (roll/roll/roll/score turns with ``expected_version``, each thread going round its own games one
+   move at a time) for ``--seconds``/2 after a warm-up, with no stream open;
+5. a separate process (asyncio, a minimal HTTP/1.1 client reading the chunked SSE body) opens
+   ``--streams`` SSE streams, ``GET /api/v1/games/{id}/events/?after=0`` with
+   ``Accept: text/event-stream``, spread evenly over the stream games; a stream counts as open when
+   its first chunk (``retry:``) arrives, which the server sends after subscribing to Redis;
+6. with every stream open, the same movers play the stream games for ``--seconds``; the reader
+   checks each stream's ``seq`` goes up by exactly 1 (gaps, duplicates), notes streams that end;
+7. the movers stop; the reader waits (up to 15 s) for every open stream to reach its game's final
+   version, then reports.
+
+Latency = the reader's clock when the event's SSE message is parsed - the event's ``created_at``
+(same machine, same clock). ``created_at`` is set (``auto_now_add``) as the event rows are
+inserted, inside the move's transaction, which then updates the game row and commits (a WAL
+flush): the commit follows ``created_at`` by a millisecond or a few, so the figure is
+commit-to-client plus that. The movers' own HTTP response - ``created_at`` (after the commit and
+the Redis publish, plus the response) is printed beside it, as a bound from the other side.
+Only events created inside the measured window count.
+
+Everything runs on one machine: the server, PostgreSQL, Redis, the movers and the stream reader
+share its cores; the cores each used are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import math
+import multiprocessing
+import os
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_streams"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
+API = "/api/v1"
+HIGH_RATE = "1000000/s"
+WARMUP_SECONDS = 2.0
+DRAIN_SECONDS = 15.0
+OPEN_SECONDS = 180.0  # at most, to open every stream (a stream not open by then counts as failed)
+
+
+# --------------------------------------------------------------------------------------------------
+# figures
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile; nan when empty."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
+
+
+def ms(seconds: float) -> str:
+    return "-" if math.isnan(seconds) else f"{seconds * 1000:.1f}"
+
+
+def spread(values: list[float]) -> str:
+    cells = [f"p{q} {ms(percentile(values, q))}" for q in (50, 90, 99)]
+    return "  ".join([*cells, f"max {ms(max(values) if values else math.nan)} ms"])
+
+
+def parse_time(text: str) -> float:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def _proc_table() -> dict[int, tuple[int, str, float]]:
+    """pid -> (ppid, name, cpu seconds incl. reaped children) from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        found[int(entry.name)] = (int(fields[1]), name, sum(map(int, fields[11:15])) / tick)
+    return found
+
+
+def tree(root: int, procs: dict[int, tuple[int, str, float]] | None = None) -> list[int]:
+    procs = procs if procs is not None else _proc_table()
+    members = {root} if root in procs else set()
+    grew = True
+    while grew:
+        grew = False
+        for pid, (ppid, _, _) in procs.items():
+            if ppid in members and pid not in members:
+                members.add(pid)
+                grew = True
+    return sorted(members)
+
+
+class CpuMeter:
+    """Cores used over an interval: this process (the movers), named process trees, every process
+    named ``postgres``, the whole machine, and ``other`` (Redis, kernel, anything else)."""
+
+    def __init__(self, trees: dict[str, int]) -> None:
+        self.trees = trees
+        self.wall = time.monotonic()
+        self.start = self._sample()
+
+    def _sample(self) -> dict[str, float]:
+        procs = _proc_table()
+        sample = {"movers": sum(os.times()[:2])}
+        for label, root in self.trees.items():
+            members = tree(root, procs)
+            sample[label] = sum(procs[pid][2] for pid in members)
+            for pid in members:
+                sample[f"{label}:{pid}"] = procs[pid][2]
+        sample["postgres"] = sum(cpu for _, name, cpu in procs.values() if name == "postgres")
+        parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+        sample["machine"] = (sum(parts) - parts[3] - parts[4]) / os.sysconf("SC_CLK_TCK")
+        return sample
+
+    def read(self) -> dict[str, float]:
+        wall = max(time.monotonic() - self.wall, 1e-9)
+        end = self._sample()
+        cores = {k: max(end[k] - self.start.get(k, 0.0), 0.0) / wall for k in end}
+        counted = sum(v for k, v in cores.items() if k != "machine" and ":" not in k)
+        cores["other"] = max(cores["machine"] - counted, 0)
+        return cores
+
+
+def cpu_line(cpu: dict[str, float]) -> str:
+    """Cores by part; the server's processes (master, workers) by pid in brackets."""
+    order = ("server", "postgres", "reader", "movers", "other", "machine")
+    per = " ".join(f"{k.split(':')[1]}: {v:.2f}" for k, v in cpu.items() if k.startswith("server:"))
+    line = "  ".join(f"{k} {cpu[k]:.2f}" for k in order if k in cpu)
+    return f"{line}   [server by pid {per}]" if per else line
+
+
+def process_figures(root: int) -> dict[str, Any]:
+    """RSS (MiB), threads and open descriptors of a process tree, per process and in all."""
+    rows = []
+    for pid in tree(root):
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            fds = len(os.listdir(f"/proc/{pid}/fd"))
+        except OSError:
+            continue
+        values = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        rss = int(values.get("VmRSS", "0 kB").split()[0]) / 1024
+        rows.append((pid, rss, int(values["Threads"]), fds))
+    return {
+        "rows": rows,
+        "rss": sum(r[1] for r in rows),
+        "threads": sum(r[2] for r in rows),
+        "fds": sum(r[3] for r in rows),
+    }
+
+
+def nofile_limit(pid: int) -> str:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+            if line.startswith("Max open files"):
+                return line.split()[3]
+    return "?"
+
+
+# --------------------------------------------------------------------------------------------------
+# database, Redis, server
+
+
+class BenchDatabase:
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        if not parts.scheme.startswith("postgres"):
+            raise SystemExit(f"--database-url must name PostgreSQL: {url}")
+        self.url = url
+        self.name = unquote(parts.path.lstrip("/"))
+        if "bench" not in self.name:
+            raise SystemExit(f"refusing to drop a database whose name lacks 'bench': {self.name}")
+        self.admin = {
+            "host": parts.hostname or "127.0.0.1",
+            "port": parts.port or 5432,
+            "user": unquote(parts.username or "postgres"),
+            "password": unquote(parts.password or "") or None,
+            "dbname": "postgres",
+            "autocommit": True,
+        }
+        self.conn: Any = None
+        self.created = False
+        self.lock = threading.Lock()
+
+    def _execute(self, statement: Any, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """On one kept admin connection: it is opened before the server starts, so the figures can
+        still be read when the server's connections fill ``max_connections``."""
+        import psycopg
+
+        with self.lock:
+            if self.conn is None or self.conn.closed:
+                self.conn = psycopg.connect(**self.admin)
+            cursor = self.conn.execute(statement, params)
+            return cursor.fetchall() if cursor.description else []
+
+    def close(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+            self.conn = None
+
+    def create(self) -> None:
+        from psycopg import sql
+
+        if self.connections():
+            raise SystemExit(
+                f"database {self.name} is in use (another run of this bench?): not dropping it"
+            )
+        name = sql.Identifier(self.name)
+        self._execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
+        self._execute(sql.SQL("CREATE DATABASE {}").format(name))
+        self.created = True
+
+    def drop(self) -> None:
+        """Only a database this run created."""
+        from psycopg import sql
+
+        if not self.created:
+            return
+
+        name = sql.Identifier(self.name)
+        self._execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
+
+    def max_connections(self) -> int:
+        return int(self._execute("SHOW max_connections")[0][0])
+
+    def connections(self) -> int:
+        """Server connections open to the bench database now (every client, by pg_stat_activity)."""
+        rows = self._execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.name,)
+        )
+        return int(rows[0][0])
+
+    def sessions(self) -> int:
+        """Connections ever opened to the bench database (pg_stat_database, PostgreSQL 14+)."""
+        rows = self._execute(
+            "SELECT sessions FROM pg_stat_database WHERE datname = %s", (self.name,)
+        )
+        return int(rows[0][0] or 0) if rows else 0
+
+    def all_connections(self) -> int:
+        return int(self._execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
+                                 "'client backend'")[0][0])  # fmt: skip
+
+
+def redis_call(url: str, what: str) -> Any:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        if what == "flush":
+            return client.flushdb()
+        if what == "clients":
+            return int(client.info("clients")["connected_clients"])
+        if what == "ping":
+            return client.ping()
+    finally:
+        client.close()
+    raise ValueError(what)
+
+
+def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"):
+        env.pop(name, None)
+    env.update(
+        DEBUG="false",
+        SECRET_KEY="bench-" + secrets.token_hex(24),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SECURE_COOKIES="false",
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        THROTTLE_USER=HIGH_RATE,
+        THROTTLE_ANON=HIGH_RATE,
+        THROTTLE_AUTH=HIGH_RATE,
+        COMPUTER_MOVE_DELAY="0",
+        LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def raise_nofile(want: int) -> int:
+    """Raise this process's soft open-file limit towards ``want`` (at most the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if target > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+class Server:
+    """uvicorn in its own session (so its workers can be ended by its process group)."""
+
+    def __init__(self, env: dict[str, str], port: int, workers: int, nofile: int, log: Path):
+        self.log_path = log
+        self.handle = log.open("wb")
+        argv = [
+            sys.executable, "-m", "uvicorn", "config.asgi:application",
+            "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+            "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+            "--timeout-graceful-shutdown", "3",
+        ]  # fmt: skip
+        self.popen = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=self.handle, stderr=subprocess.STDOUT,
+            start_new_session=True, preexec_fn=lambda: raise_nofile(nofile),
+        )  # fmt: skip
+        self.pid = self.popen.pid
+        deadline = time.monotonic() + 60
+        while True:
+            if self.popen.poll() is not None:
+                raise SystemExit(f"uvicorn exited ({self.popen.returncode}):\n{self.log_tail()}")
+            with contextlib.suppress(OSError, http.client.HTTPException):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/health/live")
+                status = conn.getresponse().status
+                conn.close()
+                if status == 200 and (workers == 1 or len(tree(self.pid)) > workers):
+                    return
+            if time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit(f"uvicorn did not answer in 60 s:\n{self.log_tail()}")
+            time.sleep(0.2)
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.popen.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=15)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)  # its own group only
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+        self.handle.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# the movers (threads, http.client keep-alive)
+
+
+class Http:
+    RETRYABLE = (
+        http.client.RemoteDisconnected, http.client.CannotSendRequest, ConnectionResetError,
+        BrokenPipeError, ConnectionAbortedError,
+    )  # fmt: skip
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(
+        self, method: str, path: str, token: str | None, body: Any = None
+    ) -> tuple[int, Any]:
+        payload = None if body is None else json.dumps(body).encode()
+        headers = {"Accept": "application/json"}
+        if payload is not None:
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            try:
+                self.conn.request(method, path, body=payload, headers=headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+            except self.RETRYABLE:
+                self.close()  # a kept-alive connection the server closed: once more
+                if attempt == 2:
+                    raise
+                continue
+            if response.will_close:
+                self.close()
+            ctype = response.getheader("Content-Type", "")
+            return response.status, json.loads(raw) if raw and "json" in ctype else raw
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def yatzy_command(state: dict[str, Any]) -> dict[str, Any]:
+    """Roll three times holding the most common face, then score the best legal box."""
+    if state["rolls_used"] == 0:
+        return {"type": "roll"}
+    if state["rolls_left"] > 0:
+        dice = state["dice"]
+        face = Counter(dice).most_common(1)[0][0]
+        return {"type": "roll", "hold": [i for i, d in enumerate(dice) if d == face][:4]}
+    best = max(state["legal_boxes"], key=lambda box: box["points"] or 0)
+    return {"type": "score", "box": best["box"]}
+
+
+def setup_games(port: int, count: int, seats: int) -> tuple[list[dict], list[dict]]:
+    """``count`` accounts, each with two started games: (stream games, baseline games)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    prefix = f"bstream{secrets.token_hex(3)}_"
+    seat_specs = [{"type": "me"}] + [{"type": "hotseat", "name": f"H{i}"} for i in range(1, seats)]
+
+    def one(index: int) -> list[dict]:
+        client = Http(port)
+        try:
+            status, body = client.request(
+                "POST", f"{API}/accounts/register/", None,
+                {"username": f"{prefix}{index}", "password": "bench-" + secrets.token_hex(12)},
+            )  # fmt: skip
+            if status != 201:
+                raise SystemExit(f"register: HTTP {status} {str(body)[:300]}")
+            token = body["token"]
+            games = []
+            for _ in range(2):
+                status, body = client.request(
+                    "POST", f"{API}/games/", token,
+                    {"kind": "yatzy", "seats": seat_specs, "options": {"auto_confirm_seconds": 0}},
+                )  # fmt: skip
+                if status != 201:
+                    raise SystemExit(f"create game: HTTP {status} {str(body)[:300]}")
+                status, body = client.request("POST", f"{API}/games/{body['id']}/start/", token)
+                if status != 200:
+                    raise SystemExit(f"start game: HTTP {status} {str(body)[:300]}")
+                games.append({"token": token, "id": body["id"], "game": body})
+            return games
+        finally:
+            client.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        pairs = list(pool.map(one, range(count)))
+    return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+class MoverResult:
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, float, bool]] = []  # (t0, t1) perf_counter, ok
+        self.response_lags: list[tuple[float, float]] = []  # (created_at, response - created_at)
+        self.errors: Counter[str] = Counter()
+        self.events: list[float] = []  # created_at of every event the moves appended
+        self.finished = 0
+        self.lock = threading.Lock()
+
+
+def run_movers(
+    port: int, games: list[dict], movers: int, warmup: float, seconds: float
+) -> tuple[MoverResult, float, float, float, float]:
+    """``movers`` threads; thread i goes round games i, i+movers, ... one move each. Returns the
+    result and the measured window (perf_counter start, end; wall start, end)."""
+    result = MoverResult()
+    stop = threading.Event()
+    barrier = threading.Barrier(movers + 1)
+
+    def loop(mine: list[dict]) -> None:
+        client = Http(port)
+        samples: list[tuple[float, float, bool]] = []
+        lags: list[tuple[float, float]] = []
+        events: list[float] = []
+        errors: Counter[str] = Counter()
+        barrier.wait()
+        try:
+            while not stop.is_set():
+                live = [g for g in mine if g["game"]["status"] == "active"]
+                if not live:
+                    break
+                for entry in live:
+                    if stop.is_set():
+                        break
+                    game = entry["game"]
+                    command = {**yatzy_command(game["state"]), "expected_version": game["version"]}
+                    path = f"{API}/games/{entry['id']}/moves/"
+                    t0 = time.perf_counter()
+                    try:
+                        status, body = client.request("POST", path, entry["token"], command)
+                    except (OSError, http.client.HTTPException) as exc:
+                        status, body = -1, type(exc).__name__
+                        client.close()
+                    t1 = time.perf_counter()
+                    now = time.time()
+                    ok = status == 201
+                    samples.append((t0, t1, ok))
+                    if ok:
+                        entry["game"] = body["game"]
+                        for event in body["events"]:
+                            created = parse_time(event["created_at"])
+                            events.append(created)
+                        lags.append((created, now - created))
+                        if body["game"]["status"] == "finished":
+                            result.finished += 1
+                        continue
+                    code = body.get("code") if isinstance(body, dict) else str(body)[:80]
+                    errors[f"{status} {code}"] += 1
+                    with contextlib.suppress(OSError, http.client.HTTPException):
+                        status, body = client.request(
+                            "GET", f"{API}/games/{entry['id']}/", entry["token"]
+                        )
+                        if status == 200:
+                            entry["game"] = body
+        finally:
+            client.close()
+            with result.lock:
+                result.samples.extend(samples)
+                result.response_lags.extend(lags)
+                result.events.extend(events)
+                result.errors.update(errors)
+
+    threads = [
+        threading.Thread(target=loop, args=(games[i::movers],), daemon=True, name=f"mover-{i}")
+        for i in range(movers)
+    ]
+    for thread in threads:
+        thread.start()
+    barrier.wait()
+    time.sleep(warmup)
+    start, wall_start = time.perf_counter(), time.time()
+    stop.wait(seconds)
+    end, wall_end = time.perf_counter(), time.time()
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=120)
+    return result, start, end, wall_start, wall_end
+
+
+def window_moves(result: MoverResult, start: float, end: float) -> tuple[list[float], int]:
+    """Latencies of the successful moves inside the window, and the failed ones."""
+    inside = [(t0, t1, ok) for t0, t1, ok in result.samples if t0 >= start and t1 <= end]
+    return [t1 - t0 for t0, t1, ok in inside if ok], sum(1 for *_, ok in inside if not ok)
+
+
+# --------------------------------------------------------------------------------------------------
+# the stream reader: a separate process, asyncio, raw HTTP/1.1
+
+
+class Stream:
+    __slots__ = ("dups", "ended", "events", "game", "gaps", "keepalives", "last", "opened",
+                 "task", "writer")  # fmt: skip
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.last = 0
+        self.events = 0
+        self.keepalives = 0
+        self.gaps = 0
+        self.dups = 0
+        self.opened = False
+        self.ended: str | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.task: asyncio.Task | None = None
+
+
+async def _read_stream(port: int, stream: Stream, latencies: list, ready: asyncio.Event) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+    stream.writer = writer
+    writer.write(
+        f"GET {API}/games/{stream.game}/events/?after=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".encode()
+    )
+    await writer.drain()
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+    status_line, *header_lines = head.split("\r\n")
+    status = int(status_line.split()[1])
+    headers = {}
+    for line in header_lines:
+        if ":" in line:
+            name, value = line.split(":", 1)
+            headers[name.strip().lower()] = value.strip()
+    if status != 200:
+        body = b""
+        with contextlib.suppress(Exception):
+            length = int(headers.get("content-length", "0"))
+            body = await asyncio.wait_for(reader.readexactly(length), 5) if length else b""
+        raise RuntimeError(f"HTTP {status} {body[:120].decode(errors='replace')}")
+    chunked = headers.get("transfer-encoding", "").lower() == "chunked"
+    buffer = ""
+    while True:
+        if chunked:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            if size == 0:
+                raise EOFError("the server ended the stream")
+            data = (await reader.readexactly(size + 2))[:-2]
+        else:
+            data = await reader.read(65536)
+            if not data:
+                raise EOFError("the server closed the connection")
+        received = time.time()
+        buffer += data.decode()
+        while "\n\n" in buffer:
+            message, buffer = buffer.split("\n\n", 1)
+            fields: dict[str, str] = {}
+            comment = False
+            for line in message.split("\n"):
+                if line.startswith(":"):
+                    comment = True
+                    continue
+                name, _, value = line.partition(":")
+                fields[name] = fields.get(name, "") + value.removeprefix(" ")
+            if "retry" in fields and not stream.opened:
+                stream.opened = True
+                ready.set()
+            if comment and not fields:
+                stream.keepalives += 1
+            if "data" not in fields:
+                continue
+            event = json.loads(fields["data"])
+            seq = int(event["seq"])
+            if "id" in fields and int(fields["id"]) != seq:
+                stream.gaps += 1  # an id line that disagrees with the data: counted as a fault
+            if seq <= stream.last:
+                stream.dups += 1
+                continue
+            if seq != stream.last + 1:
+                stream.gaps += 1
+            stream.last = seq
+            stream.events += 1
+            created = parse_time(event["created_at"])
+            latencies.append((created, received - created))
+
+
+async def _run_stream(port: int, stream: Stream, latencies: list, ready: asyncio.Event) -> None:
+    try:
+        await _read_stream(port, stream, latencies, ready)
+    except asyncio.CancelledError:
+        stream.ended = stream.ended or "closed by the bench"
+        raise
+    except Exception as exc:  # any end of a stream is a figure, not a crash of the bench
+        stream.ended = f"{type(exc).__name__}: {str(exc)[:120]}"
+    finally:
+        ready.set()
+        if stream.writer is not None:
+            stream.writer.close()
+
+
+async def _reader_main(conn: Any, port: int, games: list[str], count: int, batch: int) -> None:
+    loop = asyncio.get_running_loop()
+    latencies: list[tuple[float, float]] = []
+    streams = [Stream(games[i % len(games)]) for i in range(count)]
+    began = time.monotonic()
+    for offset in range(0, count, batch):
+        group = streams[offset : offset + batch]
+        readies = []
+        for stream in group:
+            ready = asyncio.Event()
+            readies.append(ready)
+            stream.task = asyncio.create_task(_run_stream(port, stream, latencies, ready))
+        left = OPEN_SECONDS - (time.monotonic() - began)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), max(left, 0.1))
+    opened = sum(s.opened for s in streams)
+    failures = Counter(s.ended for s in streams if not s.opened and s.ended)
+    pending = sum(1 for s in streams if not s.opened and not s.ended)
+    if pending:
+        failures[f"not open after {OPEN_SECONDS:.0f} s"] = pending
+    conn.send({"opened": opened, "failed": dict(failures), "seconds": time.monotonic() - began,
+               "open_now": sum(s.opened and not s.ended for s in streams)})  # fmt: skip
+
+    while True:
+        command = await loop.run_in_executor(None, conn.recv)
+        if command["do"] == "status":
+            conn.send({"open_now": sum(s.opened and not s.ended for s in streams)})
+        elif command["do"] == "drain":
+            final: dict[str, int] = command["versions"]
+            deadline = time.monotonic() + command["seconds"]
+            while time.monotonic() < deadline:
+                behind = [s for s in streams if not s.ended and s.last < final.get(s.game, 0)]
+                if not behind:
+                    break
+                await asyncio.sleep(0.1)
+            conn.send(
+                {
+                    "open_now": sum(s.opened and not s.ended for s in streams),
+                    "behind": sum(1 for s in streams if s.last < final.get(s.game, 0)),
+                    "missing": sum(
+                        max(final.get(s.game, 0) - s.last, 0) for s in streams if s.opened
+                    ),
+                    "events": sum(s.events for s in streams),
+                    "keepalives": sum(s.keepalives for s in streams),
+                    "gaps": sum(s.gaps for s in streams),
+                    "dups": sum(s.dups for s in streams),
+                    "dropped": dict(Counter(s.ended for s in streams if s.opened and s.ended)),
+                    "latencies": latencies,
+                }
+            )
+        elif command["do"] == "close":
+            for stream in streams:
+                if stream.task is not None:
+                    stream.task.cancel()
+            await asyncio.gather(*(s.task for s in streams if s.task), return_exceptions=True)
+            conn.send({"closed": True})
+            return
+
+
+def reader_process(conn: Any, port: int, games: list[str], count: int, nofile: int) -> None:
+    raise_nofile(nofile)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends the run
+    asyncio.run(_reader_main(conn, port, games, count, batch=50))
+
+
+class Watch:
+    """Every 0.25 s while a phase runs: PostgreSQL connections to the bench db and in all, Redis
+    clients (maxima); once, ``at`` seconds in, the server's RSS, threads and descriptors."""
+
+    def __init__(self, database: BenchDatabase, server: int, redis_url: str, at: float | None):
+        self.pg_max = self.pg_all_max = self.redis_max = 0
+        self.proc: dict[str, Any] | None = None
+        self.done = threading.Event()
+        self.sessions = 0
+        self.sessions_start = database.sessions()
+        self.database = database
+        began = time.monotonic()
+
+        def run() -> None:
+            while not self.done.wait(0.25):
+                with contextlib.suppress(Exception):
+                    self.pg_max = max(self.pg_max, database.connections())
+                    self.pg_all_max = max(self.pg_all_max, database.all_connections())
+                    self.redis_max = max(self.redis_max, redis_call(redis_url, "clients"))
+                if at is not None and self.proc is None and time.monotonic() - began >= at:
+                    self.proc = process_figures(server)
+
+        self.thread = threading.Thread(target=run, daemon=True, name="watch")
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=10)
+        time.sleep(0.6)  # backends report their session counts to the statistics within ~0.5 s
+        self.sessions = self.database.sessions() - self.sessions_start
+
+
+# --------------------------------------------------------------------------------------------------
+# main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--streams", type=int, default=500, help="SSE streams to hold open")
+    parser.add_argument("--games", type=int, default=50, help="games the streams watch")
+    parser.add_argument("--seconds", type=float, default=30.0, help="moves window with streams")
+    parser.add_argument("--movers", type=int, default=8, help="concurrent mover threads")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--seats", type=int, default=6, help="seats per game (1 me + hot seats)")
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
+    args = parser.parse_args(argv)
+    if not 1 <= args.seats <= 6:
+        parser.error("--seats: yatzy has 1 to 6 seats")
+
+    nofile = max(8192, 4 * args.streams + 1024)
+    client_nofile = raise_nofile(nofile)
+    tmp = Path(tempfile.mkdtemp(prefix="dice-bench-streams-"))
+    database = BenchDatabase(args.database_url)
+    try:
+        redis_call(args.redis_url, "ping")
+    except Exception as exc:
+        raise SystemExit(f"Redis does not answer at {args.redis_url}: {exc}") from None
+    env = bench_env(database.url, args.redis_url)
+    server: Server | None = None
+    reader: Any = None
+    parent_conn: Any = None
+    print(
+        f"streams: {args.streams} SSE streams over {args.games} games, {args.movers} movers, "
+        f"{args.seconds:.0f} s; python {sys.version.split()[0]}; {os.cpu_count()} cores"
+    )
+    meter = CpuMeter({})
+    time.sleep(1.0)
+    busy = meter.read()
+    print(
+        f"  machine busy before start: {busy['machine']:.2f} cores of {os.cpu_count()}; "
+        f"PostgreSQL client connections already open: {database.all_connections()}"
+    )
+    try:
+        began = time.monotonic()
+        database.create()
+        redis_call(args.redis_url, "flush")
+        manage(env, "migrate", "--noinput", "-v", "0")
+        port = free_port()
+        server = Server(env, port, args.workers, nofile, tmp / "server.log")
+        workers = [p for p in tree(server.pid) if p != server.pid]
+        print(
+            f"  server:   uvicorn config.asgi:application --workers {args.workers} (h11, "
+            f"lifespan off), DEBUG off, throttles {HIGH_RATE}; open-file limit: server "
+            f"{nofile_limit(workers[0] if workers else server.pid)}, bench {client_nofile}"
+        )
+        max_connections = database.max_connections()
+        pool = (
+            "no pool (DB_POOL off)"
+            if env.get("DB_POOL", "true").lower() in {"0", "false", "no", "off"}
+            else f"psycopg pool of at most {env.get('DB_POOL_MAX', '20')} per worker"
+        )
+        print(
+            f"  database: PostgreSQL {database.url} (max_connections {max_connections}); "
+            f"server: {pool}"
+        )
+        print(f"  redis:    {args.redis_url} (cache, broker, pub/sub)")
+        stream_games, base_games = setup_games(port, args.games, args.seats)
+        print(
+            f"  setup:    {time.monotonic() - began:.1f} s ({args.games} accounts, "
+            f"{2 * args.games} started games of {args.seats} seats)"
+        )
+
+        # -- baseline: no stream open --------------------------------------------------------
+        idle = process_figures(server.pid)
+        base_seconds = args.seconds / 2
+        meter = CpuMeter({"server": server.pid})
+        base_watch = Watch(database, server.pid, args.redis_url, None)
+        base, b0, b1, _, _ = run_movers(port, base_games, args.movers, WARMUP_SECONDS, base_seconds)
+        base_watch.stop()
+        base_cpu = meter.read()  # includes the warm-up: a close enough figure for the cores
+        base_lat, base_err = window_moves(base, b0, b1)
+        base_rate = len(base_lat) / (b1 - b0)
+
+        # -- open the streams -------------------------------------------------------------
+        ctx = multiprocessing.get_context("spawn")
+        parent_conn, child_conn = ctx.Pipe()
+        reader = ctx.Process(
+            target=reader_process,
+            args=(child_conn, port, [g["id"] for g in stream_games], args.streams, nofile),
+            daemon=True,
+        )
+        reader.start()
+        if not parent_conn.poll(OPEN_SECONDS + 60):
+            raise SystemExit(f"the stream reader did not report in {OPEN_SECONDS + 60:.0f} s")
+        opened = parent_conn.recv()
+        time.sleep(1.0)
+        held = process_figures(server.pid)
+        pg_held = database.connections()
+        redis_held = redis_call(args.redis_url, "clients")
+        print(
+            f"  opened:   {opened['opened']} of {args.streams} streams in {opened['seconds']:.1f} s"
+            f"; open now {opened['open_now']}"
+            + (f"; failed to open: {opened['failed']}" if opened["failed"] else "")
+        )
+
+        # -- moves with every stream open ----------------------------------------------------
+        meter = CpuMeter({"server": server.pid, "reader": reader.pid})
+        at = WARMUP_SECONDS + args.seconds * 0.8
+        live_watch = Watch(database, server.pid, args.redis_url, at)
+        live, s0, s1, w0, w1 = run_movers(
+            port, stream_games, args.movers, WARMUP_SECONDS, args.seconds
+        )
+        live_watch.stop()
+        live_cpu = meter.read()
+        live_lat, live_err = window_moves(live, s0, s1)
+        live_rate = len(live_lat) / (s1 - s0)
+
+        # -- drain, then the reader's report --------------------------------------------------
+        versions: dict[str, int] = {}
+        client = Http(port)
+        for entry in stream_games:
+            status, body = client.request("GET", f"{API}/games/{entry['id']}/", entry["token"])
+            versions[entry["id"]] = body["version"] if status == 200 else entry["game"]["version"]
+        client.close()
+        parent_conn.send({"do": "drain", "versions": versions, "seconds": DRAIN_SECONDS})
+        if not parent_conn.poll(DRAIN_SECONDS + 120):
+            raise SystemExit("the stream reader did not report after the drain")
+        report = parent_conn.recv()
+        after = process_figures(server.pid)
+
+        in_window = [lat for created, lat in report["latencies"] if w0 <= created <= w1]
+        committed = sum(1 for created in live.events if w0 <= created <= w1)
+        watchers = Counter(stream_games[i % len(stream_games)]["id"] for i in range(args.streams))
+        expected = committed * args.streams / len(stream_games)  # every game has as many streams
+        response_lag = [lag for created, lag in live.response_lags if w0 <= created <= w1]
+        base_response_lag = [lag for _, lag in base.response_lags]
+
+        print()
+        print(f"Streams phase: {s1 - s0:.1f} s measured after {WARMUP_SECONDS:.0f} s warm-up; "
+              f"{min(watchers.values())}-{max(watchers.values())} streams per game")  # fmt: skip
+        print(f"  streams open: {opened['opened']} opened, {report['open_now']} still open at the "
+              f"end; dropped: {report['dropped'] or 0}")  # fmt: skip
+        print(f"  moves/s: {live_rate:.1f} ({len(live_lat)} moves, {live_err} failed: "
+              f"{dict(live.errors) or 0}); move latency {spread(live_lat)}")  # fmt: skip
+        print(
+            f"  events committed in the window: {committed}; deliveries to streams: "
+            f"{len(in_window)} of {expected:.0f} expected ({len(in_window) / (s1 - s0):.0f}/s)"
+        )
+        print(f"  delivery latency, created_at -> client: {spread(in_window)}")
+        print(f"  (beside it: the mover's own response - created_at: {spread(response_lag)})")
+        print(
+            f"  gaps {report['gaps']}, duplicates {report['dups']} (must be 0); after the "
+            f"movers stopped, {report['behind']} streams short of their game's last event "
+            f"({report['missing']} events missing) after up to {DRAIN_SECONDS:.0f} s; "
+            f"{report['events']} events delivered in all, {report['keepalives']} keep-alives"
+        )
+        print(f"  cores: {cpu_line(live_cpu)}")
+        print()
+        print(f"Baseline, no stream open: {b1 - b0:.1f} s measured after {WARMUP_SECONDS:.0f} s "
+              f"warm-up, same movers on other games")  # fmt: skip
+        print(f"  moves/s: {base_rate:.1f} ({len(base_lat)} moves, {base_err} failed: "
+              f"{dict(base.errors) or 0}); move latency {spread(base_lat)}")  # fmt: skip
+        print(f"  (mover's response - created_at: {spread(base_response_lag)})")
+        print(f"  cores: {cpu_line(base_cpu)}")
+        if base_rate:
+            print(f"  move throughput with {report['open_now']} streams open / without: "
+                  f"{live_rate / base_rate:.2f}x")  # fmt: skip
+        print()
+        mid = live_watch.proc or after
+        print("Server (uvicorn master + workers): RSS MiB / threads / open fds")
+        for label, figures in (("before the streams", idle), ("streams open, idle", held),
+                               ("streams open, moves (80% in)", mid),
+                               ("after the drain", after)):  # fmt: skip
+            per = ", ".join(f"{pid}: {rss:.0f}/{th}/{fd}" for pid, rss, th, fd in figures["rows"])
+            print(f"  {label:<29} {figures['rss']:.0f} MiB, {figures['threads']} threads, "
+                  f"{figures['fds']} fds   [{per}]")  # fmt: skip
+        print(
+            f"PostgreSQL connections to the bench db: {pg_held} with the streams open and idle; "
+            f"during the moves: max {live_watch.pg_max} (streams phase), {base_watch.pg_max} "
+            f"(baseline); client backends on the whole server at most {live_watch.pg_all_max} "
+            f"(max_connections {max_connections})"
+        )
+        print(
+            f"PostgreSQL connections opened (pg_stat_database.sessions): {live_watch.sessions} "
+            f"in the streams phase ({len(live.samples)} moves), {base_watch.sessions} in the "
+            f"baseline ({len(base.samples)} moves)"
+        )
+        print(f"Redis connected clients (whole server): {redis_held} with the streams open, "
+              f"at most {live_watch.redis_max} during the moves")  # fmt: skip
+        log = server.log_tail(10**7)
+        faults = Counter(
+            line.split(":")[0] + ": " + line.split(":", 1)[1][:110].strip()
+            for line in log.splitlines()
+            if ":" in line
+            and not line.startswith((" ", "Traceback", "The above", "During"))
+            and ("Error" in line.split(":")[0] or "Exception" in line.split(":")[0])
+        )
+        if faults:
+            print("Server log, errors by kind:")
+            for line, count in faults.most_common(8):
+                print(f"  {count:>6}  {line}")
+        if live.finished or base.finished:
+            print(f"note: {live.finished + base.finished} games finished during the run")
+        parent_conn.send({"do": "close"})
+        with contextlib.suppress(EOFError):
+            if parent_conn.poll(30):
+                parent_conn.recv()
+        return 0
+    finally:
+        if reader is not None:
+            reader.join(timeout=5)
+            if reader.is_alive():
+                reader.terminate()
+                reader.join(timeout=5)
+        if server is not None:
+            server.stop()
+        if database.created:
+            with contextlib.suppress(Exception):
+                database.drop()
+            with contextlib.suppress(Exception):
+                redis_call(args.redis_url, "flush")
+        database.close()
+        if args.keep_logs:
+            print(f"logs kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
