@@ -39,6 +39,11 @@ def yatzy_command(state: YatzyState, level: str = "optimal") -> dict[str, Any]:
     if state.rolls_used == 0:
         return {"type": "roll"}
     move = policy.best_move(state.dice, state.sheet(state.turn_seat), state.rolls_left, level)
+    return _command(state, move)
+
+
+def _command(state: YatzyState, move: Any) -> dict[str, Any]:
+    """The policy's ``{"box"}`` or ``{"hold": faces}`` as a move a client would send."""
     if "box" in move:
         return {"type": "score", "box": move["box"]}
     return {"type": "roll", "hold": faces_to_indices(state.dice, move["hold"])}
@@ -50,8 +55,8 @@ def yatzy_auto_confirm_box(state: YatzyState) -> str:
         return state.selected
     from ai import yatzy as policy
 
-    move = policy.best_move(state.dice, state.sheet(state.turn_seat), 0, "optimal")
-    return str(move["box"])
+    move: Any = policy.best_move(state.dice, state.sheet(state.turn_seat), 0, "optimal")
+    return str(move["box"])  # with no roll left the policy always names a box
 
 
 def ten_thousand_command(state: TenThousandState, level: str = "expert") -> dict[str, Any]:
@@ -95,11 +100,7 @@ def _yatzy_hint(state: YatzyState) -> dict[str, Any]:
     sheet = state.sheet(state.turn_seat)
     options = []
     for move, value in policy.option_values(state.dice, sheet, state.rolls_left)[:5]:
-        if "box" in move:
-            command = {"type": "score", "box": move["box"]}
-        else:
-            command = {"type": "roll", "hold": faces_to_indices(state.dice, move["hold"])}
-        options.append({"move": command, "expected_value": round(value, 4)})
+        options.append({"move": _command(state, move), "expected_value": round(value, 4)})
     return {
         "move": options[0]["move"],
         "expected_value": options[0]["expected_value"],
