@@ -14,6 +14,15 @@ class GameKind(models.TextChoices):
     TEN_THOUSAND = "ten_thousand", _("Dés 10 000")
 
 
+#: The computer players' levels (ai.players.LEVELS), as people read them.
+COMPUTER_LEVEL_LABELS = {
+    "optimal": _("optimal"),
+    "casual": _("casual"),
+    "expert": _("expert"),
+    "classic": _("classic"),
+}
+
+
 class GameStatus(models.TextChoices):
     OPEN = "open", _("Waiting for players")
     ACTIVE = "active", _("In play")

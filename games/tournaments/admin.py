@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from config.errors import ApiError
 from games.tournaments import services
@@ -78,7 +79,10 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description=_("Start now (or cancel if under the minimum)"))
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         started = sum(services.tournament_start(tournament_id=t.pk) for t in queryset)
-        self.message_user(request, _("%(count)d tournament(s) started.") % {"count": started})
+        message = ngettext(
+            "%(count)d tournament started.", "%(count)d tournaments started.", started
+        )
+        self.message_user(request, message % {"count": started})
 
     @admin.action(description=_("Cancel"))
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:

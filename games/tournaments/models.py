@@ -7,7 +7,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameKind
+from games.models import COMPUTER_LEVEL_LABELS, Game, GameKind
 
 
 class TournamentFormat(models.TextChoices):
@@ -126,7 +126,8 @@ class Entrant(models.Model):
             return self.name
         if self.player is not None:
             return str(self.player.public_name)
-        return str(_("Computer (%(level)s)") % {"level": self.computer_level})
+        level = COMPUTER_LEVEL_LABELS.get(self.computer_level, self.computer_level)
+        return str(_("Computer (%(level)s)") % {"level": level})
 
     @property
     def is_computer(self) -> bool:

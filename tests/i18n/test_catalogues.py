@@ -76,7 +76,12 @@ def untranslated(catalogue: Catalog) -> list[str]:
 
 
 def translations(catalogue: Catalog) -> dict[Key, object]:
-    return {key(m.id, m.context): m.string for m in catalogue if m.id}
+    # Plural forms come back as a list from a .mo and a tuple from a .po: compare them as tuples.
+    return {
+        key(m.id, m.context): tuple(m.string) if isinstance(m.string, list) else m.string
+        for m in catalogue
+        if m.id
+    }
 
 
 def test_the_extraction_uses_the_makefile_keywords() -> None:
