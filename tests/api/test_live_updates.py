@@ -119,11 +119,19 @@ async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(as
     (started,) = await asyncio.wait_for(next_events(stream, 1), timeout=2)
     assert started["seq"] == 1
 
-    move = sync_to_async(services.game_move)
+    # Another client (the player, through the API) moves; each move reaches the stream.
+    player = AsyncClient()
+    token = await sync_to_async(new_token)(ann)
     for hold in ([], [0], [0]):
-        await move(game_id=game.pk, command={"type": "roll", "hold": hold}, actor=ann)
-    rolls = await asyncio.wait_for(next_events(stream, 3), timeout=1)
-    assert [e["seq"] for e in rolls] == [2, 3, 4]
+        moved = await player.post(
+            game_url(str(game.pk), "moves/"),
+            {"type": "roll", "hold": hold},
+            content_type="application/json",
+            headers={"Authorization": f"Token {token}"},
+        )
+        assert moved.status_code == 201, moved.json()
+        (roll,) = await asyncio.wait_for(next_events(stream, 1), timeout=1)
+        assert roll["seq"] == moved.json()["events"][0]["seq"]
 
     # The auto-confirm (the deadline is half a second after the last roll).
     await asyncio.sleep(0.6)
