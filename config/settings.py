@@ -88,7 +88,10 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        # Under ASGI each request's sync code runs on a thread of its own: a persistent connection
+        # per thread would pile up. PostgreSQL gets a pool below; DB_POOL=false is for a server
+        # behind PgBouncer, where a connection per request is what it expects.
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
 }

@@ -1,9 +1,13 @@
 """Event delivery to clients that wait: long-poll, Server-Sent Events, and the player stream.
 
-These are async Django views (served by the ASGI server, so an open stream holds no thread).
-Each subscribes to the Redis channel first and then reads the database, so an event committed
-between the two is read, never lost; events are sent by seq and only past the last seq sent, so
-none is sent twice. Without Redis they poll the database instead.
+These are async Django views served by the ASGI server. An open stream holds no database
+connection (each read borrows one from the pool) and no worker of the server; Django's ASGI
+handler does keep one idle OS thread per open request (about 100 KiB), so 1000 streams are 1000
+threads: count them against a container's pids limit.
+
+Each stream subscribes to the Redis channel first and then reads the database, so an event
+committed between the two is read, never lost; events are sent by seq and only past the last seq
+sent, so none is sent twice. Without Redis they poll the database instead.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def _event_row(event: GameEvent, kind: str) -> dict[str, Any]:
 
 def borrowing_connection(read: Callable[..., T]) -> Callable[..., Awaitable[T]]:
     """Run a database read in the shared thread pool and give its connection back at once (to
-    the pool on PostgreSQL): an open stream holds no connection and no thread between reads."""
+    the pool on PostgreSQL): an open stream holds no connection between reads."""
 
     def run(*args: Any) -> T:
         try:
