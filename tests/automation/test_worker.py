@@ -6,6 +6,7 @@ another process must see the test database, which SQLite's in-memory test databa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -69,6 +70,8 @@ class Worker:
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            # Its own process group: -B forks a beat process, which must die with the worker.
+            start_new_session=True,
         )
         for _poll in range(300):  # up to a minute for the worker to say it is ready
             if b"ready" in (self.tmp / f"worker{self.starts}.log").read_bytes():
@@ -78,17 +81,24 @@ class Worker:
         raise AssertionError(f"the worker never became ready\n{self.log()}")
 
     def kill(self) -> None:
+        """Kill the worker and its beat at once, as a lost machine would."""
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=30)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        # Whatever the worker forked and left behind goes too.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
 
     def log(self) -> str:
         return (self.tmp / f"worker{self.starts}.log").read_text(errors="replace")[-4000:]
