@@ -79,6 +79,24 @@ def ms(seconds: float) -> str:
     return "-" if math.isnan(seconds) else f"{seconds * 1000:.1f}"
 
 
+def proc_table() -> dict[int, tuple[int, str, float]]:
+    """pid -> (ppid, name, CPU seconds including reaped children), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: dict[int, tuple[int, str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        # after the name: state, ppid, ...; utime stime cutime cstime are fields 11..14
+        found[int(entry.name)] = (int(fields[1]), name, sum(map(int, fields[11:15])) / tick)
+    return found
+
+
 class CpuMeter:
     """Cores used over an interval, from /proc: this process (the load generator), each named
     process tree (by root pid), PostgreSQL (every process named ``postgres``), and the whole
@@ -89,25 +107,8 @@ class CpuMeter:
         self.wall = time.monotonic()
         self.start = self._sample()
 
-    @staticmethod
-    def _processes() -> dict[int, tuple[int, str, float]]:
-        tick = os.sysconf("SC_CLK_TCK")
-        found: dict[int, tuple[int, str, float]] = {}
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                raw = (entry / "stat").read_text()
-            except OSError:
-                continue
-            name = raw[raw.index("(") + 1 : raw.rindex(")")]
-            fields = raw[raw.rindex(")") + 2 :].split()
-            # after the name: state, ppid, ...; utime stime cutime cstime are fields 11..14
-            found[int(entry.name)] = (int(fields[1]), name, sum(map(int, fields[11:15])) / tick)
-        return found
-
     def _sample(self) -> dict[str, float]:
-        procs = self._processes()
+        procs = proc_table()
         sample = {"client": sum(os.times()[:2])}
         for label, roots in self.trees.items():
             members = {pid for pid in roots if pid in procs}

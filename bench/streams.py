@@ -54,7 +54,6 @@ import resource
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -66,11 +65,23 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from http_moves import (  # a sibling script, not a package
+    HIGH_RATE,
+    bench_env,
+    free_port,
+    manage,
+    ms,
+    percentile,
+    proc_table,
+    yatzy_command,
+)
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_streams"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
 API = "/api/v1"
-HIGH_RATE = "1000000/s"
 WARMUP_SECONDS = 2.0
 DRAIN_SECONDS = 15.0
 OPEN_SECONDS = 180.0  # at most, to open every stream (a stream not open by then counts as failed)
@@ -78,18 +89,6 @@ OPEN_SECONDS = 180.0  # at most, to open every stream (a stream not open by then
 
 # --------------------------------------------------------------------------------------------------
 # figures
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile; nan when empty."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
-
-
-def ms(seconds: float) -> str:
-    return "-" if math.isnan(seconds) else f"{seconds * 1000:.1f}"
 
 
 def spread(values: list[float]) -> str:
@@ -101,25 +100,8 @@ def parse_time(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
 
 
-def _proc_table() -> dict[int, tuple[int, str, float]]:
-    """pid -> (ppid, name, cpu seconds incl. reaped children) from /proc."""
-    tick = os.sysconf("SC_CLK_TCK")
-    found = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            raw = (entry / "stat").read_text()
-        except OSError:
-            continue
-        name = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()
-        found[int(entry.name)] = (int(fields[1]), name, sum(map(int, fields[11:15])) / tick)
-    return found
-
-
 def tree(root: int, procs: dict[int, tuple[int, str, float]] | None = None) -> list[int]:
-    procs = procs if procs is not None else _proc_table()
+    procs = procs if procs is not None else proc_table()
     members = {root} if root in procs else set()
     grew = True
     while grew:
@@ -141,7 +123,7 @@ class CpuMeter:
         self.start = self._sample()
 
     def _sample(self) -> dict[str, float]:
-        procs = _proc_table()
+        procs = proc_table()
         sample = {"movers": sum(os.times()[:2])}
         for label, root in self.trees.items():
             members = tree(root, procs)
@@ -300,41 +282,6 @@ def redis_call(url: str, what: str) -> Any:
     raise ValueError(what)
 
 
-def bench_env(database_url: str, redis_url: str) -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"):
-        env.pop(name, None)
-    env.update(
-        DEBUG="false",
-        SECRET_KEY="bench-" + secrets.token_hex(24),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SECURE_COOKIES="false",
-        DATABASE_URL=database_url,
-        REDIS_URL=redis_url,
-        THROTTLE_USER=HIGH_RATE,
-        THROTTLE_ANON=HIGH_RATE,
-        THROTTLE_AUTH=HIGH_RATE,
-        COMPUTER_MOVE_DELAY="0",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def manage(env: dict[str, str], *args: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def raise_nofile(want: int) -> int:
     """Raise this process's soft open-file limit towards ``want`` (at most the hard limit)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -438,18 +385,6 @@ class Http:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
-
-
-def yatzy_command(state: dict[str, Any]) -> dict[str, Any]:
-    """Roll three times holding the most common face, then score the best legal box."""
-    if state["rolls_used"] == 0:
-        return {"type": "roll"}
-    if state["rolls_left"] > 0:
-        dice = state["dice"]
-        face = Counter(dice).most_common(1)[0][0]
-        return {"type": "roll", "hold": [i for i, d in enumerate(dice) if d == face][:4]}
-    best = max(state["legal_boxes"], key=lambda box: box["points"] or 0)
-    return {"type": "score", "box": best["box"]}
 
 
 def setup_games(port: int, count: int, seats: int) -> tuple[list[dict], list[dict]]:
@@ -814,7 +749,7 @@ def main(argv: list[str] | None = None) -> int:
         redis_call(args.redis_url, "ping")
     except Exception as exc:
         raise SystemExit(f"Redis does not answer at {args.redis_url}: {exc}") from None
-    env = bench_env(database.url, args.redis_url)
+    env = bench_env(database.url, args.redis_url, COMPUTER_MOVE_DELAY="0")
     server: Server | None = None
     reader: Any = None
     parent_conn: Any = None
