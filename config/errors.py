@@ -19,16 +19,15 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
-#: The words for codes raised without a class of their own (``InvalidInput(code=...)``).
+#: The words for codes raised without a class of their own (``InvalidInput(code=...)``). Apps add
+#: theirs (games.errors adds the rules' codes), so each code has its words in one place.
 CODE_MESSAGES = {
     "invalid_query": _("This query parameter is not valid."),
     "invalid_if_match": _("If-Match must be the game's ETag or a version number."),
     "conflicting_versions": _("If-Match and expected_version name different versions."),
     "preview_not_available": _("A preview of set-aside dice is only for Dés 10 000."),
     "game_not_active": _("The game is not in play."),
-    "invalid_dice_indices": _("Dice must be given as distinct positions of the current roll."),
     "duplicate_me_seat": _("You can take only one seat with your own account."),
-    "invalid_seat_count": _("This game cannot be played with that many seats."),
     "invalid_table_size": _("This number of seats per table is not possible for this game."),
     "invalid_entrant_bounds": _(
         "The minimum of entrants must be at least 2 and at most the maximum."

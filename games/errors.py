@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ApiError, Conflict, Forbidden, InvalidInput, StaleVersion
+from config.errors import CODE_MESSAGES, ApiError, Conflict, Forbidden, InvalidInput, StaleVersion
 from games.rules import RuleError
 
 # Malformed commands are 400; a well-formed move that the position does not allow is 409.
@@ -35,6 +35,10 @@ RULE_MESSAGES: dict[str, Promise] = {
     "nothing_to_keep": _("Roll the dice before setting any aside."),
     "nothing_to_bank": _("There are no points to bank yet."),
 }
+
+
+# A rules code raised by the API itself (a preview's bad dice, a seat count) reads the same.
+CODE_MESSAGES.update(RULE_MESSAGES)
 
 
 def rule_error_to_api(error: RuleError) -> ApiError:
