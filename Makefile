@@ -5,12 +5,18 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# make serve: the WSGI tier and the stream tier listen on loopback, the proxy on HOST:PORT.
+API_PORT ?= $(shell echo $$(($(PORT) + 1)))
+STREAMS_PORT ?= $(shell echo $$(($(PORT) + 2)))
+WEB_CONCURRENCY ?= $(shell echo $$((2 * $$(nproc))))
+STREAM_WORKERS ?= 1
+NGINX_WORKERS ?= 1
 
 # The pure libraries are type-checked strictly (pyproject: [tool.mypy]).
 TYPED := games/rules ai games/tournaments/pairing.py games/tournaments/matching.py \
 	games/tournaments/standings.py players/ratings.py
 
-.PHONY: install run test lint format typecheck migrate messages compilemessages clean
+.PHONY: install run serve test lint format typecheck migrate messages compilemessages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +34,23 @@ migrate: install
 run: migrate compilemessages
 	$(BIN)/python manage.py build_ai_tables
 	HOST=$(HOST) PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f config/deploy/Procfile -d . start
+
+# The production web tier, exactly as deployed (docker-compose runs the same three commands):
+# gunicorn (WSGI: the REST API, admin, docs) and uvicorn (the event streams, games.streams) behind
+# nginx on HOST:PORT, which routes by path. Settings from the environment (DATABASE_URL,
+# REDIS_URL, SECRET_KEY, ...); DEBUG is off unless set. Needs nginx (Debian: nginx-light).
+# Migrations are not run here: `manage.py migrate` once per release, not once per web machine.
+serve: install compilemessages
+	@command -v nginx >/dev/null || { echo "make serve needs nginx: apt-get install nginx-light"; exit 1; }
+	mkdir -p var
+	DEBUG=$${DEBUG:-false} $(BIN)/python manage.py collectstatic --noinput -v 0
+	DEBUG=$${DEBUG:-false} LISTEN=$(HOST):$(PORT) API_BIND=127.0.0.1:$(API_PORT) \
+		API_UPSTREAM=127.0.0.1:$(API_PORT) STREAMS_PORT=$(STREAMS_PORT) \
+		STREAMS_UPSTREAM=127.0.0.1:$(STREAMS_PORT) STATIC_ROOT=$(CURDIR)/var/static \
+		NGINX_WORKERS=$(NGINX_WORKERS) NGINX_DIR=$(CURDIR)/var/nginx \
+		WEB_CONCURRENCY=$(WEB_CONCURRENCY) STREAM_WORKERS=$(STREAM_WORKERS) \
+		PATH="$(CURDIR)/$(BIN):$$PATH" sh -c '$(BIN)/python config/deploy/render_nginx.py var/nginx \
+		&& exec $(BIN)/honcho -f config/deploy/Procfile.serve -d . start'
 
 test: install
 	mkdir -p var

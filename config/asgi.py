@@ -1,14 +1,38 @@
-"""The ASGI entry point (uvicorn): the REST API, and the event streams as async views."""
+"""One ASGI process serving everything, for ``make run`` (one port, no other server): the
+stream requests to the stream tier's application, the rest to Django's ASGI handler.
+
+Production serves the REST API through WSGI (``config.wsgi``, gunicorn) and the streams through
+``config.streams`` (uvicorn), behind a proxy that routes by the same rule
+(``games.streams.routes``): Django's ASGI handler costs a thread hop per request.
+"""
 
 import os
+from typing import Any
 
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_application: Any = get_asgi_application()
+
+from games.streams.app import StreamApp  # noqa: E402  (needs the app registry)
+from games.streams.routes import is_stream_request  # noqa: E402
 
 if settings.DEBUG or os.environ.get("SERVE_STATIC") == "true":
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-    application = ASGIStaticFilesHandler(application)
+    django_application = ASGIStaticFilesHandler(django_application)
+
+streams = StreamApp()
+
+
+async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    if scope["type"] == "lifespan":
+        await streams(scope, receive, send)  # Django has no lifespan; the stream hub does
+        return
+    if scope["type"] == "http":
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if is_stream_request(scope["path"], scope.get("query_string", b""), headers):
+            await streams(scope, receive, send)
+            return
+    await django_application(scope, receive, send)

@@ -115,6 +115,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "players.Player"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Live notes to the streams (games.live): Redis pub/sub, else a table the stream processes poll.
+LIVE_BUS = "redis" if REDIS_URL else "database"
+LIVE_CHANNEL_PREFIX = os.environ.get(
+    "LIVE_CHANNEL_PREFIX", f"dice:{(REDIS_URL.rsplit('/', 1)[-1] or '0') if REDIS_URL else '-'}"
+)
+# The stream tier (games.streams): threads for its database reads, per process.
+STREAMS_DB_THREADS = int(os.environ.get("STREAMS_DB_THREADS", "4"))
 if REDIS_URL:
     CACHES = {
         "default": {

@@ -1,28 +1,52 @@
-"""Live updates: after a move commits, a note goes to Redis pub/sub for the game's streams and for
-the players concerned. A note says only "version N exists": streams read the events themselves
-from the database, so a lost or repeated note can delay nothing and duplicate nothing.
+"""Live updates, the publishing side: after a move commits, notes go out on the bus.
 
-Without Redis (the embedded defaults) nothing is published and the streams poll the database.
+Two topics, as lila-ws does it: ``games`` carries ``{"game", "version"}`` ("version N exists") and
+``players`` carries ``{"player", "note"}`` (your turn, game started or finished, round started).
+Every stream process subscribes to both once and fans each note out to its own streams, which
+read the new events from the database: a lost or repeated note can delay nothing and duplicate
+nothing.
+
+The bus is Redis pub/sub when ``REDIS_URL`` is set (all of one move's notes in one round trip),
+else the ``LiveNote`` table (the embedded default, polled by each stream process).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable, Mapping
+from datetime import timedelta
 from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
+GAMES = "games"
+PLAYERS = "players"
+TOPICS = (GAMES, PLAYERS)
+#: How long the embedded bus keeps a note: far longer than a stream process's poll interval.
+NOTE_LIFETIME = timedelta(minutes=2)
 
-def game_channel(game_id: object) -> str:
-    return f"dice:game:{game_id}"
+Note = tuple[str, dict[str, Any]]
+#: A note for one account's stream: (player id, note).
+PlayerNote = tuple[int, dict[str, Any]]
 
 
-def player_channel(player_id: object) -> str:
-    return f"dice:player:{player_id}"
+def channel(topic: str) -> str:
+    """The Redis channel of a topic. Pub/sub is not scoped by Redis's db number, so the prefix
+    (settings) keeps two deployments, or test runs, on one Redis server apart."""
+    return f"{settings.LIVE_CHANNEL_PREFIX}:{topic}"
+
+
+def game_note(game_id: object, version: int) -> Note:
+    return GAMES, {"game": str(game_id), "version": version}
+
+
+def player_note(player_id: int, note: Mapping[str, Any]) -> Note:
+    return PLAYERS, {"player": player_id, "note": dict(note)}
 
 
 @lru_cache(maxsize=1)
@@ -32,49 +56,70 @@ def _client() -> Any:
     return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
 
 
-def publish(channel: str, payload: dict[str, Any]) -> None:
-    if not settings.REDIS_URL:
+def publish(notes: Iterable[Note]) -> None:
+    """Send notes; never raises (a client misses a push, not a move: streams re-read the log)."""
+    batch = list(notes)
+    if not batch:
         return
     try:
-        _client().publish(channel, json.dumps(payload, default=str))
-    except Exception:  # a client misses a push, not a move: streams re-read the database
-        log.warning("could not publish to %s", channel, exc_info=True)
+        if settings.LIVE_BUS == "redis":
+            pipe = _client().pipeline(transaction=False)
+            for topic, payload in batch:
+                pipe.publish(channel(topic), json.dumps(payload, default=str))
+            pipe.execute()
+        else:
+            _store(batch)
+    except Exception:
+        log.warning("could not publish %d live notes", len(batch), exc_info=True)
+
+
+def _store(batch: list[Note]) -> None:
+    from games.models import LiveNote
+
+    created = LiveNote.objects.bulk_create(
+        [LiveNote(topic=topic, payload=payload) for topic, payload in batch]
+    )
+    last = created[-1].pk
+    if last is not None and last % 256 == 0:  # now and then, forget what every poller has read
+        LiveNote.objects.filter(created_at__lt=timezone.now() - NOTE_LIFETIME).delete()
 
 
 def on_game_advanced(
-    *, game_id: object, version: int, player_notes: dict[int, dict[str, Any]], **_: object
+    *, game_id: object, version: int, player_notes: Iterable[PlayerNote], **_: object
 ) -> None:
-    """Receiver of ``games.signals.game_advanced``: tell the game's streams and its players."""
-    publish(game_channel(game_id), {"game": str(game_id), "version": version})
-    for player_id, note in player_notes.items():
-        publish(player_channel(player_id), note)
+    """After a move commits: tell the game's streams and the players concerned."""
+    publish(
+        [game_note(game_id, version)] + [player_note(player, note) for player, note in player_notes]
+    )
 
 
-def player_notes(game: Any, version: int, finished: bool) -> dict[int, dict[str, Any]]:
-    """What each account at the table should hear about this version of the game."""
+def player_notes(game: Any, version: int, finished: bool) -> list[PlayerNote]:
+    """What each account at the table should hear about this version of the game: at the start
+    every seated account hears ``game_started`` and the one to move also ``your_turn``."""
     from games.models import SeatKind
 
     seats = list(game.seats.all())
-    notes: dict[int, dict[str, Any]] = {}
     base = {"game": str(game.pk), "kind": game.kind, "version": version}
     if finished:
-        for seat in seats:
-            if seat.player_id is not None:
-                notes[seat.player_id] = {**base, "type": "game_finished", "seat": seat.index}
-        return notes
+        return [
+            (seat.player_id, {**base, "type": "game_finished", "seat": seat.index})
+            for seat in seats
+            if seat.player_id is not None
+        ]
+    notes: list[PlayerNote] = []
     if version == 1:
-        for seat in seats:
-            if seat.player_id is not None:
-                notes[seat.player_id] = {**base, "type": "game_started", "seat": seat.index}
+        notes += [
+            (seat.player_id, {**base, "type": "game_started", "seat": seat.index})
+            for seat in seats
+            if seat.player_id is not None
+        ]
     turn = next((seat for seat in seats if seat.index == game.turn_seat), None)
     if turn is None or turn.kind == SeatKind.COMPUTER:
         return notes
     owner = turn.player_id if turn.kind == SeatKind.PLAYER else game.created_by_id
     if owner is not None:
-        notes[owner] = {
-            **base,
-            "type": "your_turn",
-            "seat": turn.index,
-            "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
-        }
+        deadline = game.deadline_at.isoformat() if game.deadline_at else None
+        notes.append(
+            (owner, {**base, "type": "your_turn", "seat": turn.index, "deadline": deadline})
+        )
     return notes

@@ -175,3 +175,22 @@ class GameEvent(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError("game events are append-only")
+
+
+class LiveNote(models.Model):
+    """The embedded live bus (no Redis): notes that stream processes poll for, kept two minutes.
+
+    The same payloads as on Redis pub/sub (``games.live``); with Redis this table stays empty."""
+
+    id = models.BigAutoField(primary_key=True)
+    topic = models.CharField(max_length=10)
+    payload = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("live note")
+        verbose_name_plural = _("live notes")
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.topic} #{self.pk}"

@@ -1,6 +1,5 @@
 from django.urls import path
 
-from games import streams
 from games.api import views
 
 urlpatterns = [
@@ -9,9 +8,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/start/", views.GameStartView.as_view(), name="game-start"),
     path("games/<uuid:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
-    path("games/<uuid:game_id>/events/", streams.game_events, name="game-events"),
-    path("games/<uuid:game_id>/stream/", streams.game_stream, name="game-stream"),
-    path("stream/", streams.player_stream, name="player-stream"),
+    # Pages of the log. Its SSE form and long-poll (``?wait=``), like ``stream/`` and
+    # ``games/{id}/stream/``, belong to the stream tier (games.streams), which the front proxy
+    # routes them to.
+    path("games/<uuid:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("games/<uuid:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<uuid:game_id>/preview/", views.GamePreviewView.as_view(), name="game-preview"),

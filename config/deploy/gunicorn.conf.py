@@ -1,0 +1,23 @@
+"""gunicorn for the WSGI tier (the REST API, admin, docs): `make serve`, docker-compose.
+
+Sync workers: a request's database waits are short (one transaction of a few round trips), and
+the slow clients are the proxy's to absorb. WEB_CONCURRENCY processes (gunicorn reads it itself;
+twice the cores by default), each with one database connection (see the README's connection
+budget).
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("API_BIND", "127.0.0.1:8001")
+workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
+worker_class = "sync"
+timeout = 30
+graceful_timeout = 20
+# The proxy in front keeps connections; a sync worker answers one request per connection.
+keepalive = 0
+accesslog = None
+# Per process, so that several tiers (or test servers) on one machine do not share one.
+control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", f"/tmp/dice-gunicorn-{bind}.ctl")
+# Trust X-Forwarded-* only from the proxy on this machine (or FORWARDED_ALLOW_IPS).
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")

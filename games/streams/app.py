@@ -1,0 +1,334 @@
+"""The stream tier's ASGI application: the game SSE stream, long-poll, and the account stream.
+
+A plain ASGI callable rather than Django's ASGI handler, which gives every request a thread of
+its own for as long as it lasts. Routes (``routes``):
+
+- ``GET games/{id}/stream/``, or ``games/{id}/events/`` with ``Accept: text/event-stream``: the
+  game's events as SSE, ``id:`` = seq; resumes after ``Last-Event-ID`` (which wins over
+  ``?after=``, as a browser's ``EventSource`` reconnects to the same URL with it);
+- ``GET games/{id}/events/?after=N&wait=S``: long-poll, a JSON page once an event past N exists;
+- ``GET stream/``: the account's notes (your turn, game started and finished, round started),
+  opening with ``your_turn`` for every game where it is to move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from http.cookies import SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from config.metrics import STREAMS_OPEN
+from games.streams import reads, routes
+from games.streams.hub import (
+    GameListener,
+    Hub,
+    Overflow,
+    PlayerListener,
+    join,
+    next_rows,
+    watching_game,
+    watching_player,
+)
+
+log = logging.getLogger(__name__)
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+KEEPALIVE_SECONDS = 15.0
+MAX_WAIT_SECONDS = 30.0
+RETRY = b"retry: 2000\n\n"
+KEEPALIVE = b": keep-alive\n\n"
+
+
+class BadQuery(Exception):
+    def __init__(self, field: str) -> None:
+        self.field = field
+
+
+class Request:
+    def __init__(self, scope: Scope) -> None:
+        self.method: str = scope["method"]
+        self.path: str = scope["path"]
+        self.query_string: bytes = scope.get("query_string", b"")
+        self.query = parse_qs(self.query_string.decode("latin-1"), keep_blank_values=True)
+        self.headers = {
+            name.decode("latin-1").lower(): value.decode("latin-1")
+            for name, value in scope.get("headers", [])
+        }
+        self.language = self._language()
+
+    def param(self, name: str) -> str | None:
+        values = self.query.get(name)
+        return values[-1].strip() if values else None
+
+    def integer(self, name: str, default: int, low: int, high: int, raw: str | None = None) -> int:
+        raw = self.param(name) if raw is None else raw.strip()
+        if raw is None or raw == "":
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise BadQuery(name) from None
+        if not low <= value <= high:
+            raise BadQuery(name)
+        return value
+
+    def seconds(self, name: str, high: float) -> float:
+        raw = self.param(name)
+        if raw is None or raw == "":
+            return 0.0
+        try:
+            value = float(raw)
+        except ValueError:
+            raise BadQuery(name) from None
+        if not math.isfinite(value) or not 0 <= value <= high:
+            raise BadQuery(name)
+        return value
+
+    def cookie(self, name: str) -> str | None:
+        jar: SimpleCookie = SimpleCookie()
+        with contextlib.suppress(Exception):
+            jar.load(self.headers.get("cookie", ""))
+        morsel = jar.get(name)
+        return morsel.value if morsel is not None else None
+
+    def _language(self) -> str:
+        """``?lang=``, else ``Accept-Language``, else the default: as the API's middleware."""
+        asked = [(self.param("lang") or "", 2.0)]
+        asked += parse_accept_lang_header(self.headers.get("accept-language", ""))
+        for code, _quality in asked:
+            code = code.lower().replace("_", "-")
+            if code and code != "*":
+                with contextlib.suppress(LookupError):
+                    return translation.get_supported_language_variant(code)
+        return str(settings.LANGUAGE_CODE)
+
+
+class StreamApp:
+    def __init__(self) -> None:
+        self._hub: Hub | None = None
+
+    async def hub(self) -> Hub:
+        if self._hub is None:
+            self._hub = Hub()
+        await self._hub.start()
+        return self._hub
+
+    async def shutdown(self) -> None:
+        if self._hub is not None:
+            await self._hub.stop()
+            self._hub = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif scope["type"] == "http":
+            request = Request(scope)
+            with translation.override(request.language):
+                await self._http(request, receive, send)
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    await self.hub()
+                except Exception as exc:
+                    log.exception("stream tier: could not subscribe to the live bus")
+                    await send({"type": "lifespan.startup.failed", "message": str(exc)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await self.shutdown()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _http(self, request: Request, receive: Receive, send: Send) -> None:
+        game = routes.GAME_PATH.match(request.path)
+        if game is None and not routes.PLAYER_STREAM.match(request.path):
+            await error(send, request, 404, "not_found", _("Not found."))
+            return
+        if request.method != "GET":
+            await error(send, request, 405, "method_not_allowed", _("Method not allowed."))
+            return
+        try:
+            if game is None:
+                await self._player_stream(request, receive, send)
+            else:
+                await self._game(request, receive, send, game["game"], game["what"])
+        except BadQuery as bad:
+            detail = _("This query parameter is not valid.")
+            await error(send, request, 400, "invalid_query", detail, bad.field)
+
+    async def _game(
+        self, request: Request, receive: Receive, send: Send, game_id: str, what: str
+    ) -> None:
+        last_event_id = request.headers.get("last-event-id")
+        after = request.integer("after", 0, 0, 2**31)
+        if last_event_id is not None and last_event_id.strip():
+            after = request.integer("Last-Event-ID", 0, 0, 2**31, raw=last_event_id)
+        as_stream = what == "stream" or routes.wants_event_stream(request.headers)
+        wait = 0.0 if as_stream else request.seconds("wait", MAX_WAIT_SECONDS)
+        limit = request.integer("limit", reads.MAX_EVENTS, 1, reads.MAX_EVENTS)
+        header = await reads.run(reads.game_header, game_id)
+        if header is None:
+            await error(send, request, 404, "not_found", _("No such game."))
+            return
+        hub = await self.hub()
+        listener = GameListener(request.language, after)
+        with watching_game(hub, game_id, header.kind, listener) as feed:
+            backlog = await join(feed, listener, header.version)
+            if as_stream:
+                await self._sse(request, receive, send, backlog, feed, listener)
+                return
+            rows = backlog
+            if not rows and wait:
+                with contextlib.suppress(TimeoutError, Overflow):
+                    async with asyncio.timeout(wait):
+                        rows = await next_rows(feed, listener)
+        version = max([header.version] + [row.seq for row in rows])
+        events = [row.as_dict(request.language) for row in rows[:limit]]
+        await respond(send, request, 200, {"version": version, "events": events})
+
+    async def _sse(
+        self,
+        request: Request,
+        receive: Receive,
+        send: Send,
+        backlog: list[reads.EventRow],
+        feed: Any,
+        listener: GameListener,
+    ) -> None:
+        language = request.language
+
+        async def pump() -> None:
+            await send_chunk(send, RETRY + b"".join(row.frame(language) for row in backlog))
+            while True:
+                try:
+                    async with asyncio.timeout(KEEPALIVE_SECONDS):
+                        rows = await next_rows(feed, listener)
+                except TimeoutError:
+                    await send_chunk(send, KEEPALIVE)
+                    continue
+                await send_chunk(send, b"".join(row.frame(language) for row in rows))
+
+        await stream(send, receive, request, pump)
+
+    async def _player_stream(self, request: Request, receive: Receive, send: Send) -> None:
+        player_id = await authenticate(request)
+        if player_id is None:
+            await error(
+                send, request, 401, "not_authenticated",
+                _("Authentication credentials were not provided."),
+            )  # fmt: skip
+            return
+        hub = await self.hub()
+        listener = PlayerListener()
+        with watching_player(hub, player_id, listener):
+            opening = listener.opening(await reads.run(reads.your_turns, player_id))
+
+            async def pump() -> None:
+                await send_chunk(send, RETRY + b"".join(opening))
+                while True:
+                    if listener.overflowed:
+                        raise Overflow()
+                    try:
+                        async with asyncio.timeout(KEEPALIVE_SECONDS):
+                            frames = [await listener.queue.get()]
+                    except TimeoutError:
+                        await send_chunk(send, KEEPALIVE)
+                        continue
+                    while not listener.queue.empty():
+                        frames.append(listener.queue.get_nowait())
+                    await send_chunk(send, b"".join(frames))
+
+            await stream(send, receive, request, pump)
+
+
+async def authenticate(request: Request) -> int | None:
+    """A token (``Authorization: Token ...``, or ``?token=`` for ``EventSource``, which cannot set
+    headers), else the Django session cookie."""
+    header = request.headers.get("authorization", "")
+    raw = header.split(" ", 1)[1].strip() if header.startswith("Token ") else request.param("token")
+    if raw:
+        return await reads.run(reads.account_for_token, raw)
+    session_key = request.cookie(settings.SESSION_COOKIE_NAME)
+    if session_key:
+        return await reads.run(reads.account_for_session, session_key)
+    return None
+
+
+async def stream(send: Send, receive: Receive, request: Request, pump: Callable[[], Any]) -> None:
+    """Run an SSE body until the client goes away (or falls too far behind)."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"text/event-stream"),
+                (b"cache-control", b"no-cache"),
+                (b"x-accel-buffering", b"no"),  # a proxy must pass each event on at once
+                (b"content-language", request.language.encode()),
+            ],
+        }
+    )
+    STREAMS_OPEN.inc()
+    body = asyncio.ensure_future(pump())
+    gone = asyncio.ensure_future(disconnected(receive))
+    try:
+        await asyncio.wait({body, gone}, return_when=asyncio.FIRST_COMPLETED)
+        failure = body.exception() if body.done() and not body.cancelled() else None
+        if failure is not None and not isinstance(failure, Overflow | OSError):
+            log.error("stream failed", exc_info=failure)
+    finally:
+        STREAMS_OPEN.dec()
+        for task in (body, gone):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def send_chunk(send: Send, chunk: bytes) -> None:
+    if chunk:
+        await send({"type": "http.response.body", "body": chunk, "more_body": True})
+
+
+async def respond(send: Send, request: Request, status: int, body: dict[str, Any]) -> None:
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                (b"content-language", request.language.encode()),
+                (b"vary", b"Accept-Language"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+async def error(
+    send: Send, request: Request, status: int, code: str, detail: str, field: str | None = None
+) -> None:
+    """The API's one error shape (config.errors), for this tier outside DRF."""
+    await respond(send, request, status, {"code": code, "detail": detail, "field": field})

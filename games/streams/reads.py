@@ -1,0 +1,176 @@
+"""The stream tier's database reads, and the rendered form of an event.
+
+Django's ORM is synchronous: each read runs on a small thread pool of the process
+(``STREAMS_DB_THREADS``) and gives its connection back at once (to the psycopg pool on
+PostgreSQL), so thousands of open streams share a few threads and connections, and only while
+they read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.utils import translation
+
+from games.presenters import event_messages
+
+T = TypeVar("T")
+MAX_EVENTS = 500
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ThreadPoolExecutor(
+            max_workers=settings.STREAMS_DB_THREADS, thread_name_prefix="streams-db"
+        )
+    return _executor
+
+
+def _borrowing(read: Callable[..., T], *args: Any) -> T:
+    close_old_connections()
+    try:
+        return read(*args)
+    finally:
+        connection.close()
+
+
+async def run(read: Callable[..., T], *args: Any) -> T:
+    """Run a sync database read on the pool, holding a connection only while it runs."""
+    return await asyncio.get_running_loop().run_in_executor(_pool(), _borrowing, read, *args)
+
+
+@dataclass(slots=True, eq=False)
+class EventRow:
+    """One event as clients receive it. Everything but ``messages`` is the same in every
+    language; the SSE frame is rendered once per language and shared by every stream."""
+
+    seq: int
+    type: str
+    kind: str
+    body: dict[str, Any]
+    frames: dict[str, bytes] = field(default_factory=dict)
+
+    def as_dict(self, language: str) -> dict[str, Any]:
+        with translation.override(language):
+            return {**self.body, "messages": event_messages(self.kind, self.type)}
+
+    def frame(self, language: str) -> bytes:
+        rendered = self.frames.get(language)
+        if rendered is None:
+            data = json.dumps(self.as_dict(language), separators=(",", ":"))
+            rendered = f"id: {self.seq}\nevent: {self.type}\ndata: {data}\n\n".encode()
+            self.frames[language] = rendered
+        return rendered
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeader:
+    kind: str
+    version: int
+
+
+def game_header(game_id: str) -> GameHeader | None:
+    from games.models import Game
+
+    row = Game.objects.filter(pk=game_id).values_list("kind", "version").first()
+    return None if row is None else GameHeader(kind=row[0], version=row[1])
+
+
+def events_after(game_id: str, kind: str, after: int, limit: int = MAX_EVENTS) -> list[EventRow]:
+    from games.models import GameEvent
+
+    rows = (
+        GameEvent.objects.filter(game_id=game_id, seq__gt=after)
+        .order_by("seq")
+        .values_list("seq", "type", "data", "actor__username", "automatic", "created_at")[:limit]
+    )
+    return [
+        EventRow(
+            seq=seq,
+            type=type_,
+            kind=kind,
+            body={
+                "seq": seq,
+                "type": type_,
+                "data": data,
+                "actor": actor,
+                "automatic": automatic,
+                "created_at": created_at.isoformat().replace("+00:00", "Z"),
+            },
+        )
+        for seq, type_, data, actor, automatic, created_at in rows
+    ]
+
+
+def account_for_token(raw: str) -> int | None:
+    """The active account a knox token belongs to, or None (expired, revoked, unknown)."""
+    from knox.auth import TokenAuthentication
+    from rest_framework.exceptions import AuthenticationFailed
+
+    try:
+        user, _token = TokenAuthentication().authenticate_credentials(raw.encode())
+    except AuthenticationFailed:
+        return None
+    return int(user.pk)
+
+
+def account_for_session(session_key: str) -> int | None:
+    """The account logged in to a Django session (the browsable API, the admin), or None."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.utils.crypto import constant_time_compare
+
+    from players.models import Player
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user_id = session.get(SESSION_KEY)
+    if user_id is None or BACKEND_SESSION_KEY not in session:
+        return None
+    user = Player.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not constant_time_compare(
+        session.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()
+    ):
+        return None
+    return int(user.pk)
+
+
+def your_turns(player_id: int) -> list[dict[str, Any]]:
+    """The games where it is this account's turn now: sent when its stream opens, so a bot that
+    reconnects knows where to play without any note it missed."""
+    from django.db.models import Q
+
+    from games import live
+    from games.models import Game, GameStatus, SeatKind
+
+    mine = Q(seats__player_id=player_id) | Q(created_by_id=player_id, seats__kind=SeatKind.HOTSEAT)
+    games = Game.objects.filter(mine, status=GameStatus.ACTIVE).distinct()
+    return [
+        note
+        for game in games.prefetch_related("seats")
+        for owner, note in live.player_notes(game, game.version, finished=False)
+        if owner == player_id and note["type"] == "your_turn"
+    ]
+
+
+def notes_after(last_id: int, limit: int = 1000) -> list[tuple[int, str, dict[str, Any]]]:
+    """The embedded bus: notes stored after ``last_id``."""
+    from games.models import LiveNote
+
+    rows = LiveNote.objects.filter(pk__gt=last_id).order_by("pk")
+    return list(rows.values_list("pk", "topic", "payload")[:limit])
+
+
+def last_note_id() -> int:
+    from games.models import LiveNote
+
+    return LiveNote.objects.order_by("-pk").values_list("pk", flat=True).first() or 0

@@ -1,0 +1,344 @@
+"""The stream tier (games.streams): SSE, long-poll and the account stream, on both live buses.
+
+Each test runs on the embedded bus (the ``LiveNote`` table, as ``make run`` has it) and, when
+REDIS_URL is set (CI), on Redis pub/sub. Moves are made through the services or the API as any
+client's would be, in another thread, and committed before their notes go out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from django.db import connections
+from django.test import Client
+from django.utils import timezone
+from knox.models import AuthToken
+
+from games import automation, services
+from games.models import Game
+from games.rules.yatzy import BOXES
+from games.streams import reads
+from games.streams.app import StreamApp
+from players.models import Player
+from tests.streams import asgi
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+BUSES = ["database", pytest.param("redis", marks=pytest.mark.skipif(
+    not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL"))]  # fmt: skip
+
+
+@pytest_asyncio.fixture(params=BUSES)
+async def app(request: pytest.FixtureRequest, settings: Any) -> AsyncIterator[StreamApp]:
+    settings.LIVE_BUS = request.param
+    stream_app = StreamApp()
+    await stream_app.hub()
+    yield stream_app
+    await stream_app.shutdown()
+    await sync_to_async(close_connections)()
+
+
+def close_connections() -> None:
+    """The reads' pooled connections too: the test database is dropped at the end."""
+    for connection in connections.all():
+        if getattr(connection, "pool", None) is not None:
+            connection.close_pool()
+    connections.close_all()
+
+
+def game_path(game: Game, what: str = "stream") -> str:
+    return f"/api/v1/games/{game.pk}/{what}/"
+
+
+def account(name: str) -> Player:
+    return Player.objects.create_user(name, password=f"{name}-password-1")
+
+
+def token(player: Player) -> str:
+    return AuthToken.objects.create(user=player)[1]
+
+
+def started_game(*seats: str, **options: Any) -> tuple[Game, Player]:
+    ann = account("ann")
+    specs = [services.SeatSpec(type=seat) for seat in seats or ("me", "computer")]
+    game = services.game_create(creator=ann, kind="yatzy", seats=specs, options=options)
+    services.game_start(game_id=game.pk, player=ann)
+    return Game.objects.get(pk=game.pk), ann
+
+
+def move(game: Game, player: Player | None, command: dict[str, Any]) -> None:
+    services.game_move(game_id=game.pk, command=command, actor=player)
+
+
+async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(app) -> None:
+    game, ann = await sync_to_async(started_game)()
+    path = game_path(game, "events")
+    empty = await asgi.get(app, path, {"after": game.version, "wait": "0.5"})
+    assert empty.status == 200
+    assert await empty.json() == {"version": 1, "events": []}
+
+    poll = asyncio.create_task(asgi.get(app, path, {"after": game.version, "wait": "20"}))
+    await asyncio.sleep(0.3)
+    assert not poll.done()
+    await sync_to_async(move)(game, ann, {"type": "roll"})
+    response = await asyncio.wait_for(poll, timeout=3)
+    body = await response.json()
+    assert [event["type"] for event in body["events"]] == ["dice_rolled"]
+    assert body["version"] == 2
+
+
+async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(app) -> None:
+    game, ann = await sync_to_async(started_game)(auto_confirm_seconds=0.5)
+    response = await asgi.get(
+        app, game_path(game, "events"), headers={"Accept": "text/event-stream"}
+    )
+    assert response.headers["content-type"] == "text/event-stream"
+    (started,) = await response.events(1)
+    assert started["seq"] == 1 and started["_id"] == "1"
+
+    # Another client (the player, through the API) moves; each move reaches the stream.
+    player = Client(headers={"Authorization": f"Token {await sync_to_async(token)(ann)}"})
+    for hold in ([], [0], [0]):
+        moved = await sync_to_async(player.post)(
+            game_path(game, "moves"),
+            {"type": "roll", "hold": hold},
+            content_type="application/json",
+        )
+        assert moved.status_code == 201, moved.json()
+        (roll,) = await response.events(1)
+        assert roll["seq"] == moved.json()["events"][0]["seq"]
+
+    # The auto-confirm (the deadline is half a second after the last roll).
+    await asyncio.sleep(0.6)
+    fresh = await Game.objects.aget(pk=game.pk)
+    assert await sync_to_async(automation.game_timeout)(game_id=game.pk, version=fresh.version)
+    (confirmed,) = await response.events(1)
+    assert confirmed["type"] == "box_scored" and confirmed["automatic"]
+
+    # The computer's first move.
+    fresh = await Game.objects.aget(pk=game.pk)
+    assert await sync_to_async(automation.game_play_computer)(
+        game_id=game.pk, version=fresh.version
+    )
+    (computer,) = await response.events(1)
+    assert computer["type"] == "dice_rolled" and computer["automatic"]
+    await response.close()
+
+    # Reconnect after seq 3: no gap, no duplicate.
+    again = await asgi.get(
+        app, game_path(game), headers={"Accept": "text/event-stream", "Last-Event-ID": "3"}
+    )
+    assert [e["seq"] for e in await again.events(3)] == [4, 5, 6]
+    await again.nothing_more(0.5)
+    await again.close()
+
+
+async def test_last_event_id_wins_over_after_on_reconnect(app) -> None:
+    """A browser's EventSource reconnects to the same URL (``?after=0``) with Last-Event-ID."""
+    game, ann = await sync_to_async(started_game)("me", "hotseat")
+    for _ in range(3):
+        await sync_to_async(move)(game, ann, {"type": "roll"})
+    headers = {"Accept": "text/event-stream", "Last-Event-ID": "3"}
+    response = await asgi.get(app, game_path(game, "events"), {"after": 0}, headers=headers)
+    assert [e["seq"] for e in await response.events(1)] == [4]
+    await response.nothing_more(0.5)
+    await response.close()
+
+
+async def test_every_stream_of_a_game_gets_each_event_once_read_once(app, monkeypatch) -> None:
+    """Twenty spectators, in two languages: each event once and in order on each stream, and the
+    log read once per note for all of them (plus once per stream as it joins)."""
+    game, ann = await sync_to_async(started_game)("me", "hotseat")
+    reading = reads.events_after
+    calls: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[2])
+        return reading(*args)
+
+    monkeypatch.setattr(reads, "events_after", counted)
+    streams = [
+        await asgi.get(app, game_path(game), headers={"Accept-Language": "fr" if i % 2 else "uk"})
+        for i in range(20)
+    ]
+    for response in streams:
+        await response.events(1)
+    joined = len(calls)
+    assert joined == 20
+    for _ in range(3):
+        await sync_to_async(move)(game, ann, {"type": "roll"})
+        for response in streams:
+            (event,) = await response.events(1)
+            assert event["type"] == "dice_rolled"
+    assert len(calls) - joined <= 3
+    assert streams[0].headers["content-language"] == "uk"
+    assert streams[1].headers["content-language"] == "fr"
+    for response in streams:
+        await response.nothing_more(0.05)
+        await response.close()
+
+
+@pytest.mark.postgres  # SQLite's in-memory test database locks a table read during a write
+async def test_streams_that_join_while_moves_go_on_miss_nothing_and_repeat_nothing(app) -> None:
+    game, ann = await sync_to_async(started_game)("me", "hotseat")
+    moves = 24
+
+    def play() -> None:
+        for turn in range(moves // 4):
+            for _ in range(3):
+                move(game, ann, {"type": "roll"})
+            box = ["chance", "ones", "twos", "threes", "fours", "fives"][turn]
+            move(game, ann, {"type": "score", "box": box})
+
+    mover = asyncio.create_task(sync_to_async(play, thread_sensitive=False)())
+    streams = []
+    while not mover.done():
+        streams.append(await asgi.get(app, game_path(game)))
+        await asyncio.sleep(0.02)
+    await mover
+    last = 1 + moves
+    for response in streams:
+        seqs = [e["seq"] for e in await response.events(last, timeout=10)]
+        assert seqs == list(range(1, last + 1))
+        await response.nothing_more(0.05)
+        await response.close()
+
+
+async def test_the_player_stream_says_whose_turn_it_is(app) -> None:
+    game, ann = await sync_to_async(started_game)()
+    refused = await asgi.get(app, "/api/v1/stream/")
+    assert refused.status == 401
+    assert (await refused.json())["code"] == "not_authenticated"
+    response = await asgi.get(app, "/api/v1/stream/", {"token": await sync_to_async(token)(ann)})
+    (turn,) = await response.events(1, timeout=3)
+    turn.pop("_id"), turn.pop("_event")
+    assert turn == {
+        "game": str(game.pk),
+        "kind": "yatzy",
+        "version": 1,
+        "type": "your_turn",
+        "seat": 0,
+        "deadline": None,
+    }
+    await response.close()
+
+
+async def test_the_player_stream_follows_a_whole_game_of_two_accounts(app) -> None:
+    """Both accounts hear the start, each turn that is theirs, and the end; the one who joined
+    as well as the creator."""
+    ann, bob = await sync_to_async(account)("ann"), await sync_to_async(account)("bob")
+    streams = {
+        name: await asgi.get(
+            app,
+            "/api/v1/stream/",
+            headers={"Authorization": f"Token {await sync_to_async(token)(who)}"},
+        )
+        for name, who in (("ann", ann), ("bob", bob))
+    }
+
+    def create_and_join() -> Game:
+        seats = [services.SeatSpec(type="me"), services.SeatSpec(type="open")]
+        game = services.game_create(creator=ann, kind="yatzy", seats=seats, options={})
+        services.game_join(game_id=game.pk, player=bob)
+        services.game_start(game_id=game.pk, player=ann)
+        return game
+
+    game = await sync_to_async(create_and_join)()
+    (ann_started, ann_turn) = await streams["ann"].events(2)
+    assert (ann_started["type"], ann_turn["type"]) == ("game_started", "your_turn")
+    (bob_started,) = await streams["bob"].events(1)
+    assert bob_started == {**bob_started, "type": "game_started", "seat": 1, "game": str(game.pk)}
+
+    await sync_to_async(move)(game, ann, {"type": "roll"})
+    await sync_to_async(move)(game, ann, {"type": "score", "box": "chance"})
+    (bob_turn,) = await streams["bob"].events(1)
+    assert (bob_turn["type"], bob_turn["seat"], bob_turn["version"]) == ("your_turn", 1, 3)
+
+    def play_out() -> None:
+        boxes = [box for box in BOXES if box != "chance"]
+        move(game, bob, {"type": "roll"})
+        move(game, bob, {"type": "score", "box": "chance"})
+        for box in boxes:
+            for player in (ann, bob):
+                move(game, player, {"type": "roll"})
+                move(game, player, {"type": "score", "box": box})
+
+    await sync_to_async(play_out)()
+    for name, seat in (("ann", 0), ("bob", 1)):
+        notes = await until(streams[name], "game_finished")
+        turns = [n for n in notes if n["type"] == "your_turn"]
+        assert len(turns) == len(notes) - 1 >= 12
+        assert all(n["seat"] == seat and n["game"] == str(game.pk) for n in turns)
+        assert sorted(n["version"] for n in turns) == [n["version"] for n in turns]
+        assert notes[-1]["seat"] == seat
+        await streams[name].nothing_more(0.3)
+        await streams[name].close()
+
+
+async def until(response: asgi.Response, kind: str) -> list[dict[str, Any]]:
+    """Events up to and including the first of type ``kind``."""
+    seen = []
+    while not seen or seen[-1]["type"] != kind:
+        seen += await response.events(1)
+    return seen
+
+
+async def test_the_player_stream_hears_a_tournament_round_start(app) -> None:
+    from games.tournaments.services import tournament_create, tournament_register, tournament_start
+
+    def tournament() -> Player:
+        ann = account("ann")
+        organiser = Player.objects.create_user("org", password="org-password-1", is_staff=True)
+        cup = tournament_create(
+            created_by=organiser, name="Cup", kind="yatzy", format="round_robin",
+            starts_at=timezone.now() + timedelta(minutes=5), computers=["casual"], rated=False,
+        )  # fmt: skip
+        tournament_register(tournament_id=cup.pk, player=ann)
+        ann.cup_id = cup.pk  # type: ignore[attr-defined]
+        return ann
+
+    ann = await sync_to_async(tournament)()
+    response = await asgi.get(app, "/api/v1/stream/", {"token": await sync_to_async(token)(ann)})
+    await response.nothing_more(0.3)
+    started = await sync_to_async(tournament_start)(
+        tournament_id=ann.cup_id, now=timezone.now() + timedelta(minutes=6)
+    )
+    assert started
+    notes = await until(response, "tournament_round_started")
+    assert notes[-1]["tournament"] == ann.cup_id
+    await response.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "headers", "field"),
+    [
+        ({"after": "x"}, {}, "after"),
+        ({"wait": "inf"}, {}, "wait"),
+        ({"wait": "31"}, {}, "wait"),
+        ({"limit": "0", "wait": "1"}, {}, "limit"),
+        ({}, {"Accept": "text/event-stream", "Last-Event-ID": "inf"}, "Last-Event-ID"),
+    ],
+)
+async def test_bad_queries_get_the_api_error_shape(app, query, headers, field) -> None:
+    game, _ann = await sync_to_async(started_game)()
+    response = await asgi.get(app, game_path(game, "events"), {"wait": "1", **query}, headers)
+    assert response.status == 400
+    assert await response.json() == {
+        "code": "invalid_query",
+        "detail": "This query parameter is not valid.",
+        "field": field,
+    }
+
+
+async def test_unknown_games_and_paths_and_methods(app) -> None:
+    missing = "/api/v1/games/00000000-0000-4000-8000-000000000000/stream/"
+    assert (await asgi.get(app, missing)).status == 404
+    assert (await asgi.get(app, "/api/v1/games/")).status == 404
+    game, _ann = await sync_to_async(started_game)()
+    assert (await asgi.get(app, game_path(game), method="POST")).status == 405
