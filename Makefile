@@ -11,6 +11,7 @@ STREAMS_PORT ?= $(shell echo $$(($(PORT) + 2)))
 WEB_CONCURRENCY ?= $(shell echo $$((2 * $$(nproc))))
 STREAM_WORKERS ?= 1
 NGINX_WORKERS ?= 1
+NGINX_DIR ?= $(CURDIR)/var/nginx/$(PORT)
 
 # The pure libraries are type-checked strictly (pyproject: [tool.mypy]).
 TYPED := games/rules ai games/tournaments/pairing.py games/tournaments/matching.py \
@@ -47,9 +48,9 @@ serve: install compilemessages
 	DEBUG=$${DEBUG:-false} LISTEN=$(HOST):$(PORT) API_BIND=127.0.0.1:$(API_PORT) \
 		API_UPSTREAM=127.0.0.1:$(API_PORT) STREAMS_PORT=$(STREAMS_PORT) \
 		STREAMS_UPSTREAM=127.0.0.1:$(STREAMS_PORT) STATIC_ROOT=$(CURDIR)/var/static \
-		NGINX_WORKERS=$(NGINX_WORKERS) NGINX_DIR=$(CURDIR)/var/nginx \
+		NGINX_WORKERS=$(NGINX_WORKERS) NGINX_DIR=$(NGINX_DIR) \
 		WEB_CONCURRENCY=$(WEB_CONCURRENCY) STREAM_WORKERS=$(STREAM_WORKERS) \
-		PATH="$(CURDIR)/$(BIN):$$PATH" sh -c '$(BIN)/python config/deploy/render_nginx.py var/nginx \
+		PATH="$(CURDIR)/$(BIN):$$PATH" sh -c '$(BIN)/python config/deploy/render_nginx.py $(NGINX_DIR) \
 		&& exec $(BIN)/honcho -f config/deploy/Procfile.serve -d . start'
 
 test: install
