@@ -85,24 +85,36 @@ TEMPLATES = [
 ]
 
 # SQLite on a fresh machine; PostgreSQL (psycopg 3) whenever DATABASE_URL names it.
+#
+# Connection budget on PostgreSQL (README, "Serving"): each process holds at most one connection
+# per thread that reads: a gunicorn sync worker 1, a stream-tier process STREAMS_DB_THREADS, a
+# Celery worker its concurrency. Across every machine their sum must stay under the server's
+# max_connections, or PgBouncer in front takes the excess (DB_PGBOUNCER).
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
-        # Under ASGI each request's sync code runs on a thread of its own: a persistent connection
-        # per thread would pile up. PostgreSQL gets a pool below; DB_POOL=false is for a server
-        # behind PgBouncer, where a connection per request is what it expects.
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
 }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
-    # A bounded pool per process (psycopg_pool): an open event stream borrows a connection only
-    # for each read, so hundreds of streams share a few connections.
+_ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+# Behind PgBouncer in transaction pooling, a server connection serves a client only for one
+# transaction: nothing may outlive it. So no server-side cursors (``.iterator()`` fetches in
+# chunks instead), no prepared statements (psycopg prepares a query run often, per connection),
+# and no pool of our own (PgBouncer is the pool). Django sets the time zone per connection only
+# when the server's differs: give the database ``timezone = 'UTC'`` (README).
+DB_PGBOUNCER = _ON_POSTGRES and env_bool("DB_PGBOUNCER", False)
+if DB_PGBOUNCER:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+elif _ON_POSTGRES and env_bool("DB_POOL", True):
+    # A small pool per process (psycopg_pool): a request, a task or a stream read borrows a
+    # connection and gives it back, without a new connection each time.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
-        "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
+        "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
         "timeout": 30,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
