@@ -11,8 +11,9 @@ it." Prints figures; never asserts on time.
 1. creates a fresh PostgreSQL database (``dice_bench_streams``, dropped and re-created), migrates
    it, flushes a dedicated Redis db (``/5``, as cache and broker; ``http_moves.py`` uses ``/4``;
    the pub/sub channels, which Redis does not scope by db, are named by game id);
-2. starts ``uvicorn config.asgi:application --workers N`` (the project's ASGI server, h11, no
-   lifespan), DEBUG off, throttles out of the way, its open-file limit raised;
+2. starts ``make serve`` (nginx in front of gunicorn and the stream tier, as deployed; ``--workers``
+   stream-tier processes, ``--web`` gunicorn workers), DEBUG off, throttles out of the way, its
+   open-file limit raised;
 3. registers ``--games`` accounts; each creates two yatzy games (``auto_confirm_seconds`` 0, one
    ``me`` seat and ``--seats``-1 hot seats, so that a game lasts 60 x seats moves and none ends
    during the run) and starts them: one game for the streams phase, one for the baseline;
@@ -152,10 +153,10 @@ def cpu_line(cpu: dict[str, float]) -> str:
     return f"{line}   [server by pid {per}]" if per else line
 
 
-def process_figures(root: int) -> dict[str, Any]:
-    """RSS (MiB), threads and open descriptors of a process tree, per process and in all."""
+def process_figures(pids: list[int]) -> dict[str, Any]:
+    """RSS (MiB), threads and open descriptors of some processes, per process and in all."""
     rows = []
-    for pid in tree(root):
+    for pid in pids:
         try:
             status = Path(f"/proc/{pid}/status").read_text()
             fds = len(os.listdir(f"/proc/{pid}/fd"))
@@ -170,6 +171,13 @@ def process_figures(root: int) -> dict[str, Any]:
         "threads": sum(r[2] for r in rows),
         "fds": sum(r[3] for r in rows),
     }
+
+
+def tiers_figures(server: Any) -> dict[str, Any]:
+    """Memory and threads per tier of ``make serve``, and in all."""
+    figures = {name: process_figures(server.tier(name)) for name in ("streams", "api", "proxy")}
+    total = process_figures([pid for name in figures for pid, *_ in figures[name]["rows"]])
+    return {**total, "tiers": figures}
 
 
 def nofile_limit(pid: int) -> str:
@@ -292,37 +300,48 @@ def raise_nofile(want: int) -> int:
 
 
 class Server:
-    """uvicorn in its own session (so its workers can be ended by its process group)."""
+    """``make serve`` (nginx + gunicorn + the stream tier) in its own session, so that the whole
+    tree can be ended by its process group."""
 
-    def __init__(self, env: dict[str, str], port: int, workers: int, nofile: int, log: Path):
+    def __init__(
+        self, env: dict[str, str], port: int, workers: int, web: int, nofile: int, log: Path
+    ):
         self.log_path = log
         self.handle = log.open("wb")
         argv = [
-            sys.executable, "-m", "uvicorn", "config.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-            "--lifespan", "off", "--no-access-log", "--log-level", "warning",
-            "--timeout-graceful-shutdown", "3",
+            "make", "--no-print-directory", "serve", f"PORT={port}", f"STREAM_WORKERS={workers}",
+            f"WEB_CONCURRENCY={web}",
         ]  # fmt: skip
         self.popen = subprocess.Popen(
             argv, cwd=ROOT, env=env, stdout=self.handle, stderr=subprocess.STDOUT,
             start_new_session=True, preexec_fn=lambda: raise_nofile(nofile),
         )  # fmt: skip
         self.pid = self.popen.pid
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while True:
             if self.popen.poll() is not None:
-                raise SystemExit(f"uvicorn exited ({self.popen.returncode}):\n{self.log_tail()}")
+                raise SystemExit(f"make serve exited ({self.popen.returncode}):\n{self.log_tail()}")
             with contextlib.suppress(OSError, http.client.HTTPException):
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
                 conn.request("GET", "/health/live")
                 status = conn.getresponse().status
                 conn.close()
-                if status == 200 and (workers == 1 or len(tree(self.pid)) > workers):
+                if status == 200 and len(self.tier("streams")) >= workers:
                     return
             if time.monotonic() > deadline:
                 self.stop()
-                raise SystemExit(f"uvicorn did not answer in 60 s:\n{self.log_tail()}")
+                raise SystemExit(f"make serve did not answer in 90 s:\n{self.log_tail()}")
             time.sleep(0.2)
+
+    def tier(self, name: str) -> list[int]:
+        """The pids of one tier: ``streams`` (uvicorn), ``api`` (gunicorn) or ``proxy``."""
+        marks = {"streams": "config.streams", "api": "gunicorn", "proxy": "nginx"}[name]
+        found = []
+        for pid in tree(self.pid):
+            with contextlib.suppress(OSError):
+                if marks in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
+                    found.append(pid)
+        return found
 
     def log_tail(self, chars: int = 3000) -> str:
         return self.log_path.read_text(errors="replace")[-chars:]
@@ -692,7 +711,7 @@ class Watch:
     """Every 0.25 s while a phase runs: PostgreSQL connections to the bench db and in all, Redis
     clients (maxima); once, ``at`` seconds in, the server's RSS, threads and descriptors."""
 
-    def __init__(self, database: BenchDatabase, server: int, redis_url: str, at: float | None):
+    def __init__(self, database: BenchDatabase, server: Any, redis_url: str, at: float | None):
         self.pg_max = self.pg_all_max = self.redis_max = 0
         self.proc: dict[str, Any] | None = None
         self.done = threading.Event()
@@ -708,7 +727,7 @@ class Watch:
                     self.pg_all_max = max(self.pg_all_max, database.all_connections())
                     self.redis_max = max(self.redis_max, redis_call(redis_url, "clients"))
                 if at is not None and self.proc is None and time.monotonic() - began >= at:
-                    self.proc = process_figures(server)
+                    self.proc = tiers_figures(server)
 
         self.thread = threading.Thread(target=run, daemon=True, name="watch")
         self.thread.start()
@@ -732,7 +751,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=50, help="games the streams watch")
     parser.add_argument("--seconds", type=float, default=30.0, help="moves window with streams")
     parser.add_argument("--movers", type=int, default=8, help="concurrent mover threads")
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--workers", type=int, default=1, help="stream tier processes")
+    parser.add_argument("--web", type=int, default=4, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--seats", type=int, default=6, help="seats per game (1 me + hot seats)")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
@@ -770,18 +790,18 @@ def main(argv: list[str] | None = None) -> int:
         redis_call(args.redis_url, "flush")
         manage(env, "migrate", "--noinput", "-v", "0")
         port = free_port()
-        server = Server(env, port, args.workers, nofile, tmp / "server.log")
-        workers = [p for p in tree(server.pid) if p != server.pid]
+        server = Server(env, port, args.workers, args.web, nofile, tmp / "server.log")
+        streams_pids = server.tier("streams")
         print(
-            f"  server:   uvicorn config.asgi:application --workers {args.workers} (h11, "
-            f"lifespan off), DEBUG off, throttles {HIGH_RATE}; open-file limit: server "
-            f"{nofile_limit(workers[0] if workers else server.pid)}, bench {client_nofile}"
+            f"  server:   make serve: nginx, gunicorn x {args.web} (WSGI), stream tier x "
+            f"{args.workers} (uvicorn config.streams); DEBUG off, throttles {HIGH_RATE}; "
+            f"open-file limit: stream tier {nofile_limit(streams_pids[-1])}, bench {client_nofile}"
         )
         max_connections = database.max_connections()
         pool = (
             "no pool (DB_POOL off)"
             if env.get("DB_POOL", "true").lower() in {"0", "false", "no", "off"}
-            else f"psycopg pool of at most {env.get('DB_POOL_MAX', '20')} per worker"
+            else f"psycopg pool of at most {env.get('DB_POOL_MAX', '8')} per process"
         )
         print(
             f"  database: PostgreSQL {database.url} (max_connections {max_connections}); "
@@ -795,10 +815,10 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         # -- baseline: no stream open --------------------------------------------------------
-        idle = process_figures(server.pid)
+        idle = tiers_figures(server)
         base_seconds = args.seconds / 2
         meter = CpuMeter({"server": server.pid})
-        base_watch = Watch(database, server.pid, args.redis_url, None)
+        base_watch = Watch(database, server, args.redis_url, None)
         base, b0, b1, _, _ = run_movers(port, base_games, args.movers, WARMUP_SECONDS, base_seconds)
         base_watch.stop()
         base_cpu = meter.read()  # includes the warm-up: a close enough figure for the cores
@@ -818,7 +838,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"the stream reader did not report in {OPEN_SECONDS + 60:.0f} s")
         opened = parent_conn.recv()
         time.sleep(1.0)
-        held = process_figures(server.pid)
+        held = tiers_figures(server)
         pg_held = database.connections()
         redis_held = redis_call(args.redis_url, "clients")
         print(
@@ -830,7 +850,7 @@ def main(argv: list[str] | None = None) -> int:
         # -- moves with every stream open ----------------------------------------------------
         meter = CpuMeter({"server": server.pid, "reader": reader.pid})
         at = WARMUP_SECONDS + args.seconds * 0.8
-        live_watch = Watch(database, server.pid, args.redis_url, at)
+        live_watch = Watch(database, server, args.redis_url, at)
         live, s0, s1, w0, w1 = run_movers(
             port, stream_games, args.movers, WARMUP_SECONDS, args.seconds
         )
@@ -850,7 +870,7 @@ def main(argv: list[str] | None = None) -> int:
         if not parent_conn.poll(DRAIN_SECONDS + 120):
             raise SystemExit("the stream reader did not report after the drain")
         report = parent_conn.recv()
-        after = process_figures(server.pid)
+        after = tiers_figures(server)
 
         in_window = [lat for created, lat in report["latencies"] if w0 <= created <= w1]
         committed = sum(1 for created in live.events if w0 <= created <= w1)
@@ -891,13 +911,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{live_rate / base_rate:.2f}x")  # fmt: skip
         print()
         mid = live_watch.proc or after
-        print("Server (uvicorn master + workers): RSS MiB / threads / open fds")
+        print("Server by tier (make serve): RSS MiB / threads / open fds")
         for label, figures in (("before the streams", idle), ("streams open, idle", held),
                                ("streams open, moves (80% in)", mid),
                                ("after the drain", after)):  # fmt: skip
-            per = ", ".join(f"{pid}: {rss:.0f}/{th}/{fd}" for pid, rss, th, fd in figures["rows"])
-            print(f"  {label:<29} {figures['rss']:.0f} MiB, {figures['threads']} threads, "
-                  f"{figures['fds']} fds   [{per}]")  # fmt: skip
+            per = "; ".join(
+                f"{name} {tier['rss']:.0f} MiB/{tier['threads']}/{tier['fds']}"
+                for name, tier in figures["tiers"].items()
+            )
+            print(f"  {label:<29} {figures['rss']:.0f} MiB in all   [{per}]")
         print(
             f"PostgreSQL connections to the bench db: {pg_held} with the streams open and idle; "
             f"during the moves: max {live_watch.pg_max} (streams phase), {base_watch.pg_max} "
