@@ -66,6 +66,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import uvloop
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from http_moves import (  # a sibling script, not a package
@@ -704,7 +706,8 @@ async def _reader_main(conn: Any, port: int, games: list[str], count: int, batch
 def reader_process(conn: Any, port: int, games: list[str], count: int, nofile: int) -> None:
     raise_nofile(nofile)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends the run
-    asyncio.run(_reader_main(conn, port, games, count, batch=50))
+    # uvloop, as the stream tier runs: the reader shares the two cores and should cost little.
+    uvloop.run(_reader_main(conn, port, games, count, batch=50))
 
 
 class Watch:
