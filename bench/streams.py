@@ -349,13 +349,17 @@ class Server:
         return self.log_path.read_text(errors="replace")[-chars:]
 
     def stop(self) -> None:
-        if self.popen.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.popen.send_signal(signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=15)
+        # honcho starts each tier in a session of its own: SIGTERM to the group reaches honcho,
+        # which ends its tiers; whatever is still there after that is killed by pid.
+        descendants = tree(self.pid)
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)  # its own group only
+            os.killpg(self.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=15)
+        time.sleep(0.5)
+        for pid in [self.pid, *descendants]:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=5)
         self.handle.close()

@@ -7,6 +7,7 @@ Needs PostgreSQL, Redis and nginx (CI installs it; skipped where any is missing)
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -95,11 +96,31 @@ class Tier:
         return response.status, json.loads(data) if data else None
 
     def stop(self) -> None:
-        try:
+        """SIGTERM to the group reaches honcho, which ends the tiers it started each in a session
+        of its own; any that outlive it are killed by pid."""
+        descendants = family(self.process.pid)
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=20)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        time.sleep(0.5)
+        for pid in descendants:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def family(root: int) -> list[int]:
+    """``root`` and every process below it, from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text()
+                parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+    found = [root]
+    for pid in found:
+        found += [child for child, parent in parents.items() if parent == pid]
+    return found
 
 
 class SseClient:
