@@ -49,11 +49,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -84,10 +84,13 @@ MARGIN = 1.5
 # A wrk thread keeps at least this many games per connection in its round (see wrk_moves.lua).
 GAMES_PER_CONNECTION = 4
 ANCHOR_GAMES_PER_CONNECTION = 8
+BUSY_OTHER = 0.5  # cores used by the rest of the machine during a row: its figures are skewed
 INVALID_SHARE = 0.01  # non-2xx (or socket errors) above 1 % of the requests: the row is invalid
 WRK_TIMEOUT = "10s"  # wrk's default 2 s would count a slow answer as an error, not a latency
 START_SECONDS = 90.0
 STOP_SECONDS = 30.0
+T = TypeVar("T")
+R = TypeVar("R")
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -319,6 +322,16 @@ class Game:
         return MOVES_PER_GAME - self.made
 
 
+def parallel(function: Callable[[T], R], items: list[T], workers: int) -> list[R]:
+    """``function`` over ``items`` on ``workers`` threads, in order; on an error or Ctrl-C the
+    items not yet started are dropped, so that the clean-up does not wait for them."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(function, items))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def register(port: int, username: str) -> tuple[str, int]:
     """A new account: (token, player id)."""
     client = Http(port)
@@ -367,8 +380,8 @@ class GamePool:
         names = [f"{self.prefix}{start + i}" for i in range(missing)]
         # Registration hashes a password (PBKDF2): CPU-bound, as many at once as the machine has
         # cores, more would only queue.
-        with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, missing))) as pool:
-            self.accounts.extend(pool.map(lambda name: register(self.port, name), names))
+        workers = max(1, min(os.cpu_count() or 1, missing))
+        self.accounts.extend(parallel(lambda name: register(self.port, name), names, workers))
 
     def add(self, count: int) -> None:
         began = time.monotonic()
@@ -389,8 +402,7 @@ class GamePool:
                 client.close()
             return Game(str(game["id"]), token)
 
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            self.games.extend(pool.map(make, tokens))
+        self.games.extend(parallel(make, tokens, 8))
         self.seconds += time.monotonic() - began
 
     def refresh(self, conn: Any) -> None:
@@ -816,8 +828,9 @@ through nginx (make serve's PORT) or straight to its gunicorn (PORT+1); anchor m
 project /health/live (no database) through nginx or straight to gunicorn; anchor plain view =
 GET /plain/ (a plain Django view). Both servers: gunicorn, config/deploy/gunicorn.conf.py.
 req/s, p50, p99, non-2xx (wrk counts answers >= 400) and socket errors: wrk --latency. A row
-is INVALID when non-2xx or socket errors pass {100 * INVALID_SHARE:.0f} % of its requests, or its
-games ran out.
+is INVALID when non-2xx or socket errors pass {100 * INVALID_SHARE:.0f} % of its requests, or
+when its games ran out; "busy machine" when the rest of the machine used {BUSY_OTHER:.1f} core or
+more meanwhile (the row's figures are then low by an unknown amount).
 cpu ms/req: CPU time over the window / requests answered: the server's processes (the project:
 gunicorn, nginx and the stream tier; the anchor: its gunicorn), nginx's share, and every
 postgres process on the machine. cores: used during the window by the server, PostgreSQL, wrk,
@@ -840,7 +853,10 @@ def table_row(row: Row) -> list[str]:
         cell(row.per_request("nginx")) if row.endpoint.key.endswith("nginx") else "-",
         cell(row.per_request("postgres")),
         *cores,
-        f"INVALID: {'; '.join(why)}" if why else "",
+        "; ".join(
+            ([f"INVALID: {'; '.join(why)}"] if why else [])
+            + (["busy machine"] if row.cpu.get("other", 0.0) >= BUSY_OTHER else [])
+        ),
     ]
 
 
@@ -903,7 +919,7 @@ def report(bench: Bench) -> None:
                 "(sampled from a 2 s rerun with wrk_moves.lua's response hook):"
             )
             for body, count in row.errors_seen.most_common(12):
-                print(f"  {count:>5} x {body}")
+                print(f"  {body}" if body.startswith("(") else f"  {count:>5} x {body}")
 
 
 def server_log_errors(*logs: Path) -> Counter[str]:
@@ -1075,6 +1091,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"(set-up, {bench.wrk.runs} wrk runs, clean-up excluded)"
             )
             return 0
+    except KeyboardInterrupt:
+        print("\ninterrupted: cleaning up", file=sys.stderr)
+        return 130
     finally:
         bench.stop()
         # anything this run started that is still there (subreaper: every descendant is ours)
