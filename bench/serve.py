@@ -827,10 +827,10 @@ through nginx (make serve's PORT) or straight to its gunicorn (PORT+1); anchor m
 /move/{{id}}/ on bench/anchor (DRF APIView, the transaction written by hand in raw SQL, no auth);
 project /health/live (no database) through nginx or straight to gunicorn; anchor plain view =
 GET /plain/ (a plain Django view). Both servers: gunicorn, config/deploy/gunicorn.conf.py.
-req/s, p50, p99, non-2xx (wrk counts answers >= 400) and socket errors: wrk --latency. A row
-is INVALID when non-2xx or socket errors pass {100 * INVALID_SHARE:.0f} % of its requests, or
-when its games ran out; "busy machine" when the rest of the machine used {BUSY_OTHER:.1f} core or
-more meanwhile (the row's figures are then low by an unknown amount).
+req/s, p50, p99, non-2xx (wrk counts answers >= 400) and socket errors: wrk --latency.
+A row is INVALID when non-2xx or socket errors pass {100 * INVALID_SHARE:.0f} % of its requests,
+or when its games ran out; "busy machine" when the rest of the machine used {BUSY_OTHER:.1f} core
+or more meanwhile (its figures are then off by an unknown amount: compare cpu ms/req instead).
 cpu ms/req: CPU time over the window / requests answered: the server's processes (the project:
 gunicorn, nginx and the stream tier; the anchor: its gunicorn), nginx's share, and every
 postgres process on the machine. cores: used during the window by the server, PostgreSQL, wrk,
