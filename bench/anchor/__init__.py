@@ -1,0 +1,1 @@
+"""The anchor of bench/serve.py: a minimal Django project beside the real one (see settings)."""

@@ -1,0 +1,1117 @@
+"""Side by side under wrk: the project as deployed (``make serve``) and a hand-written anchor.
+
+    .venv/bin/python bench/serve.py [--seconds 15] [--warmup 3] [--connections 16,64]
+        [--workers 4] [--threads 2] [--anchor-middleware django|none] [--games-per-account 8]
+        [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_serve]
+        [--redis-url redis://127.0.0.1:6379/6] [--keep-logs] [--keep-db]
+
+Prints figures; never asserts on time. In one run, on one machine:
+
+1. creates a fresh PostgreSQL database (``dice_bench_serve``, dropped and re-created; refused while
+   another session uses it), migrates it, flushes a dedicated Redis db (``/6``: cache, broker and
+   live bus, with a ``LIVE_CHANNEL_PREFIX`` of its own);
+2. starts ``make serve`` (nginx in front of gunicorn, ``config.wsgi``, ``--workers`` sync workers,
+   and of the stream tier) in a session of its own, DEBUG off, throttles out of the way;
+3. starts the anchor, ``bench/anchor/``: a minimal Django project on the same database, served by
+   the same gunicorn command line (``gunicorn anchor.wsgi --config
+   config/deploy/gunicorn.conf.py``, the same worker count) on a port of its own, with a plain view
+   and a DRF APIView doing the move's transaction by hand in raw SQL on its own fake games;
+4. at each ``--connections`` count, runs wrk (``--warmup`` seconds, discarded, then ``--seconds``
+   with ``--latency``) on: the project's move through nginx and directly on gunicorn, the anchor's
+   move, then ``GET /health/live`` through nginx and direct, and the anchor's plain view. The moves
+   come from ``bench/wrk_moves.lua``: each wrk thread goes round games of its own, each request
+   the next legal move of its game; the games are real yatzy games made through the API
+   (``--games-per-account`` per account), topped up before each run so that none runs out, and
+   carried from run to run (the moves each has made are read back from its event log);
+5. prints one table (req/s, p50, p99, non-2xx, socket errors, CPU per request of the server, of
+   nginx and of PostgreSQL, the cores each part used) and the ratios against the anchor.
+
+Everything shares the machine: wrk, nginx, gunicorn and PostgreSQL. The cores each used are
+printed beside the figures, and ``other`` is what the rest of the machine used meanwhile (other
+people's work shows up there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import http.client
+import math
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from http_moves import (  # a sibling script, not a package
+    API,
+    ROOT,
+    BenchDatabase,
+    CpuMeter,
+    Http,
+    Process,
+    bench_env,
+    flush_redis,
+    machine_busy,
+    manage,
+    proc_table,
+    table,
+)
+
+HERE = Path(__file__).resolve().parent
+LUA = HERE / "wrk_moves.lua"
+VENV_BIN = ROOT / ".venv" / "bin"
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_serve"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/6"
+LIVE_CHANNEL_PREFIX = "dice-bench-serve"
+MOVES_PER_GAME = 52  # 13 turns of roll, roll, roll, score
+# Games made for a run cover the moves expected at the best rate seen so far, times this.
+MARGIN = 1.5
+# A wrk thread keeps at least this many games per connection in its round (see wrk_moves.lua).
+GAMES_PER_CONNECTION = 4
+ANCHOR_GAMES_PER_CONNECTION = 8
+BUSY_OTHER = 0.5  # cores used by the rest of the machine during a row: its figures are skewed
+INVALID_SHARE = 0.01  # non-2xx (or socket errors) above 1 % of the requests: the row is invalid
+WRK_TIMEOUT = "10s"  # wrk's default 2 s would count a slow answer as an error, not a latency
+START_SECONDS = 90.0
+STOP_SECONDS = 30.0
+T = TypeVar("T")
+R = TypeVar("R")
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+# --------------------------------------------------------------------------------------------------
+# processes
+
+
+def become_subreaper() -> bool:
+    """Orphans of this process's children come back to it instead of init: honcho starts each tier
+    in a session of its own, and one left behind by a dying honcho stays findable here."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(36, 1, 0, 0, 0)) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def descendants(root: int) -> set[int]:
+    procs = proc_table()
+    members = {root}
+    grew = True
+    while grew:
+        grew = False
+        for pid, (ppid, _, _) in procs.items():
+            if ppid in members and pid not in members:
+                members.add(pid)
+                grew = True
+    return members - {root}
+
+
+def cmdline(pid: int) -> str:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    return raw.replace(b"\0", b" ").decode(errors="replace").strip()
+
+
+def alive(pid: int) -> bool:
+    """Running (not a zombie waiting to be reaped)."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return raw[raw.rindex(")") + 2 :].split()[0] != "Z"
+
+
+def reap() -> None:
+    """Collect the exit status of orphans handed to this process (see become_subreaper)."""
+    for pid in list(descendants(os.getpid())):
+        with contextlib.suppress(ChildProcessError, OSError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def free_ports(count: int) -> int:
+    """The first of ``count`` consecutive free ports on 127.0.0.1 (make serve takes 3)."""
+    for _ in range(200):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = int(probe.getsockname()[1])
+        if base + count > 65535:
+            continue
+        ok = True
+        for port in range(base, base + count):
+            with socket.socket() as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return base
+    raise SystemExit(f"no {count} consecutive free ports on 127.0.0.1")
+
+
+class Serve:
+    """``make serve`` in a session of its own. honcho starts each tier (api, streams, proxy) in a
+    session of its own too: the tiers are found in the process tree, and stopped by honcho (the
+    SIGTERM sent to make's group), else by pid."""
+
+    def __init__(self, port: int, workers: int, env: dict[str, str], log: Path) -> None:
+        self.port = port
+        self.log_path = log
+        self.handle = log.open("wb")
+        argv = ["make", "serve", "HOST=127.0.0.1", f"PORT={port}", f"WEB_CONCURRENCY={workers}"]
+        self.popen = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=self.handle, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+        self.seen: set[int] = set()
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def check(self) -> None:
+        if self.popen.poll() is not None:
+            raise SystemExit(f"make serve exited ({self.popen.returncode}):\n{self.log_tail()}")
+
+    def tiers(self) -> dict[str, list[int]]:
+        """The root process of each tier: what honcho started for each line of the Procfile."""
+        members = descendants(self.pid)
+        self.seen |= members
+        procs = proc_table()
+        roots: dict[str, list[int]] = {}
+        for pid in members:
+            parent = procs.get(pid, (0, "", 0.0))[0]
+            line = cmdline(pid)
+            if "honcho" not in cmdline(parent) or "honcho" in line:
+                continue
+            for tier in ("gunicorn", "uvicorn", "nginx"):
+                if tier in line:
+                    roots.setdefault(tier, []).append(pid)
+                    break
+        return roots
+
+    def stop(self) -> None:
+        self.seen |= descendants(self.pid)
+        if self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=STOP_SECONDS)
+        # honcho waits for its tiers (gunicorn lets its workers finish first); whatever outlived
+        # it, or a make killed before honcho could act, goes by pid: only what was seen started
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in self.seen) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for pid in self.seen:
+            if alive(pid):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout=5)
+        self.handle.close()
+
+
+def wait_answers(port: int, path: str, processes: list[Any], what: str) -> None:
+    """Until ``GET path`` on ``port`` answers 200 (``processes`` must stay up meanwhile)."""
+    deadline = time.monotonic() + START_SECONDS
+    status = None
+    while time.monotonic() < deadline:
+        for process in processes:
+            process.check()
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            try:
+                conn.request("GET", path)
+                status = conn.getresponse().status
+            finally:
+                conn.close()
+            if status == 200:
+                return
+        time.sleep(0.25)
+    tails = "\n".join(p.log_tail() for p in processes)
+    raise SystemExit(f"{what} did not answer 200 on {path} in {START_SECONDS:.0f} s "
+                     f"(last: {status}):\n{tails}")  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------------
+# database
+
+
+class ServeDatabase(BenchDatabase):
+    """The bench's own database, refused while another session uses it (another run?)."""
+
+    def in_use(self) -> int:
+        import psycopg
+
+        with psycopg.connect(**self.admin) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.name,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def create(self) -> None:
+        if self.in_use():
+            raise SystemExit(
+                f"database {self.name} is in use (another run of this bench?): not dropping it"
+            )
+        super().create()
+
+    def connect(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(**{**self.admin, "dbname": self.name})
+
+
+def settle(conn: Any, game_ids: list[str], seconds: float = 20) -> None:
+    """When wrk stops, the requests it left in flight, and those waiting in gunicorn's listen queue,
+    are still served and commit. Wait until none of ``game_ids`` has moved and no session of the
+    bench database has been busy for half a second, so that the moves read back are all."""
+    deadline = time.monotonic() + seconds
+    last: tuple[int, int] | None = None
+    quiet_since = time.monotonic()
+    while time.monotonic() < deadline:
+        row = conn.execute(
+            "SELECT (SELECT coalesce(sum(version), 0) FROM games_game WHERE id = ANY(%s::uuid[])),"
+            " (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction'))",
+            (game_ids,),
+        ).fetchone()
+        now = (int(row[0]), int(row[1])) if row else (0, 0)
+        if now != last or now[1]:
+            last, quiet_since = now, time.monotonic()
+        elif time.monotonic() - quiet_since >= 0.5:
+            return
+        time.sleep(0.1)
+
+
+# --------------------------------------------------------------------------------------------------
+# games
+
+
+@dataclass
+class Game:
+    id: str
+    token: str
+    made: int = 0  # moves made so far, from the event log
+
+    @property
+    def left(self) -> int:
+        return MOVES_PER_GAME - self.made
+
+
+def parallel(function: Callable[[T], R], items: list[T], workers: int) -> list[R]:
+    """``function`` over ``items`` on ``workers`` threads, in order; on an error or Ctrl-C the
+    items not yet started are dropped, so that the clean-up does not wait for them."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(function, items))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def register(port: int, username: str) -> tuple[str, int]:
+    """A new account: (token, player id)."""
+    client = Http(port)
+    try:
+        body = client.expect(
+            201, "POST", f"{API}/accounts/register/",
+            {"username": username, "password": "bench-" + secrets.token_hex(12)},
+        )  # fmt: skip
+    finally:
+        client.close()
+    return str(body["token"]), int(body["player"]["id"])
+
+
+class GamePool:
+    """The project's yatzy games, one ``me`` seat each (``auto_confirm_seconds`` 0), made through
+    the API, ``per_account`` to an account so that no account carries much of the load (the user
+    throttle keeps each account's recent requests in Redis)."""
+
+    COUNTERS = """
+        SELECT g.id::text, g.status,
+               count(e.id) FILTER (WHERE e.type = 'box_scored'),
+               count(e.id) FILTER (WHERE e.type = 'dice_rolled' AND e.seq > coalesce(last.seq, 0))
+        FROM games_game g
+        LEFT JOIN games_gameevent e ON e.game_id = g.id
+        LEFT JOIN LATERAL (
+            SELECT max(s.seq) AS seq FROM games_gameevent s
+            WHERE s.game_id = g.id AND s.type = 'box_scored'
+        ) last ON true
+        WHERE g.id = ANY(%s::uuid[])
+        GROUP BY g.id, g.status, last.seq
+    """
+
+    def __init__(self, port: int, per_account: int, prefix: str) -> None:
+        self.port = port
+        self.per_account = per_account
+        self.prefix = prefix
+        self.games: list[Game] = []
+        self.accounts: list[tuple[str, int]] = []
+        self.seconds = 0.0  # spent making accounts and games
+
+    def ensure_accounts(self, count: int) -> None:
+        missing = count - len(self.accounts)
+        if missing <= 0:
+            return
+        start = len(self.accounts)
+        names = [f"{self.prefix}{start + i}" for i in range(missing)]
+        # Registration hashes a password (PBKDF2): CPU-bound, as many at once as the machine has
+        # cores, more would only queue.
+        workers = max(1, min(os.cpu_count() or 1, missing))
+        self.accounts.extend(parallel(lambda name: register(self.port, name), names, workers))
+
+    def add(self, count: int) -> None:
+        began = time.monotonic()
+        first = len(self.games)
+        self.ensure_accounts(math.ceil((first + count) / self.per_account))
+        tokens = [self.accounts[(first + i) // self.per_account][0] for i in range(count)]
+
+        def make(token: str) -> Game:
+            client = Http(self.port, token)
+            try:
+                game = client.expect(
+                    201, "POST", f"{API}/games/",
+                    {"kind": "yatzy", "options": {"auto_confirm_seconds": 0},
+                     "seats": [{"type": "me"}]},
+                )  # fmt: skip
+                client.expect(200, "POST", f"{API}/games/{game['id']}/start/")
+            finally:
+                client.close()
+            return Game(str(game["id"]), token)
+
+        self.games.extend(parallel(make, tokens, 8))
+        self.seconds += time.monotonic() - began
+
+    def refresh(self, conn: Any) -> None:
+        """Each game's moves made, from its event log: a turn's rolls since its last score, plus 4
+        per box scored (a move that failed made nothing, so the next one picks up from here)."""
+        made: dict[str, int] = {}
+        for game_id, status, scored, rolled in conn.execute(
+            self.COUNTERS, ([g.id for g in self.games],)
+        ):
+            made[game_id] = MOVES_PER_GAME if status == "finished" else 4 * scored + min(rolled, 3)
+        for game in self.games:
+            game.made = made.get(game.id, game.made)
+
+    def plan(self, threads: int, floor: int, moves_per_thread: int) -> list[list[Game]]:
+        """Every game with moves left, dealt to the wrk threads; more games first when a thread
+        could not make ``moves_per_thread`` moves before fewer than ``floor`` games are left to it.
+        A thread goes round its games, which leave when finished: it can make ``floor`` times the
+        moves left in its floor-th fullest game, plus every move of its emptier ones."""
+        for _ in range(20):
+            usable = sorted((g for g in self.games if g.left > 0), key=lambda g: -g.left)
+            dealt = [usable[i::threads] for i in range(threads)]
+            short = 0
+            for games in dealt:
+                if len(games) < floor:
+                    short += (floor - len(games)) * MOVES_PER_GAME + moves_per_thread
+                    continue
+                capacity = floor * games[floor - 1].left + sum(g.left for g in games[floor:])
+                short += max(moves_per_thread - capacity, 0)
+            if not short:
+                return dealt
+            self.add(max(threads, math.ceil(short / MOVES_PER_GAME)))
+        raise SystemExit("could not make enough games for the run")
+
+
+def anchor_games(conn: Any, count: int, player_id: int) -> list[str]:
+    """Fake games for the anchor, in the project's table (rows it never touches): it has no rules,
+    so a row with a version and a small state is all its move needs."""
+    rows = conn.execute(
+        "INSERT INTO games_game (id, kind, status, options, created_at, started_at, version,"
+        " state, turn_seat, created_by_id, rated)"
+        " SELECT gen_random_uuid(), 'yatzy', 'active', '{}', now(), now(), 0, '{\"anchor\": true}',"
+        " 0, %s, false FROM generate_series(1, %s) RETURNING id::text",
+        (player_id, count),
+    ).fetchall()
+    return [row[0] for row in rows]
+
+
+def write_lists(prefix: Path, dealt: list[list[tuple[str, str, int]]]) -> None:
+    """One file per wrk thread (wrk_moves.lua): "<path> <token or -> <moves made>" a line."""
+    for index, games in enumerate(dealt):
+        lines = [f"{path} {token} {made}\n" for path, token, made in games]
+        Path(f"{prefix}.{index}").write_text("".join(lines))
+
+
+# --------------------------------------------------------------------------------------------------
+# wrk
+
+
+UNITS = {"us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+DURATION = r"([\d.]+)(us|ms|s|m|h)"
+
+
+def seconds_of(value: str, unit: str) -> float:
+    return float(value) * UNITS[unit]
+
+
+@dataclass
+class WrkResult:
+    requests: int
+    seconds: float
+    rate: float
+    p50: float
+    p99: float
+    non2xx: int
+    socket_errors: int
+    socket_detail: str
+    exhausted: int
+    output: str
+
+    def invalid(self) -> list[str]:
+        why = []
+        if not self.requests:
+            why.append("no request answered")
+        elif self.non2xx > INVALID_SHARE * self.requests:
+            why.append(f"non-2xx {100 * self.non2xx / self.requests:.1f} %")
+        if self.requests and self.socket_errors > INVALID_SHARE * self.requests:
+            why.append(f"socket errors {100 * self.socket_errors / self.requests:.1f} %")
+        if self.exhausted:
+            why.append(f"games ran out in {self.exhausted} wrk thread(s)")
+        return why
+
+
+def parse_wrk(output: str) -> WrkResult:
+    done = re.search(rf"^\s*(\d+) requests in {DURATION}", output, re.M)
+    rate = re.search(r"^Requests/sec:\s+([\d.]+)", output, re.M)
+    percentiles = {
+        int(q): seconds_of(v, u)
+        for q, v, u in re.findall(rf"^\s+(\d+)%\s+{DURATION}\s*$", output, re.M)
+    }
+    if not done or not rate:
+        raise SystemExit(f"could not read wrk's output:\n{output}")
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    sockets = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    )
+    socket_counts = [int(x) for x in sockets.groups()] if sockets else [0, 0, 0, 0]
+    detail = ", ".join(
+        f"{name} {n}"
+        for name, n in zip(("connect", "read", "write", "timeout"), socket_counts, strict=True)
+        if n
+    )
+    exhausted = re.search(r"threads_exhausted (\d+)", output)
+    return WrkResult(
+        requests=int(done.group(1)),
+        seconds=seconds_of(done.group(2), done.group(3)),
+        rate=float(rate.group(1)),
+        p50=percentiles.get(50, math.nan),
+        p99=percentiles.get(99, math.nan),
+        non2xx=int(non2xx.group(1)) if non2xx else 0,
+        socket_errors=sum(socket_counts),
+        socket_detail=detail,
+        exhausted=int(exhausted.group(1)) if exhausted else 0,
+        output=output,
+    )
+
+
+class Wrk:
+    """wrk runs, one at a time, each in a session of its own and bounded in time."""
+
+    def __init__(self, threads: int, log_dir: Path) -> None:
+        self.threads = threads
+        self.log_dir = log_dir
+        self.current: subprocess.Popen[str] | None = None
+        self.runs = 0
+
+    def run(
+        self,
+        url: str,
+        connections: int,
+        seconds: float,
+        script_args: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> WrkResult:
+        threads = min(self.threads, connections)
+        argv = [
+            "wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
+            "--latency", "--timeout", WRK_TIMEOUT,
+        ]  # fmt: skip
+        if script_args is not None:
+            argv += ["-s", str(LUA), url, "--", *script_args]
+        else:
+            argv.append(url)
+        self.current = subprocess.Popen(
+            argv, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, start_new_session=True,
+        )  # fmt: skip
+        try:
+            output, _ = self.current.communicate(timeout=seconds + 30)
+        finally:
+            self.stop()
+        self.runs += 1
+        (self.log_dir / f"wrk-{self.runs:02d}.txt").write_text(" ".join(argv) + "\n" + output)
+        if self.current is not None and self.current.returncode:
+            raise SystemExit(f"wrk failed ({self.current.returncode}): {' '.join(argv)}\n{output}")
+        return parse_wrk(output)
+
+    def stop(self) -> None:
+        if self.current is not None and self.current.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.current.pid, signal.SIGKILL)
+            self.current.wait(timeout=5)
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have been waited for (wrk, once it exits)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+# --------------------------------------------------------------------------------------------------
+# the runs
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    key: str
+    label: str
+    side: str  # "project" or "anchor"
+    moves: bool
+
+
+MOVE_NGINX = Endpoint("move-nginx", "project move, via nginx", "project", True)
+MOVE_DIRECT = Endpoint("move-direct", "project move, gunicorn direct", "project", True)
+MOVE_ANCHOR = Endpoint("move-anchor", "anchor move (raw SQL)", "anchor", True)
+LIVE_NGINX = Endpoint("live-nginx", "project /health/live, via nginx", "project", False)
+LIVE_DIRECT = Endpoint("live-direct", "project /health/live, gunicorn", "project", False)
+LIVE_ANCHOR = Endpoint("live-anchor", "anchor plain view", "anchor", False)
+# The anchor's move runs before the project's: its rate bounds theirs from above, which sizes the
+# games of the first project run. Each project row runs close in time to its anchor row.
+RUN_ORDER = (LIVE_ANCHOR, LIVE_NGINX, LIVE_DIRECT, MOVE_ANCHOR, MOVE_NGINX, MOVE_DIRECT)
+PRINT_ORDER = (MOVE_NGINX, MOVE_DIRECT, MOVE_ANCHOR, LIVE_NGINX, LIVE_DIRECT, LIVE_ANCHOR)
+
+
+@dataclass
+class Row:
+    endpoint: Endpoint
+    connections: int
+    result: WrkResult
+    cpu: dict[str, float]
+    wall: float
+    errors_seen: Counter[str] = field(default_factory=Counter)
+
+    def per_request(self, part: str) -> float:
+        """CPU ms of ``part`` per request answered in the window."""
+        if not self.result.requests or part not in self.cpu:
+            return math.nan
+        return 1000 * self.cpu[part] * self.wall / self.result.requests
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, tmp: Path) -> None:
+        self.args = args
+        self.tmp = tmp
+        self.wrk = Wrk(args.threads, tmp)
+        self.serve: Serve | None = None
+        self.anchor: Process | None = None
+        self.pool: GamePool | None = None
+        self.conn: Any = None
+        self.ports: dict[str, int] = {}
+        self.anchor_ids: list[str] = []
+        self.rows: list[Row] = []
+        self.move_rates: list[float] = []  # every project move run's, warm-ups included
+        self.anchor_move_rates: dict[int, float] = {}
+
+    # --- set-up
+
+    def start(self, env: dict[str, str]) -> None:
+        base = free_ports(3)
+        self.ports = {"nginx": base, "gunicorn": base + 1, "streams": base + 2}
+        self.serve = Serve(base, self.args.workers, env, self.tmp / "serve.log")
+        self.ports["anchor"] = free_ports(1)
+        anchor_env = {
+            **env,
+            "API_BIND": f"127.0.0.1:{self.ports['anchor']}",
+            "WEB_CONCURRENCY": str(self.args.workers),
+            "PYTHONPATH": str(HERE),
+            "ANCHOR_MIDDLEWARE": self.args.anchor_middleware,
+        }
+        # The Procfile's api line with the anchor's module: the same config file, the same workers.
+        argv = [str(VENV_BIN / "gunicorn"), "anchor.wsgi", "--config",
+                "config/deploy/gunicorn.conf.py"]  # fmt: skip
+        self.anchor = Process("anchor", argv, anchor_env, self.tmp / "anchor.log")
+        wait_answers(self.ports["nginx"], "/health/live", [self.serve], "make serve (nginx)")
+        wait_answers(self.ports["gunicorn"], "/health/live", [self.serve], "make serve (gunicorn)")
+        wait_answers(self.ports["anchor"], "/plain/", [self.anchor], "the anchor")
+
+    def prepare(self, database: ServeDatabase) -> None:
+        self.conn = database.connect()
+        self.conn.autocommit = True
+        prefix = f"serve{secrets.token_hex(3)}_"
+        self.pool = GamePool(self.ports["nginx"], self.args.games_per_account, prefix)
+        self.pool.ensure_accounts(1)
+        top = max(self.args.connections)
+        count = ANCHOR_GAMES_PER_CONNECTION * top
+        self.anchor_ids = anchor_games(self.conn, count, self.pool.accounts[0][1])
+
+    def check_servers(self) -> None:
+        assert self.serve is not None and self.anchor is not None
+        self.serve.check()
+        self.anchor.check()
+
+    # --- one row
+
+    def url(self, endpoint: Endpoint) -> str:
+        port = {
+            "move-nginx": "nginx", "live-nginx": "nginx", "move-direct": "gunicorn",
+            "live-direct": "gunicorn", "move-anchor": "anchor", "live-anchor": "anchor",
+        }[endpoint.key]  # fmt: skip
+        path = {"live-nginx": "/health/live", "live-direct": "/health/live",
+                "live-anchor": "/plain/"}.get(endpoint.key, "")  # fmt: skip
+        return f"http://127.0.0.1:{self.ports[port]}{path}"
+
+    def cpu_trees(self, endpoint: Endpoint) -> dict[str, list[int]]:
+        assert self.serve is not None and self.anchor is not None
+        if endpoint.side == "anchor":
+            return {"server": [self.anchor.pid]}
+        tiers = self.serve.tiers()
+        return {"server": [pid for pids in tiers.values() for pid in pids],
+                "nginx": tiers.get("nginx", [])}  # fmt: skip
+
+    def threads_for(self, connections: int) -> int:
+        return min(self.args.threads, connections)
+
+    def script_args(self, endpoint: Endpoint, connections: int, seconds: float) -> list[str]:
+        """Write the games of this run (one list per wrk thread) and return wrk_moves.lua's
+        arguments."""
+        assert self.pool is not None
+        threads = self.threads_for(connections)
+        per_thread = connections // threads
+        prefix = self.tmp / f"games-{endpoint.key}-{connections}"
+        if endpoint.side == "anchor":
+            ids = self.anchor_ids
+            dealt = [[(f"/move/{gid}/", "-", 0) for gid in ids[i::threads]] for i in range(threads)]
+            write_lists(prefix, dealt)
+            return [str(prefix), "anchor", "1"]
+        floor = GAMES_PER_CONNECTION * per_thread
+        # The rate to expect: the best project move rate seen so far, else the anchor's move rate
+        # (an upper bound: the project's move does the anchor's statements and more besides).
+        rate = max(self.move_rates, default=0.0) or self.anchor_move_rates.get(connections, 0.0)
+        if not rate:
+            rate = max(self.anchor_move_rates.values(), default=1000.0)
+        per = math.ceil(rate * (seconds + 2) * MARGIN / threads)
+        games = self.pool.plan(threads, floor, per)
+        write_lists(prefix, [[(f"{API}/games/{g.id}/moves/", g.token, g.made) for g in gs]
+                             for gs in games])  # fmt: skip
+        return [str(prefix), "project", str(floor)]
+
+    def after_moves(self, endpoint: Endpoint, result: WrkResult) -> None:
+        if endpoint.side != "project":
+            return
+        assert self.pool is not None
+        self.move_rates.append(result.rate)
+        settle(self.conn, [g.id for g in self.pool.games])
+        self.pool.refresh(self.conn)
+
+    def measure(self, endpoint: Endpoint, connections: int) -> Row:
+        args = self.args
+        url = self.url(endpoint)
+        if args.warmup > 0:
+            script = (
+                self.script_args(endpoint, connections, args.warmup) if endpoint.moves else None
+            )
+            warm = self.wrk.run(url, connections, args.warmup, script)
+            if endpoint.moves:
+                self.after_moves(endpoint, warm)
+            self.check_servers()
+        script = self.script_args(endpoint, connections, args.seconds) if endpoint.moves else None
+        meter = CpuMeter(self.cpu_trees(endpoint))
+        spent = children_cpu()
+        result = self.wrk.run(url, connections, args.seconds, script)
+        cpu = meter.read()
+        wall = time.monotonic() - meter.wall
+        cpu["wrk"] = (children_cpu() - spent) / wall
+        cpu["other"] = max(
+            cpu["machine"] - sum(cpu[k] for k in ("server", "postgres", "client", "wrk")), 0.0
+        )
+        self.check_servers()
+        row = Row(endpoint, connections, result, cpu, wall)
+        if endpoint.moves:
+            self.after_moves(endpoint, result)
+        if endpoint.key == "move-anchor":
+            self.anchor_move_rates[connections] = result.rate
+        if endpoint.side == "project" and endpoint.moves and result.non2xx:
+            row.errors_seen = self.capture_errors(endpoint, connections)
+        print(progress(row), flush=True)
+        return row
+
+    def capture_errors(self, endpoint: Endpoint, connections: int) -> Counter[str]:
+        """The measured run counts non-2xx without their bodies (a response hook slows wrk down):
+        a short run with wrk_moves.lua's hook on collects some, to say what they were."""
+        seconds = 2.0
+        capture = self.tmp / f"errors-{endpoint.key}-{connections}"
+        script = self.script_args(endpoint, connections, seconds)
+        result = self.wrk.run(
+            self.url(endpoint), connections, seconds, script,
+            env={"WRK_MOVES_CAPTURE": str(capture)},
+        )  # fmt: skip
+        self.after_moves(endpoint, result)
+        self.move_rates.pop()  # a run slowed by its hook says nothing of the rate
+        seen: Counter[str] = Counter()
+        for path in self.tmp.glob(f"{capture.name}.*"):
+            for line in path.read_text(errors="replace").splitlines():
+                seen[UUID.sub("<id>", line)[:300]] += 1
+        if not seen:
+            seen["(none: the rerun got no error)"] = 1
+        return seen
+
+    def run(self) -> None:
+        for connections in self.args.connections:
+            for endpoint in RUN_ORDER:
+                self.rows.append(self.measure(endpoint, connections))
+
+    def stop(self) -> None:
+        self.wrk.stop()
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
+        if self.anchor is not None:
+            self.anchor.stop()
+        if self.serve is not None:
+            self.serve.stop()
+
+
+# --------------------------------------------------------------------------------------------------
+# report
+
+
+def ms(seconds: float) -> str:
+    return "-" if math.isnan(seconds) else f"{seconds * 1000:.1f}"
+
+
+def cell(value: float, digits: int = 2) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def progress(row: Row) -> str:
+    r = row.result
+    return (
+        f"  {row.connections:>3} conns  {row.endpoint.label:<32} {r.rate:8.1f} req/s"
+        f"  p50 {ms(r.p50):>6} ms  p99 {ms(r.p99):>6} ms  non-2xx {r.non2xx}"
+        + (f"  socket errors: {r.socket_detail}" if r.socket_errors else "")
+    )
+
+
+HEADER = [
+    "endpoint", "conns", "req/s", "p50 ms", "p99 ms", "non-2xx", "sock err",
+    "cpu ms/req: server", "nginx", "pg", "cores: server", "pg", "wrk", "other", "",
+]  # fmt: skip
+NOTES = f"""\
+endpoints: project move = POST /api/v1/games/{{id}}/moves/ (token auth, a legal yatzy move),
+through nginx (make serve's PORT) or straight to its gunicorn (PORT+1); anchor move = POST
+/move/{{id}}/ on bench/anchor (DRF APIView, the transaction written by hand in raw SQL, no auth);
+project /health/live (no database) through nginx or straight to gunicorn; anchor plain view =
+GET /plain/ (a plain Django view). Both servers: gunicorn, config/deploy/gunicorn.conf.py.
+req/s, p50, p99, non-2xx (wrk counts answers >= 400) and socket errors: wrk --latency.
+A row is INVALID when non-2xx or socket errors pass {100 * INVALID_SHARE:.0f} % of its requests,
+or when its games ran out; "busy machine" when the rest of the machine used {BUSY_OTHER:.1f} core
+or more meanwhile (its figures are then off by an unknown amount: compare cpu ms/req instead).
+cpu ms/req: CPU time over the window / requests answered: the server's processes (the project:
+gunicorn, nginx and the stream tier; the anchor: its gunicorn), nginx's share, and every
+postgres process on the machine. cores: used during the window by the server, PostgreSQL, wrk,
+and the rest of the machine (other people's work shows there: it skews the row)."""
+
+
+def table_row(row: Row) -> list[str]:
+    r = row.result
+    why = r.invalid()
+    cores = [f"{row.cpu.get(k, math.nan):.2f}" for k in ("server", "postgres", "wrk", "other")]
+    return [
+        row.endpoint.label,
+        str(row.connections),
+        f"{r.rate:.1f}",
+        ms(r.p50),
+        ms(r.p99),
+        str(r.non2xx),
+        str(r.socket_errors),
+        cell(row.per_request("server")),
+        cell(row.per_request("nginx")) if row.endpoint.key.endswith("nginx") else "-",
+        cell(row.per_request("postgres")),
+        *cores,
+        "; ".join(
+            ([f"INVALID: {'; '.join(why)}"] if why else [])
+            + (["busy machine"] if row.cpu.get("other", 0.0) >= BUSY_OTHER else [])
+        ),
+    ]
+
+
+def ratio(a: Row | None, b: Row | None) -> tuple[str, str]:
+    """a's req/s over b's, and a flag when either row is invalid."""
+    if a is None or b is None or not b.result.rate:
+        return "-", ""
+    flag = "  [from an INVALID row]" if a.result.invalid() or b.result.invalid() else ""
+    return f"{100 * a.result.rate / b.result.rate:.1f} %", flag
+
+
+def report(bench: Bench) -> None:
+    by = {(row.endpoint.key, row.connections): row for row in bench.rows}
+    ordered = [
+        by[(endpoint.key, c)]
+        for endpoint in PRINT_ORDER
+        for c in bench.args.connections
+        if (endpoint.key, c) in by
+    ]
+    print()
+    print(table([table_row(row) for row in ordered], HEADER))
+    print(NOTES)
+    print()
+    print("ratios of req/s:")
+    comparisons = [
+        ("project move via nginx / anchor move", "move-nginx", "move-anchor", "target >= 40 %"),
+        ("project move gunicorn / anchor move", "move-direct", "move-anchor", "no proxy either"),
+        ("project /health/live via nginx / anchor plain", "live-nginx", "live-anchor",
+         "target >= 70 %"),
+        ("project /health/live gunicorn / anchor plain", "live-direct", "live-anchor",
+         "no proxy either"),
+        ("project move via nginx / gunicorn direct", "move-nginx", "move-direct", "the proxy"),
+        ("project /health/live via nginx / gunicorn", "live-nginx", "live-direct", "the proxy"),
+    ]  # fmt: skip
+    for c in bench.args.connections:
+        for label, a, b, note in comparisons:
+            value, flag = ratio(by.get((a, c)), by.get((b, c)))
+            print(f"  {c:>3} conns  {label:<46} {value:>8}   ({note}){flag}")
+        move, anchor = by.get(("move-direct", c)), by.get(("move-anchor", c))
+        if move and anchor and anchor.per_request("server") > 0:
+            project_cpu, anchor_cpu = move.per_request("server"), anchor.per_request("server")
+            print(
+                f"  {c:>3} conns  {'server CPU per move, project gunicorn / anchor':<46} "
+                f"{project_cpu / anchor_cpu:>6.1f} x   "
+                f"({cell(project_cpu)} ms / {cell(anchor_cpu)} ms)"
+            )
+    first = min(bench.args.connections)
+    for key, what in (("move-nginx", "via nginx"), ("move-direct", "gunicorn direct")):
+        row = by.get((key, first))
+        if row:
+            flag = "  [INVALID row]" if row.result.invalid() else ""
+            print(
+                f"p99 of the project's move, {what}, at {first} connections: "
+                f"{ms(row.result.p99)} ms   (target < 50 ms at 16){flag}"
+            )
+    for row in ordered:
+        if row.errors_seen:
+            print(
+                f"\nnon-2xx bodies, {row.endpoint.label} at {row.connections} connections "
+                "(sampled from a 2 s rerun with wrk_moves.lua's response hook):"
+            )
+            for body, count in row.errors_seen.most_common(12):
+                print(f"  {body}" if body.startswith("(") else f"  {count:>5} x {body}")
+
+
+def server_log_errors(*logs: Path) -> Counter[str]:
+    """Django's request log (4xx as warnings, 5xx as errors), by status text and path."""
+    seen: Counter[str] = Counter()
+    pattern = re.compile(r"\b([A-Z][A-Za-z ]+): (/\S*)")
+    for log in logs:
+        with contextlib.suppress(OSError):
+            for line in log.read_text(errors="replace").splitlines():
+                if "honcho" in line or "system " in line:
+                    continue
+                match = pattern.search(line)
+                if match and match.group(1).split()[-1] in (
+                    "Request", "Conflict", "Found", "Forbidden", "Unauthorized", "Error",
+                    "Entity", "Requests", "Unavailable", "Allowed",
+                ):  # fmt: skip
+                    seen[f"{match.group(1)}: {UUID.sub('<id>', match.group(2))}"] += 1
+    return seen
+
+
+def tool_version(argv: list[str]) -> str:
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        text = (done.stdout + done.stderr).strip().splitlines()
+        return text[0] if text else "?"
+    return "?"
+
+
+def versions(conn: Any, redis_url: str) -> list[str]:
+    """What served: the project's .venv (which make serve and the anchor run), the servers."""
+    probe = (
+        "import sys, django, gunicorn, rest_framework, psycopg; "
+        "print(sys.version.split()[0], django.get_version(), gunicorn.__version__, "
+        "rest_framework.__version__, psycopg.__version__)"
+    )
+    done = subprocess.run(
+        [str(VENV_BIN / "python"), "-c", probe], capture_output=True, text=True, timeout=60
+    )
+    python, django, gunicorn, drf, psycopg = (done.stdout.split() + ["?"] * 5)[:5]
+    row = conn.execute("SHOW server_version").fetchone()
+    redis_version = "?"
+    with contextlib.suppress(Exception):
+        import redis
+
+        redis_version = str(redis.Redis.from_url(redis_url).info("server")["redis_version"])
+    return [
+        f"gunicorn {gunicorn}, Django {django}, DRF {drf}, psycopg {psycopg}, Python {python}",
+        f"PostgreSQL {row[0] if row else '?'}, Redis {redis_version}, "
+        f"{tool_version(['nginx', '-v']).replace('nginx version: ', '')}, "
+        f"{tool_version(['wrk', '-v']).split(' Copyright')[0]}",
+    ]
+
+
+# --------------------------------------------------------------------------------------------------
+# main
+
+
+def connection_counts(text: str) -> list[int]:
+    counts = [int(part) for part in text.split(",") if part.strip()]
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("a comma-separated list of positive integers")
+    return counts
+
+
+@contextlib.contextmanager
+def terminate_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does: through the clean-up."""
+
+    def leave(signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {s: signal.signal(s, leave) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured window per row")
+    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured wrk run before each")
+    parser.add_argument(
+        "--connections", type=connection_counts, default=[16, 64], help="e.g. 16,64"
+    )
+    parser.add_argument("--workers", type=int, default=4, help="WEB_CONCURRENCY (both servers)")
+    parser.add_argument("--threads", type=int, default=2, help="wrk threads")
+    parser.add_argument(
+        "--anchor-middleware",
+        choices=("django", "none"),
+        default="django",
+        help="the anchor's middleware: Django's startproject list (default) or none",
+    )
+    parser.add_argument("--games-per-account", type=int, default=8)
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
+    parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.warmup < 0 or args.workers < 1 or args.threads < 1:
+        parser.error("--seconds > 0, --warmup >= 0, --workers >= 1, --threads >= 1")
+    for tool in ("wrk", "make"):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"bench/serve.py needs {tool}")
+    if not (VENV_BIN / "gunicorn").exists():
+        raise SystemExit("no .venv/bin/gunicorn: make install first")
+
+    began = time.monotonic()
+    subreaper = become_subreaper()
+    tmp = Path(tempfile.mkdtemp(prefix="dice-bench-serve-"))
+    database = ServeDatabase(args.database_url, False, tmp)
+    env = bench_env(database.url, args.redis_url, LIVE_CHANNEL_PREFIX=LIVE_CHANNEL_PREFIX)
+    for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
+        env.pop(name, None)
+    # make serve looks nginx up in PATH; Debian keeps it in /usr/sbin, not always on a user's PATH
+    env["PATH"] = os.pathsep.join([env.get("PATH", ""), "/usr/sbin", "/sbin"])
+    bench = Bench(args, tmp)
+    rows_time = len(args.connections) * len(RUN_ORDER) * (args.seconds + args.warmup + 1.5)
+    print(
+        f"serve: WEB_CONCURRENCY={args.workers} (project and anchor), connections "
+        f"{','.join(map(str, args.connections))}, wrk -t {args.threads}, {args.warmup:g} s warm-up"
+        f" + {args.seconds:g} s per row; about {rows_time / 60:.1f} min of runs after set-up"
+    )
+    print(f"  database: {database.url}; redis: {args.redis_url}")
+    print(f"  anchor:   bench/anchor, middleware: {args.anchor_middleware}, raw SQL move")
+    print(f"  machine:  {os.cpu_count()} cores, busy before start: {machine_busy():.2f} cores")
+    if not subreaper:
+        print("  note: not a child subreaper; a tier outliving honcho is stopped by pid")
+    created = False
+    try:
+        with terminate_on_signals():
+            database.create()
+            created = True
+            flush_redis(args.redis_url)
+            manage(env, "migrate", "--noinput", "-v", "0")
+            bench.start(env)
+            bench.prepare(database)
+            assert bench.serve is not None and bench.pool is not None
+            tiers = bench.serve.tiers()
+            print(
+                f"  make serve: nginx :{bench.ports['nginx']} -> "
+                f"gunicorn :{bench.ports['gunicorn']}"
+                f" (config.wsgi, {args.workers} sync workers), streams :{bench.ports['streams']};"
+                f" anchor gunicorn :{bench.ports['anchor']}; tiers {sorted(tiers)}"
+            )
+            for line in versions(bench.conn, args.redis_url):
+                print(f"  {line}")
+            print(f"  set-up: {time.monotonic() - began:.1f} s")
+            print()
+            bench.run()
+            pool = bench.pool
+            print(
+                f"\ngames: {len(pool.games)} project games on {len(pool.accounts)} accounts "
+                f"(made in {pool.seconds:.1f} s, between runs), "
+                f"{sum(g.left <= 0 for g in pool.games)} finished; anchor games: "
+                f"{len(bench.anchor_ids)} rows"
+            )
+            report(bench)
+            logged = server_log_errors(tmp / "serve.log", tmp / "anchor.log")
+            if logged:
+                print("\nserver logs (Django's request log, whole run, warm-ups included):")
+                for line, count in logged.most_common(10):
+                    print(f"  {count:>6} x {line}")
+            print(
+                f"\nWEB_CONCURRENCY={args.workers}; total {time.monotonic() - began:.0f} s "
+                f"(set-up, {bench.wrk.runs} wrk runs, clean-up excluded)"
+            )
+            return 0
+    except KeyboardInterrupt:
+        print("\ninterrupted: cleaning up", file=sys.stderr)
+        return 130
+    finally:
+        bench.stop()
+        # anything this run started that is still there (subreaper: every descendant is ours)
+        for pid in descendants(os.getpid()):
+            if alive(pid):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+        reap()
+        if created and not args.keep_db:
+            with contextlib.suppress(Exception):
+                database.drop()
+        with contextlib.suppress(Exception):
+            flush_redis(args.redis_url)
+        if args.keep_logs:
+            print(f"logs kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
