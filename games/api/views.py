@@ -148,12 +148,13 @@ class GameMoveView(APIView):
         from_header = version_from_if_match(request)
         if expected is not None and from_header is not None and expected != from_header:
             raise InvalidInput(code="conflicting_versions", field="expected_version")
-        game, events = services.game_move(
+        moved = services.game_move(
             game_id=game_id,
             command=data["command"],
             actor=request.user,  # type: ignore[arg-type]
             expected_version=expected if expected is not None else from_header,
         )
+        game, events = moved.game, moved.events
         fresh = game  # locked with its seats and accounts: nothing to read again
         body = {
             "events": s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data,
