@@ -1,4 +1,9 @@
-"""What the games API reads and writes. Inputs only parse; outputs only render."""
+"""What the games API reads and writes. Inputs only parse; outputs only render.
+
+The output serializers are the schema's documentation (drf-spectacular). The game and event
+answers themselves are built by ``games.api.render`` as plain dicts, far cheaper;
+``tests/api/test_render.py`` holds the two equal.
+"""
 
 from __future__ import annotations
 
