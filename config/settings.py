@@ -155,8 +155,8 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "players.auth.TokenAuthentication",  # knox's tokens, one query per request
+        "rest_framework.authentication.SessionAuthentication",  # the browsable API, the admin
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": [

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema, inline_serializer
-from knox.auth import TokenAuthentication
 from knox.models import AuthToken
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -19,6 +18,7 @@ from rest_framework.views import APIView
 
 from config.errors import InvalidInput
 from players import services
+from players.auth import TokenAuthentication
 from players.models import Player
 
 

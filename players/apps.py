@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class PlayersConfig(AppConfig):
     name = "players"
     verbose_name = _("Players")
+
+    def ready(self) -> None:
+        from players import schema  # noqa: F401  (registers the schema extension)
