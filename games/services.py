@@ -24,6 +24,7 @@ from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from games import errors, followups
 from games.engines import WireEvent, WireState, engine_for, seat_limits
+from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
 from games.rules import RuleError, secure_roller
 from games.timers import MoveContext, deadline_after
@@ -54,29 +55,12 @@ class MoveResult:
 
 
 def _lock(game_id: object) -> Game:
-    """The game, its row locked until the transaction ends, with its seats and their accounts: one
-    query, the seats joined to the game and its creator. Only the game row is locked (``of``): it
-    alone serialises moves. SQLite has no FOR UPDATE; its transactions take the write lock when
-    they begin (settings)."""
+    """The game, its row locked until the transaction ends, with its seats and their accounts:
+    one query (games.loading)."""
     try:
-        seats = list(
-            Seat.objects.select_related("game__created_by", "player")
-            .select_for_update(of=("game",))
-            .filter(game_id=game_id)
-            .order_by("index")
-        )
-        if not seats:  # every game has seats: this is a game that does not exist
-            game = (
-                Game.objects.select_for_update(of=("self",))
-                .select_related("created_by")
-                .get(pk=game_id)
-            )
-        else:
-            game = seats[0].game
+        return game_with_seats(game_id, lock=True)
     except (Game.DoesNotExist, ValueError, ValidationError):
         raise errors.GameNotFound() from None
-    game.use_seats(seats)
-    return game
 
 
 @transaction.atomic

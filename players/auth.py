@@ -26,6 +26,16 @@ from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 from rest_framework import exceptions
 
+from config.queries import PreparedSelect
+
+_Token = get_token_model()
+# A token's candidates (same key prefix; in practice one) with their account: one query.
+_BY_KEY = PreparedSelect(
+    lambda key: _Token.objects.select_related("user").filter(token_key=key),
+    _Token._meta.get_field("token_key"),
+    "0" * CONSTANTS.TOKEN_KEY_LENGTH,
+)
+
 
 class TokenAuthentication(knox_auth.TokenAuthentication):
     """knox's header (``Authorization: Token <token>``), tokens and expiry rules."""
@@ -37,8 +47,7 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
             digest = hash_token(raw)
         except (UnicodeDecodeError, TypeError, ValueError, binascii.Error):
             raise exceptions.AuthenticationFailed(invalid) from None
-        candidates = get_token_model().objects.select_related("user")
-        for auth_token in candidates.filter(token_key=raw[: CONSTANTS.TOKEN_KEY_LENGTH]):
+        for auth_token in _BY_KEY(raw[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if not compare_digest(digest, auth_token.digest):
                 continue
             if auth_token.expiry is not None and auth_token.expiry < timezone.now():
