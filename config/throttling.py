@@ -15,6 +15,7 @@ the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in
 from __future__ import annotations
 
 import time
+import weakref
 from typing import Any
 
 from django.core.cache import caches
@@ -62,9 +63,16 @@ def hit(key: str, seconds: int, cache: BaseCache | None = None) -> tuple[int, fl
     return _hit_cache(cache, key, seconds)
 
 
+# Django's Redis cache builds a client object around its connection pool at every call; one per
+# cache (that is, per thread) is enough.
+_clients: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
+
+
 def _hit_redis(cache: RedisCache, key: str, seconds: int) -> tuple[int, float]:
     name = cache.make_and_validate_key(key)
-    client = cache._cache.get_client(name, write=True)
+    client = _clients.get(cache)
+    if client is None:
+        client = _clients[cache] = cache._cache.get_client(name, write=True)
     # One round trip. EXPIRE NX (Redis 7) gives the key its window only when it has none, so the
     # window is not stretched by later requests, and a key whose window closed between the two
     # commands is simply gone.
