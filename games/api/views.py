@@ -144,7 +144,7 @@ class GameMoveView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = parse(s.MoveInput, request.data)
+        data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
         from_header = version_from_if_match(request)
         if expected is not None and from_header is not None and expected != from_header:
