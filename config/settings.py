@@ -54,14 +54,17 @@ INSTALLED_APPS = [
     "games.tournaments",
 ]
 
+# Sessions, CSRF, authentication and messages serve the admin and the browsable API. A request with
+# an API token uses none of them: the project's session and message middleware make their store
+# only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.MessageMiddleware",  # Django's, its storage made when first used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
