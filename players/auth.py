@@ -47,6 +47,8 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
             digest = hash_token(raw)
         except (UnicodeDecodeError, TypeError, ValueError, binascii.Error):
             raise exceptions.AuthenticationFailed(invalid) from None
+        if "\x00" in raw:  # PostgreSQL refuses NUL in text: no token has one
+            raise exceptions.AuthenticationFailed(invalid)
         for auth_token in _BY_KEY(raw[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if not compare_digest(digest, auth_token.digest):
                 continue

@@ -80,7 +80,7 @@ def test_a_token_within_its_ttl_is_accepted(zoe) -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    ["dice_" + "0" * 64, "", "dice_short", "not-a-token-at-all", "dice_é" + "0" * 63],
+    ["dice_" + "0" * 64, "", "dice_short", "not-a-token-at-all", "dice_é" + "0" * 63, "dice_\x00"],
 )
 def test_unknown_or_malformed_tokens_are_refused(zoe, raw) -> None:
     AuthToken.objects.create(user=zoe)
