@@ -99,3 +99,16 @@ def test_a_signed_in_session_and_its_messages_still_work(admin_client) -> None:
     assert response.status_code == 200
     assert [str(m) for m in response.context["messages"]]
     assert not Player.objects.filter(pk=ann.pk).exists()
+
+
+def test_signing_in_to_the_admin_with_a_password() -> None:
+    Player.objects.create_superuser("root", "root@example.com", "root-password-1")
+    client = Client()
+    response = client.post(
+        "/admin/login/?next=/admin/", {"username": "root", "password": "root-password-1"}
+    )
+    assert response.status_code == 302
+    assert response.cookies["sessionid"].value
+    assert client.get("/admin/").status_code == 200
+    assert client.post("/admin/logout/").status_code == 200
+    assert client.get("/admin/").status_code == 302  # signed out: back to the login page
