@@ -1,16 +1,23 @@
-"""The language of each request: ``?lang=xx``, else ``Accept-Language``, else English.
+"""The project's middleware: the language of each request, and sessions and messages that cost
+nothing to a request that does not use them (an API request with a token).
 
-Django's ``LocaleMiddleware`` reads ``Accept-Language`` (and the language cookie), falls back to
-``LANGUAGE_CODE`` and sets ``Content-Language`` on every response. This subclass adds a ``lang``
+``LocaleMiddleware``: the language of each request is ``?lang=xx``, else ``Accept-Language``, else
+English. Django's own reads ``Accept-Language`` (and the language cookie), falls back to
+``LANGUAGE_CODE`` and sets ``Content-Language`` on every response; this subclass adds a ``lang``
 query parameter for clients that cannot set headers; a ``lang`` that is not one of ``LANGUAGES``
 (after reducing ``fr-CA`` to ``fr``) is ignored, so the header decides.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest
+from django.conf import settings
+from django.contrib.messages import middleware as messages
+from django.contrib.messages.storage import default_storage
+from django.contrib.sessions import middleware as sessions
+from django.http import HttpRequest, HttpResponseBase
 from django.middleware import locale
 from django.utils import translation
+from django.utils.functional import SimpleLazyObject, empty
 
 QUERY_PARAMETER = "lang"
 
@@ -43,3 +50,45 @@ def query_language(request: HttpRequest) -> str | None:
         return translation.get_supported_language_variant(code)
     except LookupError:
         return None
+
+
+class SessionMiddleware(sessions.SessionMiddleware):
+    """Django's, with the session store made when something first reads ``request.session``.
+
+    The admin and the browsable API use sessions; a request with an API token never touches its
+    session. Without a session cookie there is then nothing to save, delete or vary on: the
+    response is left as is, exactly as Django's middleware leaves it for a session nobody read.
+    """
+
+    def process_request(self, request: HttpRequest) -> None:
+        session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        request.session = SimpleLazyObject(lambda: self.SessionStore(session_key))  # type: ignore[assignment]
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        # With a session cookie, Django deletes one that cannot be a session key even unread.
+        unread = _never_read(request, "session") and not settings.SESSION_SAVE_EVERY_REQUEST
+        if unread and settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return response
+        return super().process_response(request, response)  # type: ignore[no-any-return]
+
+
+class MessageMiddleware(messages.MessageMiddleware):
+    """Django's, with the message storage (a cookie signer and a session store) made only when a
+    view or template uses it, which no API request does."""
+
+    def process_request(self, request: HttpRequest) -> None:
+        request._messages = SimpleLazyObject(lambda: default_storage(request))  # type: ignore[attr-defined]
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if _never_read(request, "_messages"):
+            return response
+        return super().process_response(request, response)  # type: ignore[no-any-return]
+
+
+def _never_read(request: HttpRequest, attribute: str) -> bool:
+    value = request.__dict__.get(attribute)
+    return isinstance(value, SimpleLazyObject) and value._wrapped is empty

@@ -54,14 +54,17 @@ INSTALLED_APPS = [
     "games.tournaments",
 ]
 
+# Sessions, CSRF, authentication and messages serve the admin and the browsable API. A request with
+# an API token uses none of them: the project's session and message middleware make their store
+# only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.MessageMiddleware",  # Django's, its storage made when first used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -174,8 +177,8 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "players.auth.TokenAuthentication",  # knox's tokens, one query per request
+        "rest_framework.authentication.SessionAuthentication",  # the browsable API, the admin
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": [
@@ -185,10 +188,8 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
+    # One counter per request: the view's scope, else "user" once authenticated, else "anon".
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.RateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "120/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),

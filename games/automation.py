@@ -113,7 +113,8 @@ def schedule_followups(
     deadline_at: datetime | None,
     **_: object,
 ) -> None:
-    """After a move commits: queue the computer's next move, or the game's timer."""
+    """After a move commits (``games.followups.after_commit``): queue the computer's next move, or
+    the game's timer."""
     from games import tasks
 
     if computer_to_play:

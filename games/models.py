@@ -80,6 +80,19 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {str(self.id)[:8]}"
 
+    def use_seats(self, seats: list[Seat]) -> None:
+        """Make ``seats`` (read with this game, in index order) what ``game.seats.all()`` gives, as
+        ``prefetch_related`` would have, so that reading them again costs no query."""
+        cache = self.__dict__.setdefault("_prefetched_objects_cache", {})
+        cache.pop("seats", None)
+        # The manager's own queryset, so that ``game.seats.filter(...)`` still means this game.
+        queryset = self.seats.get_queryset()
+        for seat in seats:
+            seat.game = self
+        queryset._result_cache = seats
+        queryset._prefetch_done = True
+        cache["seats"] = queryset
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

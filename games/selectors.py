@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
 
 from config.errors import InvalidInput
 from games import errors
 from games.engines import WireState, engine_for
+from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.services import controlled_seats
 from players.models import Player
@@ -21,9 +23,10 @@ def game_queryset() -> QuerySet[Game]:
 
 
 def game_get(game_id: object) -> Game:
+    """The game with its creator, its seats and their accounts (one query)."""
     try:
-        return game_queryset().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError):
+        return game_with_seats(game_id)
+    except (Game.DoesNotExist, ValueError, ValidationError):
         raise errors.GameNotFound() from None
 
 

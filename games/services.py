@@ -1,8 +1,9 @@
 """Every write on a game. Each service is one transaction on a locked game row.
 
-``game_move`` is the one path every move takes, whoever makes it: lock, check the expected
-version, rebuild the state, let the rules decide, append the events, fold them into the snapshot,
-commit; then tell the rest of the system (``games.signals.game_advanced``) once it is durable.
+``game_move`` is the one path every move takes, whoever makes it: lock (and load the seats, in the
+same query), check the expected version, rebuild the state, let the rules decide, append the
+events, fold them into the snapshot (rating a finished game in the same transaction), commit; then
+``games.followups.after_commit`` tells the rest of the system, once the move is durable.
 """
 
 from __future__ import annotations
@@ -14,19 +15,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from ai.players import DEFAULT_LEVEL, LEVELS
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
-from games import errors, live
+from games import errors, followups
 from games.engines import WireEvent, WireState, engine_for, seat_limits
+from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
 from games.rules import RuleError, secure_roller
-from games.signals import game_advanced, game_finished
 from games.timers import MoveContext, deadline_after
+from players import rating_service
 from players.models import Player
 
 
@@ -42,17 +44,22 @@ class SeatSpec:
     player: Player | None = None
 
 
+@dataclass(frozen=True)
+class MoveResult:
+    """A played move: the game as saved (its seats and accounts loaded), the events it appended,
+    and the rules state they led to, so the answer is rendered without reading the state again."""
+
+    game: Game
+    events: list[GameEvent]
+    state: WireState
+
+
 def _lock(game_id: object) -> Game:
+    """The game, its row locked until the transaction ends, with its seats and their accounts:
+    one query (games.loading)."""
     try:
-        # The seats and accounts come along, to decide and to render the answer (not locked:
-        # only the game row serialises moves).
-        return (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("created_by")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-            .get(pk=game_id)
-        )
-    except (Game.DoesNotExist, ValueError):
+        return game_with_seats(game_id, lock=True)
+    except (Game.DoesNotExist, ValueError, ValidationError):
         raise errors.GameNotFound() from None
 
 
@@ -181,13 +188,13 @@ def game_move(
     actor: Player | None,
     expected_version: int | None = None,
     automatic: bool = False,
-) -> tuple[Game, list[GameEvent]]:
+) -> MoveResult:
     """Play one command for the seat whose turn it is. ``actor`` None means the server itself
     (a computer seat or a timer), which may move for any seat; anyone else must control the seat."""
     started = time.perf_counter()
     try:
         with transaction.atomic():
-            game, records = _game_move(
+            result = _game_move(
                 game_id=game_id,
                 command=command,
                 actor=actor,
@@ -197,9 +204,10 @@ def game_move(
     except ApiError as exc:
         MOVES_REFUSED.labels(code=str(exc.get_codes())).inc()
         raise
-    MOVES.labels(kind=game.kind, automatic=str(automatic).lower()).inc(len(records))
-    MOVE_SECONDS.labels(kind=game.kind).observe(time.perf_counter() - started)
-    return game, records
+    kind = result.game.kind
+    MOVES.labels(kind=kind, automatic=str(automatic).lower()).inc(len(result.events))
+    MOVE_SECONDS.labels(kind=kind).observe(time.perf_counter() - started)
+    return result
 
 
 def _game_move(
@@ -209,7 +217,7 @@ def _game_move(
     actor: Player | None,
     expected_version: int | None,
     automatic: bool,
-) -> tuple[Game, list[GameEvent]]:
+) -> MoveResult:
     game = _lock(game_id)
     if expected_version is not None and expected_version != game.version:
         raise errors.StaleVersion(field="expected_version")
@@ -238,8 +246,8 @@ def _game_move(
         events = engine.decide(state, parsed, secure_roller)
     except RuleError as exc:
         raise errors.rule_error_to_api(exc) from None
-    records = _append(game, state, events, actor=actor, automatic=automatic)
-    return game, records
+    records, after = _append(game, state, events, actor=actor, automatic=automatic)
+    return MoveResult(game=game, events=records, state=after)
 
 
 def _append(
@@ -249,9 +257,9 @@ def _append(
     *,
     actor: Player | None,
     automatic: bool,
-) -> list[GameEvent]:
+) -> tuple[list[GameEvent], WireState]:
     """Append ``events`` after ``game.version``, fold them into the snapshot, save: inside the
-    caller's transaction, with the game row locked."""
+    caller's transaction, with the game row locked. Returns the records and the new state."""
     engine = engine_for(game.kind)
     records = []
     for offset, event in enumerate(events, start=1):
@@ -295,24 +303,15 @@ def _append(
         game.finished_at = timezone.now()
         finish = next(e for e in reversed(events) if e.type == "game_finished")
         _record_results(game, state.places, finish.to_wire()["totals"])
-        # Inside the transaction: whatever a finished game implies (ratings) commits with it.
-        game_finished.send(sender=Game, game=game)
+        # In the move's transaction: a finished game and its ratings commit together, or neither.
+        rating_service.game_rate(game=game)
     game.save(update_fields=fields)
 
-    game_id, version, deadline, finished = game.pk, game.version, game.deadline_at, state.finished
-    notes = live.player_notes(game, version, finished)  # from the rows at hand: no query later
-    transaction.on_commit(
-        lambda: game_advanced.send(
-            sender=Game,
-            game_id=game_id,
-            version=version,
-            computer_to_play=computer_to_play,
-            deadline_at=deadline,
-            finished=finished,
-            player_notes=notes,
-        )
+    advance = followups.Advance.capture(
+        game, finished=state.finished, computer_to_play=computer_to_play
     )
-    return records
+    transaction.on_commit(lambda: followups.after_commit(advance))
+    return records, state
 
 
 def computer_seats(game: Game) -> set[int]:
@@ -320,7 +319,8 @@ def computer_seats(game: Game) -> set[int]:
 
 
 def _record_results(game: Game, places: Sequence[int], totals: Sequence[int]) -> None:
-    for seat in game.seats.all():
+    seats = list(game.seats.all())
+    for seat in seats:
         seat.place = places[seat.index]
         seat.final_total = totals[seat.index]
-        seat.save(update_fields=["place", "final_total"])
+    Seat.objects.bulk_update(seats, ["place", "final_total"])

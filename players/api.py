@@ -8,17 +8,17 @@ from typing import Any
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema, inline_serializer
-from knox.auth import TokenAuthentication
 from knox.models import AuthToken
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from config.errors import InvalidInput
+from config.throttling import RateThrottle
 from players import services
+from players.auth import TokenAuthentication
 from players.models import Player
 
 
@@ -67,7 +67,7 @@ def parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str
 class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [RateThrottle]
     throttle_scope = "auth"
 
     @extend_schema(request=RegisterInput, responses={201: TokenOutput}, tags=["accounts"])
@@ -83,7 +83,7 @@ class RegisterView(APIView):
 class TokenObtainView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [RateThrottle]
     throttle_scope = "auth"
 
     @extend_schema(request=CredentialsInput, responses={201: TokenOutput}, tags=["accounts"])

@@ -7,7 +7,4 @@ class PlayersConfig(AppConfig):
     verbose_name = _("Players")
 
     def ready(self) -> None:
-        from games.signals import game_finished
-        from players.rating_service import on_game_finished
-
-        game_finished.connect(on_game_finished, dispatch_uid="players.rate_finished_game")
+        from players import schema  # noqa: F401  (registers the schema extension)

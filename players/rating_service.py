@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models import QuerySet
 
 from players import ratings as glicko
@@ -64,11 +63,6 @@ def game_rate(*, game: Any) -> list[RatingChange]:
         row.save()
     RatingChange.objects.bulk_create(changes)
     return changes
-
-
-def on_game_finished(*, game: Any, **_: object) -> None:
-    with transaction.atomic():
-        game_rate(game=game)
 
 
 def leaderboard(kind: str) -> QuerySet[PlayerRating]:

@@ -6,8 +6,10 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
+from knox.signals import token_expired
 
 from config.errors import ApiError, Conflict, InvalidInput
 from players.models import Player
@@ -48,12 +50,20 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
 def token_create(
     *, username: str, password: str, request: HttpRequest | None = None
 ) -> tuple[AuthToken, str]:
-    """Check the credentials and issue a new token: returned raw once, stored only hashed."""
+    """Check the credentials and issue a new token: returned raw once, stored only hashed. The
+    account's expired tokens go now (players.auth does not look for them on every request)."""
     player = authenticate(request, username=username, password=password)
     if player is None or not player.is_active:
         raise InvalidCredentials()
+    _tokens_expired_delete(player=player)
     instance, raw = AuthToken.objects.create(user=player)
     return instance, raw
+
+
+def _tokens_expired_delete(*, player: Player) -> None:
+    deleted, _by_model = AuthToken.objects.filter(user=player, expiry__lt=timezone.now()).delete()
+    for _token in range(deleted):  # knox's signal: one per expired token deleted
+        token_expired.send(sender=AuthToken, username=player.get_username(), source="other_token")
 
 
 def token_revoke(*, token: AuthToken) -> None:

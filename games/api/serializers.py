@@ -1,4 +1,9 @@
-"""What the games API reads and writes. Inputs only parse; outputs only render."""
+"""What the games API reads and writes. Inputs only parse; outputs only render.
+
+The output serializers are the schema's documentation (drf-spectacular). The game and event
+answers themselves are built by ``games.api.render`` as plain dicts, far cheaper;
+``tests/api/test_render.py`` holds the two equal.
+"""
 
 from __future__ import annotations
 
@@ -65,6 +70,24 @@ class MoveInput(serializers.Serializer):
         min_value=0,
         help_text=_("The game version your move is based on; refused with 409 if stale."),
     )
+
+    # Move types the envelope's CharField accepts as they are (no blank, no NUL, no surrogate).
+    PLAIN_TYPES = frozenset({"roll", "score", "select", "bank"})
+
+    @classmethod
+    def read(cls, data: Any) -> dict[str, Any]:
+        """``to_internal_value`` of a usual move (a known type, a version that is a plain
+        non-negative int) without building the serializer, which costs more than the rules'
+        decision; anything else goes through the serializer, so every refusal is its own."""
+        kind = data.get("type") if isinstance(data, dict) else None
+        if isinstance(kind, str) and kind in cls.PLAIN_TYPES:
+            version = data.get("expected_version")
+            if "expected_version" not in data or (type(version) is int and version >= 0):
+                command = {k: v for k, v in data.items() if k != "expected_version"}
+                return {"command": command, "expected_version": version}
+        serializer = cls(data=data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
 
     def to_internal_value(self, data: Any) -> dict[str, Any]:
         # Only the envelope is checked here; the command itself goes to the rules untouched, so

@@ -18,6 +18,7 @@ from games import selectors, services
 from games.api import serializers as s
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
+from games.api.render import event_body, game_body
 from games.models import Game, GameKind, GameStatus
 from games.presenters import present_state
 from games.presenters import ten_thousand as ten_thousand_view
@@ -45,7 +46,7 @@ def query_int(request: Request, name: str, default: int | None, minimum: int = 0
 
 
 def render_game(request: Request, game: Game, status: int = 200) -> Response:
-    return Response(s.GameSerializer(game, context={"request": request}).data, status=status)
+    return Response(game_body(game, None, request.user), status=status)
 
 
 class GameListCreateView(generics.ListAPIView):
@@ -97,7 +98,7 @@ class GameDetailView(APIView):
         if etag in request.headers.get("If-None-Match", ""):
             response = Response(status=304)
         else:
-            response = Response(s.GameSerializer(game, context={"request": request}).data)
+            response = Response(game_body(game, None, request.user))
         response["ETag"] = etag
         response["Vary"] = "Accept-Language, Authorization, Cookie"
         return response
@@ -143,24 +144,26 @@ class GameMoveView(APIView):
         tags=["games"],
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = parse(s.MoveInput, request.data)
+        data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
         from_header = version_from_if_match(request)
         if expected is not None and from_header is not None and expected != from_header:
             raise InvalidInput(code="conflicting_versions", field="expected_version")
-        game, events = services.game_move(
+        moved = services.game_move(
             game_id=game_id,
             command=data["command"],
             actor=request.user,  # type: ignore[arg-type]
             expected_version=expected if expected is not None else from_header,
         )
-        fresh = game  # locked with its seats and accounts: nothing to read again
+        # Rendered from what the move holds: the game with its seats and accounts, and the rules
+        # state it folded; nothing is read again.
+        game = moved.game
         body = {
-            "events": s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data,
-            "game": s.GameSerializer(fresh, context={"request": request}).data,
+            "events": [event_body(event, game.kind) for event in moved.events],
+            "game": game_body(game, moved.state, request.user),
         }
         response = Response(body, status=201)
-        response["ETag"] = game_etag(fresh)
+        response["ETag"] = game_etag(game)
         return response
 
 
@@ -184,7 +187,7 @@ class GameEventsView(APIView):
         after = query_int(request, "after", 0)
         limit = min(query_int(request, "limit", MAX_EVENT_PAGE, minimum=1) or 1, MAX_EVENT_PAGE)
         events = selectors.game_events(game, after=after or 0, limit=limit).select_related("actor")
-        rendered = s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data
+        rendered = [event_body(event, game.kind) for event in events]
         return Response({"version": game.version, "events": rendered})
 
 

@@ -15,10 +15,19 @@ _PRESENTERS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     GameKind.YATZY: yatzy.present,
     GameKind.TEN_THOUSAND: ten_thousand.present,
 }
+_RULES_PRESENTERS: dict[str, Callable[[Any], dict[str, Any]]] = {
+    GameKind.YATZY: yatzy.present_rules,
+    GameKind.TEN_THOUSAND: ten_thousand.present_rules,
+}
 
 
 def present_state(kind: str, wire_state: Mapping[str, Any]) -> dict[str, Any]:
     return _PRESENTERS[kind](wire_state)
+
+
+def present_rules_state(kind: str, state: Any) -> dict[str, Any]:
+    """``present_state`` of a rules state object already in hand (``engine.state_from_wire``)."""
+    return _RULES_PRESENTERS[kind](state)
 
 
 def event_messages(kind: str, event_type: str) -> list[dict[str, str]]:

@@ -1,7 +1,11 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.core.signals import setting_changed
+from django.utils import translation
+from django.utils.functional import Promise
 
 
 def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, Any]:
@@ -13,3 +17,44 @@ def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, An
         "winners": winners,
         "draw": len(winners) > 1,
     }
+
+
+class Translated:
+    """A table of lazy strings, translated once per active language and kept: a yatzy answer shows
+    some 150 labels, and a gettext call for each is a measurable share of a move's time."""
+
+    _tables: list[Translated] = []
+
+    def __init__(self, lazy: Mapping[str, str | Promise]) -> None:
+        self.lazy = dict(lazy)
+        self._by_language: dict[str | None, dict[str, str]] = {}
+        Translated._tables.append(self)
+
+    def now(self) -> dict[str, str]:
+        """The table in the active language (the request's)."""
+        language = translation.get_language()
+        strings = self._by_language.get(language)
+        if strings is None:
+            strings = {key: str(text) for key, text in self.lazy.items()}
+            self._by_language[language] = strings
+        return strings
+
+    def __getitem__(self, key: str) -> str:
+        return self.now()[key]
+
+    @classmethod
+    def forget(cls, **_: object) -> None:
+        for table in cls._tables:
+            table._by_language = {}
+
+
+# The catalogues Django reads may change with these settings (tests override them).
+_CATALOGUE_SETTINGS = {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"}
+
+
+def _settings_changed(*, setting: str, **_: object) -> None:
+    if setting in _CATALOGUE_SETTINGS:
+        Translated.forget()
+
+
+setting_changed.connect(_settings_changed, dispatch_uid="games.presenters.translated")

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.presenters.common import places_summary
+from games.presenters.common import Translated, places_summary
 from games.rules import ten_thousand as rules
 from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points, scoring_indices
 
@@ -22,28 +22,42 @@ EVENT_MESSAGES = {
     "hot_dice": ("hot_dice", HOT_DICE),
     "last_round_started": ("last_round", LAST_ROUND),
 }
+_WORDS = Translated(
+    {
+        "hot_dice": HOT_DICE,
+        "last_round": LAST_ROUND,
+        "round_lost": LOST_ROUND,
+        "humans_plus_ai": HUMANS_PLUS_AI,
+        **MOVE_LABELS,
+    }
+)
 
 
 def event_messages(event_type: str) -> list[dict[str, str]]:
     """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
         return []
-    code, text = EVENT_MESSAGES[event_type]
-    return [{"code": code, "text": str(text)}]
+    code, _text = EVENT_MESSAGES[event_type]
+    return [{"code": code, "text": _WORDS[code]}]
 
 
 def setup_label(seat_kinds: Iterable[str]) -> str | None:
     """The seat setup's name on the new-game form: "Humans + 1 AI" when the computer plays."""
-    return str(HUMANS_PLUS_AI) if "computer" in set(seat_kinds) else None
+    return _WORDS["humans_plus_ai"] if "computer" in set(seat_kinds) else None
 
 
 def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
-    state = rules.state_from_wire(wire_state)
+    return present_rules(rules.state_from_wire(wire_state))
+
+
+def present_rules(state: rules.TenThousandState) -> dict[str, Any]:
+    """The client's view of a rules state already in hand (after a move: no JSON read again)."""
+    words = _WORDS.now()
     messages = []
     if state.hot_dice and not state.finished:
-        messages.append({"code": "hot_dice", "text": str(HOT_DICE)})
+        messages.append({"code": "hot_dice", "text": words["hot_dice"]})
     if state.last_round and not state.finished:
-        messages.append({"code": "last_round", "text": str(LAST_ROUND)})
+        messages.append({"code": "last_round", "text": words["last_round"]})
     roll = list(state.roll)
     return {
         "target": state.target,
@@ -70,7 +84,7 @@ def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
         "last_round_trigger": state.last_round_trigger,
         "messages": messages,
         "moves": [
-            {"type": move, "label": str(MOVE_LABELS[move])}
+            {"type": move, "label": words[move]}
             for move, available in (("roll", not state.finished), ("bank", state.can_bank))
             if available
         ],

@@ -6,7 +6,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.presenters.common import places_summary
+from games.presenters.common import Translated, places_summary
 from games.rules import yatzy as rules
 
 # Box names carry a context: "Yatzy" the box is not "Yatzy" the game (uk "Пента", el "Πέντα").
@@ -47,12 +47,21 @@ MOVE_LABELS = {
 }
 MUST_SACRIFICE = _("No open box scores: you must sacrifice one")
 
+_LABELS = Translated(BOX_LABELS)
+_DESCRIPTIONS = Translated(BOX_DESCRIPTIONS)
+_MOVES = Translated({**MOVE_LABELS, "must_sacrifice": MUST_SACRIFICE})
+
 
 def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
-    state = rules.state_from_wire(wire_state)
+    return present_rules(rules.state_from_wire(wire_state))
+
+
+def present_rules(state: rules.YatzyState) -> dict[str, Any]:
+    """The client's view of a rules state already in hand (after a move: no JSON read again)."""
+    labels, descriptions, words = _LABELS.now(), _DESCRIPTIONS.now(), _MOVES.now()
     legal = state.legal_boxes()
     must_sacrifice = state.must_sacrifice
-    sheets = [_sheet(state, seat) for seat in range(state.seats)]
+    sheets = [_sheet(state, seat, labels, descriptions) for seat in range(state.seats)]
     return {
         "round": state.round,
         "rounds": rules.ROUNDS,
@@ -64,11 +73,11 @@ def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
         "rolls_left": state.rolls_left,
         "can_roll": not state.finished and state.rolls_left > 0,
         "can_score": bool(legal),
-        "legal_boxes": [_box(box, points) for box, points in legal.items()],
-        "moves": _moves(state, legal),
+        "legal_boxes": [_box(box, points, labels, descriptions) for box, points in legal.items()],
+        "moves": _moves(state, legal, words),
         "yatzy_bonus": state.yatzy_bonus_now,
         "must_sacrifice": must_sacrifice,
-        "message": {"code": "must_sacrifice", "text": str(MUST_SACRIFICE)}
+        "message": {"code": "must_sacrifice", "text": words["must_sacrifice"]}
         if must_sacrifice
         else None,
         "auto_confirm_seconds": state.options.auto_confirm_seconds,
@@ -79,12 +88,15 @@ def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _sheet(state: rules.YatzyState, seat: int) -> dict[str, Any]:
+def _sheet(
+    state: rules.YatzyState, seat: int, labels: Mapping[str, str], descriptions: Mapping[str, str]
+) -> dict[str, Any]:
     totals = state.totals(seat)
     return {
         "seat": seat,
         "boxes": [
-            _box(box, points) for box, points in zip(rules.BOXES, state.sheets[seat], strict=True)
+            _box(box, points, labels, descriptions)
+            for box, points in zip(rules.BOXES, state.sheets[seat], strict=True)
         ],
         "upper_sum": totals.upper_sum,
         "upper_bonus": totals.upper_bonus,
@@ -94,20 +106,19 @@ def _sheet(state: rules.YatzyState, seat: int) -> dict[str, Any]:
     }
 
 
-def _box(box: str, points: int | None) -> dict[str, Any]:
-    return {
-        "box": box,
-        "label": str(BOX_LABELS[box]),
-        "description": str(BOX_DESCRIPTIONS[box]),
-        "points": points,
-    }
+def _box(
+    box: str, points: int | None, labels: Mapping[str, str], descriptions: Mapping[str, str]
+) -> dict[str, Any]:
+    return {"box": box, "label": labels[box], "description": descriptions[box], "points": points}
 
 
-def _moves(state: rules.YatzyState, legal: Mapping[str, int]) -> list[dict[str, str]]:
+def _moves(
+    state: rules.YatzyState, legal: Mapping[str, int], words: Mapping[str, str]
+) -> list[dict[str, str]]:
     """The moves the seat to play has now, each with its button label."""
     available = []
     if not state.finished and state.rolls_left > 0:
         available.append("roll")
     if legal:
         available += ["select", "score"]
-    return [{"type": move, "label": str(MOVE_LABELS[move])} for move in available]
+    return [{"type": move, "label": words[move]} for move in available]

@@ -115,8 +115,9 @@ def events_after(game_id: str, kind: str, after: int, limit: int = MAX_EVENTS) -
 
 def account_for_token(raw: str) -> int | None:
     """The active account a knox token belongs to, or None (expired, revoked, unknown)."""
-    from knox.auth import TokenAuthentication
     from rest_framework.exceptions import AuthenticationFailed
+
+    from players.auth import TokenAuthentication  # the API's: one query, one hash
 
     try:
         user, _token = TokenAuthentication().authenticate_credentials(raw.encode())

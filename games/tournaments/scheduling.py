@@ -1,5 +1,5 @@
 """What follows a tournament game's end: the round may be over (a task, so rounds do not wait
-for beat; beat's tick catches any that is lost)."""
+for beat; beat's tick catches any that is lost). Called by ``games.followups.after_commit``."""
 
 from __future__ import annotations
 

@@ -1,0 +1,294 @@
+"""The cost of one move inside the server process: CPU, SQL queries and Redis round trips.
+
+    .venv/bin/python bench/move_profile.py [--moves 300] [--profile] [--top 30]
+        [--database-url postgres://postgres@127.0.0.1:5432/dice_lean_profile_bench]
+        [--redis-url redis://127.0.0.1:6379/9 | ''] [--sqlite]
+
+No server and no network client: each request is a WSGI environ handed to ``config.wsgi``'s
+application in this process, so the figures are Django's work alone (middleware, DRF, auth,
+throttles, the service, rendering), with production settings (DEBUG off, throttles set high, the
+PostgreSQL pool, Redis as the cache). Prints figures; never asserts on time.
+
+1. creates a fresh database (dropped and re-created; its name must contain ``bench``), migrates it,
+   flushes the Redis db;
+2. one account with a knox token; it creates one-seat yatzy games (``auto_confirm_seconds`` 0) and
+   plays roll, roll, roll, score turns (``bench/http_moves.py``'s bot) with ``expected_version``;
+3. a counting pass (one game, 52 moves): SQL queries per move (``CaptureQueriesContext``) and
+   Redis round trips per move (packets sent by redis-py), and the same for ``GET games/{id}/``;
+4. a timed pass: ``--moves`` moves, then as many ``GET games/{id}/``, each timed with the process
+   CPU clock (game create/start requests are left out); with ``--profile`` the moves run again
+   under cProfile (on the CPU clock) and the top functions are printed (cProfile inflates the
+   time: the CPU figure is the one measured without it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import io
+import json
+import os
+import pstats
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from http_moves import (  # a sibling script, not a package
+    API,
+    BenchDatabase,
+    bench_env,
+    flush_redis,
+    manage,
+    percentile,
+    yatzy_command,
+)
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_lean_profile_bench"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/9"
+
+
+class Wsgi:
+    """Requests straight into the WSGI application, as gunicorn would hand them over."""
+
+    def __init__(self, application: Callable[..., Any], token: str) -> None:
+        self.application = application
+        self.token = token
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        environ = {
+            "REQUEST_METHOD": method,
+            "SCRIPT_NAME": "",
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8011",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1:8011",
+            "HTTP_ACCEPT": "application/json",
+            "HTTP_AUTHORIZATION": f"Token {self.token}",
+            "CONTENT_TYPE": "application/json" if payload else "",
+            "CONTENT_LENGTH": str(len(payload)),
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(payload),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+        }
+        status: list[str] = []
+
+        def start_response(line: str, headers: list[tuple[str, str]], exc: Any = None) -> None:
+            status.append(line)
+
+        result = self.application(environ, start_response)
+        try:
+            raw = b"".join(result)
+        finally:
+            result.close()  # request_finished: the connection goes back to the pool
+        code = int(status[0].split()[0])
+        return code, json.loads(raw) if raw else None
+
+
+class Player:
+    """One account's one-seat yatzy game, replaced when it ends; ``move`` plays one move."""
+
+    def __init__(self, wsgi: Wsgi) -> None:
+        self.wsgi = wsgi
+        self.game: dict[str, Any] = {}
+
+    def expect(self, status: int, method: str, path: str, body: Any = None) -> Any:
+        got, data = self.wsgi.request(method, path, body)
+        if got != status:
+            raise SystemExit(f"{method} {path}: HTTP {got} {data}")
+        return data
+
+    def ensure_game(self) -> None:
+        if self.game.get("status") in (None, "finished"):
+            self.game = self.expect(
+                201, "POST", f"{API}/games/",
+                {"kind": "yatzy", "seats": [{"type": "me"}],
+                 "options": {"auto_confirm_seconds": 0}},
+            )  # fmt: skip
+        if self.game["status"] == "open":
+            self.game = self.expect(200, "POST", f"{API}/games/{self.game['id']}/start/")
+
+    def move(self) -> None:
+        command = {**yatzy_command(self.game["state"]), "expected_version": self.game["version"]}
+        body = self.expect(201, "POST", f"{API}/games/{self.game['id']}/moves/", command)
+        self.game = body["game"]
+
+    def detail(self) -> None:
+        self.expect(200, "GET", f"{API}/games/{self.game['id']}/")
+
+
+@contextlib.contextmanager
+def redis_round_trips() -> Iterator[list[int]]:
+    """Counts the packets redis-py sends (a pipeline is one)."""
+    import redis.connection
+
+    counter = [0]
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        counter[0] += 1
+        original(self, command, check_health)
+
+    redis.connection.AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
+    try:
+        yield counter
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
+
+
+def count_pass(player: Player) -> dict[str, float]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    player.game = {}
+    player.ensure_game()
+    moves = queries = trips = 0
+    details_q = details_t = 0
+    shown: list[str] = []
+    while player.game["status"] != "finished":
+        with CaptureQueriesContext(connection) as captured, redis_round_trips() as sent:
+            player.move()
+        moves += 1
+        queries += len(captured.captured_queries)
+        trips += sent[0]
+        if moves == 5:
+            shown = [q["sql"][:160] for q in captured.captured_queries]
+    with CaptureQueriesContext(connection) as captured, redis_round_trips() as sent:
+        player.detail()
+    details_q, details_t = len(captured.captured_queries), sent[0]
+    print("queries of one move (the 5th of a game):")
+    for sql in shown:
+        print(f"  {sql}")
+    return {
+        "moves": moves,
+        "queries_per_move": queries / moves,
+        "redis_per_move": trips / moves,
+        "detail_queries": details_q,
+        "detail_redis": details_t,
+    }
+
+
+def timed(player: Player, count: int, what: str) -> list[float]:
+    samples = []
+    done = 0
+    while done < count:
+        player.ensure_game()
+        step = player.move if what == "move" else player.detail
+        t0 = time.process_time()
+        step()
+        samples.append(time.process_time() - t0)
+        done += 1
+        if what == "detail" and done % 40 == 0:
+            player.move()  # let the game change a little under the GETs
+    return samples
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of the moves")
+    parser.add_argument(
+        "--profile-detail", action="store_true", help="print a cProfile of GET games/{id}/"
+    )
+    parser.add_argument("--top", type=int, default=30, help="functions shown by --profile")
+    parser.add_argument("--sort", default="tottime", help="cProfile sort key (tottime, cumtime)")
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead")
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="'' for none")
+    args = parser.parse_args(argv)
+
+    tmp = Path(tempfile.mkdtemp(prefix="dice-move-profile-"))
+    database = BenchDatabase(args.database_url, args.sqlite, tmp)
+    env = bench_env(database.url, args.redis_url)
+    try:
+        database.create()
+        flush_redis(args.redis_url)
+        manage(env, "migrate", "--noinput", "-v", "0")
+        os.environ.update(env)
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
+        from knox.models import AuthToken
+
+        from config.wsgi import application
+        from players.models import Player as Account
+
+        account = Account.objects.create_user("profiler", password=secrets.token_hex(12))
+        _instance, token = AuthToken.objects.create(user=account)
+        from django.db import connection
+
+        connection.close()
+        player = Player(Wsgi(application, token))
+        player.ensure_game()
+        for _ in range(20):  # warm every import and cache
+            player.move()
+            player.detail()
+            player.ensure_game()
+
+        counts = count_pass(player)
+        moves = timed(player, args.moves, "move")
+        details = timed(player, args.moves, "detail")
+        print()
+        print(f"database: {database.describe()}; redis: {args.redis_url or 'none'}")
+        print(
+            f"POST moves/: {counts['queries_per_move']:.2f} queries, "
+            f"{counts['redis_per_move']:.2f} Redis round trips per move "
+            f"(over the {counts['moves']:.0f} moves of a game)"
+        )
+        print(
+            f"GET games/{{id}}/: {counts['detail_queries']} queries, "
+            f"{counts['detail_redis']} Redis round trips"
+        )
+        for label, samples in (("POST moves/", moves), ("GET games/{id}/", details)):
+            mean = sum(samples) / len(samples)
+            print(
+                f"{label:<16} CPU per request over {len(samples)}: mean {mean * 1000:.2f} ms, "
+                f"p50 {percentile(samples, 50) * 1000:.2f} ms, "
+                f"p99 {percentile(samples, 99) * 1000:.2f} ms"
+            )
+        for what, wanted in (("move", args.profile), ("detail", args.profile_detail)):
+            if not wanted:
+                continue
+            # CPU time, not wall time: waits on PostgreSQL and Redis are not the server's work.
+            profiler = cProfile.Profile(time.process_time)
+            profiler.enable()
+            timed(player, args.moves, what)
+            profiler.disable()
+            out = io.StringIO()
+            stats = pstats.Stats(profiler, stream=out)
+            stats.sort_stats(args.sort).print_stats(args.top)
+            print(f"cProfile of {args.moves} x {what}:")
+            print(out.getvalue())
+        return 0
+    finally:
+        with contextlib.suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        with contextlib.suppress(Exception):
+            database.drop()
+        with contextlib.suppress(Exception):
+            flush_redis(args.redis_url)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Request rate limits for one cache round trip per request.
+
+DRF's rate throttles keep, for each client, the list of its recent request times in the cache (up
+to the rate's count: 1200 for a player), read it, unpickle it, and write it back, twice per request
+(anonymous and user throttles). Here a client's limit is a counter over a fixed window that opens
+with its first request: ``INCR`` and ``EXPIRE ... NX`` pipelined, one Redis round trip. A client
+may thus make up to twice its rate across two windows that follow each other: what a limit against
+floods needs, for a fraction of the cost.
+
+One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
+sign in), else ``user`` (by account) once authenticated, else ``anon`` (by address). The rates are
+the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the environment).
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from typing import Any
+
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.redis import RedisCache
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class RateThrottle(SimpleRateThrottle):
+    cache_format = "rate:%(scope)s:%(ident)s"
+
+    def __init__(self) -> None:
+        # DRF's throttles read a class-level scope's rate here; this one picks its scope per
+        # request (allow_request).
+        self.retry_after: float | None = None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        user = request.user
+        authenticated = bool(user and user.is_authenticated)
+        scope = getattr(view, "throttle_scope", None) or ("user" if authenticated else "anon")
+        self.scope = scope
+        rate = self.get_rate()
+        if rate is None:
+            return True
+        limit, seconds = self.parse_rate(rate)
+        ident = user.pk if authenticated else self.get_ident(request)
+        key = self.cache_format % {"scope": scope, "ident": ident}
+        count, left = hit(key, seconds)
+        if count <= limit:
+            return True
+        self.retry_after = max(left, 0.001)  # never 0: that would send no Retry-After
+        return False
+
+    def wait(self) -> float | None:
+        return self.retry_after
+
+
+def hit(key: str, seconds: int, cache: BaseCache | None = None) -> tuple[int, float]:
+    """Count one request against ``key`` in its window of ``seconds``: the count so far in the
+    window, and the seconds left before it closes."""
+    cache = caches["default"] if cache is None else cache
+    if isinstance(cache, RedisCache):
+        return _hit_redis(cache, key, seconds)
+    return _hit_cache(cache, key, seconds)
+
+
+# Django's Redis cache builds a client object around its connection pool at every call; one per
+# cache (that is, per thread) is enough.
+_clients: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
+
+
+def _hit_redis(cache: RedisCache, key: str, seconds: int) -> tuple[int, float]:
+    name = cache.make_and_validate_key(key)
+    client = _clients.get(cache)
+    if client is None:
+        client = _clients[cache] = cache._cache.get_client(name, write=True)
+    # One round trip. EXPIRE NX (Redis 7) gives the key its window only when it has none, so the
+    # window is not stretched by later requests, and a key whose window closed between the two
+    # commands is simply gone.
+    pipeline = client.pipeline(transaction=False)
+    pipeline.incr(name)
+    pipeline.expire(name, seconds, nx=True)
+    pipeline.pttl(name)
+    count, _expire_set, left_ms = pipeline.execute()
+    return int(count), left_ms / 1000 if left_ms >= 0 else float(seconds)
+
+
+def _hit_cache(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
+    """Any other cache (the in-process one of the embedded defaults): add and incr, and the
+    window's opening time beside the count, for Retry-After."""
+    now = time.time()
+    opened_key = f"{key}:opened"
+    if cache.add(key, 1, seconds):
+        cache.set(opened_key, now, seconds)
+        return 1, float(seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window closed between add and incr: this request opens the next
+        cache.set(key, 1, seconds)
+        cache.set(opened_key, now, seconds)
+        return 1, float(seconds)
+    opened = cache.get(opened_key, now)
+    return int(count), max(opened + seconds - now, 0.0)

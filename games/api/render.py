@@ -1,0 +1,105 @@
+"""The games API's answers, built as plain dicts from the rows and the rules state in hand.
+
+A nested DRF serializer builds and binds a field object per field of every row it renders, and
+re-reads the state's JSON to present it: on the move path that was most of the CPU of a move. These
+functions give the same JSON (``tests/api/test_render.py`` compares them, game by game, with
+``games.api.serializers``, which stay as the schema's documentation).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
+from games.presenters import event_messages, present_rules_state, present_state, setup_label
+from games.presenters.common import Translated
+from games.services import controlled_seats
+
+_GAME_KINDS = Translated(dict(GameKind.choices))
+_STATUSES = Translated(dict(GameStatus.choices))
+_SEAT_KINDS = Translated(dict(SeatKind.choices))
+
+
+def iso_datetime(value: datetime | None) -> str | None:
+    """A datetime as DRF's ``DateTimeField`` renders it: ISO 8601 in the current time zone, with
+    ``Z`` for UTC."""
+    if not value:
+        return None
+    if settings.USE_TZ:
+        zone = timezone.get_current_timezone()
+        if timezone.is_aware(value):
+            value = value.astimezone(zone)
+        else:
+            value = timezone.make_aware(value, zone)
+    elif timezone.is_aware(value):
+        value = timezone.make_naive(value, UTC)
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def player_ref(player: Any) -> dict[str, Any]:
+    return {"id": player.pk, "username": player.username, "name": player.public_name}
+
+
+def seat_body(seat: Seat) -> dict[str, Any]:
+    kind = str(seat.kind)
+    return {
+        "index": seat.index,
+        "kind": kind,
+        "kind_name": _SEAT_KINDS.now().get(kind, kind),
+        "name": seat.display_name,
+        "player": player_ref(seat.player) if seat.player_id is not None else None,
+        "open": seat.is_open,
+        "ai_level": seat.ai_level,
+        "place": seat.place,
+        "final_total": seat.final_total,
+    }
+
+
+def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
+    """``GameSerializer``'s answer. ``state``: the rules state of ``game.state`` when the caller
+    has it (after a move), else None and the snapshot is read here; ``viewer``: the request's
+    user (``your_seats``)."""
+    kind, status = str(game.kind), str(game.status)
+    seats = list(game.seats.all())
+    if game.state is None:
+        presented = None
+    elif state is not None:
+        presented = present_rules_state(kind, state)
+    else:
+        presented = present_state(kind, game.state)
+    return {
+        "id": str(game.pk),
+        "kind": kind,
+        "kind_name": _GAME_KINDS.now().get(kind, kind),
+        "status": status,
+        "status_name": _STATUSES.now().get(status, status),
+        "version": game.version,
+        "options": game.options,
+        "created_by": player_ref(game.created_by),
+        "created_at": iso_datetime(game.created_at),
+        "started_at": iso_datetime(game.started_at),
+        "finished_at": iso_datetime(game.finished_at),
+        "turn_seat": game.turn_seat,
+        "seats": [seat_body(seat) for seat in seats],
+        "your_seats": sorted(controlled_seats(game, viewer)),
+        "setup_label": setup_label(kind, [seat.kind for seat in seats]),
+        "state": presented,
+    }
+
+
+def event_body(event: GameEvent, kind: str) -> dict[str, Any]:
+    """``GameEventSerializer``'s answer; ``kind`` is the game's."""
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "data": event.data,
+        "actor": event.actor.username if event.actor_id is not None else None,
+        "automatic": event.automatic,
+        "created_at": iso_datetime(event.created_at),
+        "messages": event_messages(kind, event.type),
+    }

@@ -1,0 +1,92 @@
+"""Everything that follows a committed move, in one place and in order.
+
+``game_move`` (and ``game_start``) capture an ``Advance`` inside their transaction, from the rows
+they hold locked, and hand ``after_commit`` to ``transaction.on_commit``: nothing here runs for a
+move that rolled back, and nothing here reads the database to learn what the move did. Each step
+is keyed by the game's new version, so work queued for a version the game has since left does
+nothing when it runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from games import automation, live
+from games.models import Game, Seat
+from games.tournaments import scheduling
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    index: int
+    kind: str
+    player_id: int | None
+
+
+@dataclass(frozen=True)
+class Advance:
+    """A game's new version as the move's transaction left it: plain values, no model rows."""
+
+    game_id: Any
+    kind: str
+    version: int
+    finished: bool
+    computer_to_play: bool
+    deadline_at: datetime | None
+    turn_seat: int | None
+    created_by_id: int
+    seats: tuple[SeatFacts, ...]
+
+    @classmethod
+    def capture(cls, game: Game, *, finished: bool, computer_to_play: bool) -> Advance:
+        return cls(
+            game_id=game.pk,
+            kind=game.kind,
+            version=game.version,
+            finished=finished,
+            computer_to_play=computer_to_play,
+            deadline_at=game.deadline_at,
+            turn_seat=game.turn_seat,
+            created_by_id=game.created_by_id,
+            seats=tuple(
+                SeatFacts(index=seat.index, kind=seat.kind, player_id=seat.player_id)
+                for seat in game.seats.all()
+            ),
+        )
+
+
+def after_commit(advance: Advance) -> None:
+    """What a committed move sets going, in this order:
+
+    1. publish: the game's streams and the players concerned hear of the new version;
+    2. the server's own next move: the computer's turn, or the game's timer (auto-confirm, clock);
+    3. a finished tournament game may end its round.
+    """
+    live.on_game_advanced(
+        game_id=advance.game_id, version=advance.version, player_notes=player_notes(advance)
+    )
+    automation.schedule_followups(
+        game_id=advance.game_id,
+        version=advance.version,
+        computer_to_play=advance.computer_to_play,
+        deadline_at=advance.deadline_at,
+    )
+    if advance.finished:
+        scheduling.on_game_advanced(game_id=advance.game_id, finished=True)
+
+
+def player_notes(advance: Advance) -> list[live.PlayerNote]:
+    """``live.player_notes`` of the captured version: it reads a game and its seats, so they are
+    rebuilt, unsaved, from the captured values (no query, and no row a later move may change)."""
+    game = Game(
+        id=advance.game_id,
+        kind=advance.kind,
+        version=advance.version,
+        turn_seat=advance.turn_seat,
+        created_by_id=advance.created_by_id,
+        deadline_at=advance.deadline_at,
+    )
+    game.use_seats([Seat(index=s.index, kind=s.kind, player_id=s.player_id) for s in advance.seats])
+    return live.player_notes(game, advance.version, advance.finished)

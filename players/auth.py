@@ -1,0 +1,63 @@
+"""Token authentication in one query and one hash per request.
+
+knox's ``TokenAuthentication`` reads the token rows by key prefix, then every token of the account
+(to delete the expired ones) and hashes the presented token once per candidate row: two queries
+or more and a hash per row, on every request. This one reads the candidates and their accounts in
+one query, hashes once, and keeps knox's rules: an expired token is refused and deleted (with
+``token_expired``), an inactive account is refused, ``AUTO_REFRESH`` renews. The other expired
+tokens of the account are deleted when it next signs in (``players.services.token_create``)
+instead of on every request.
+
+Nothing is cached between requests: a revoked token is refused by the very next request.
+"""
+
+from __future__ import annotations
+
+import binascii
+from hmac import compare_digest
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from knox import auth as knox_auth
+from knox.crypto import hash_token
+from knox.models import get_token_model
+from knox.settings import CONSTANTS, knox_settings
+from knox.signals import token_expired
+from rest_framework import exceptions
+
+from config.queries import PreparedSelect
+
+_Token = get_token_model()
+# A token's candidates (same key prefix; in practice one) with their account: one query.
+_BY_KEY = PreparedSelect(
+    lambda key: _Token.objects.select_related("user").filter(token_key=key),
+    _Token._meta.get_field("token_key"),
+    "0" * CONSTANTS.TOKEN_KEY_LENGTH,
+)
+
+
+class TokenAuthentication(knox_auth.TokenAuthentication):
+    """knox's header (``Authorization: Token <token>``), tokens and expiry rules."""
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+        invalid = _("Invalid token.")
+        try:
+            raw = token.decode("utf-8")
+            digest = hash_token(raw)
+        except (UnicodeDecodeError, TypeError, ValueError, binascii.Error):
+            raise exceptions.AuthenticationFailed(invalid) from None
+        if "\x00" in raw:  # PostgreSQL refuses NUL in text: no token has one
+            raise exceptions.AuthenticationFailed(invalid)
+        for auth_token in _BY_KEY(raw[: CONSTANTS.TOKEN_KEY_LENGTH]):
+            if not compare_digest(digest, auth_token.digest):
+                continue
+            if auth_token.expiry is not None and auth_token.expiry < timezone.now():
+                username = auth_token.user.get_username()
+                auth_token.delete()
+                token_expired.send(sender=self.__class__, username=username, source="auth_token")
+                break
+            if knox_settings.AUTO_REFRESH and auth_token.expiry:
+                self.renew_token(auth_token)
+            return self.validate_user(auth_token)  # type: ignore[no-any-return]
+        raise exceptions.AuthenticationFailed(invalid)
