@@ -113,15 +113,17 @@ def schedule_followups(
     deadline_at: datetime | None,
     **_: object,
 ) -> None:
-    """After a move commits: queue the computer's next move, or the game's timer."""
+    """After a move commits: queue the computer's next move, and set the game's timer (the
+    timers process fires it: games.timer_runner)."""
     from games import tasks
+    from games.timer_runner import timer_schedule
 
     if computer_to_play:
         tasks.play_computer_move.apply_async(
             (str(game_id), version), countdown=settings.GAMES_COMPUTER_MOVE_DELAY
         )
-    if deadline_at is not None:
-        tasks.timeout.apply_async((str(game_id), version), eta=deadline_at)
+    # Also when the move left no deadline: on Redis that removes the timer the player just beat.
+    timer_schedule(game_id=game_id, version=version, deadline_at=deadline_at)
 
 
 def run_until_idle(game_id: object, *, limit: int = 10_000) -> int:
