@@ -248,6 +248,7 @@ class TimerRunner:
         from games import automation
 
         game_id, version = due
+        started = time.perf_counter()
         _fresh_connection()
         try:
             moved = automation.game_timeout(
@@ -260,6 +261,14 @@ class TimerRunner:
         finally:
             _fresh_connection()
         self.fired += moved
+        # One line per fire, for bench/auto_confirm_lag.py (LOG_LEVEL=DEBUG); nothing otherwise.
+        log.debug(
+            "timer fired: game=%s version=%s moved=%s ms=%.1f",
+            game_id,
+            version,
+            moved,
+            1000 * (time.perf_counter() - started),
+        )
         return moved
 
     def _fire_and_free(self, due: Due) -> None:
