@@ -274,7 +274,8 @@ if GAMES_TIMERS not in {"redis", "database", "celery"}:
 # The sorted set, in REDIS_URL's db (a key is scoped by the db number, unlike a pub/sub channel).
 GAMES_TIMERS_KEY = os.environ.get("TIMERS_KEY", "dice:timers")
 # The longest the runner sleeps without looking at the wheel: the bound on noticing a timer set
-# while it slept, which matters only for a timer due sooner than that (none is: 1 s at least).
+# while it slept, which matters only for one due sooner than that (the auto-confirm's 3 s and a
+# turn clock are far longer; the computer's pause under a turn clock is 1 s by default).
 GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
 # Timers fired at once per runner process: their database round trips overlap.
 GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "4"))
