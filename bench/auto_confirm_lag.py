@@ -907,7 +907,7 @@ def main(argv: list[str] | None = None) -> int:
         default="redis",
         help="redis: manage.py run_timers (as deployed); celery: the former ETA tasks and worker",
     )
-    parser.add_argument("--timer-threads", type=int, default=4, help="run_timers --threads")
+    parser.add_argument("--timer-threads", type=int, default=2, help="run_timers --threads")
     parser.add_argument(
         "--concurrency", type=int, default=2, help="processes of the default-queue worker"
     )

@@ -277,8 +277,9 @@ GAMES_TIMERS_KEY = os.environ.get("TIMERS_KEY", "dice:timers")
 # while it slept, which matters only for one due sooner than that (the auto-confirm's 3 s and a
 # turn clock are far longer; the computer's pause under a turn clock is 1 s by default).
 GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
-# Timers fired at once per runner process: their database round trips overlap.
-GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "4"))
+# Timers fired at once per runner process (their database round trips overlap); each holds a
+# pooled connection while it fires.
+GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
