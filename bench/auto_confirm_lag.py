@@ -1,7 +1,7 @@
 """Benchmark of the yatzy auto-confirm timer: how long after the last roll the server scores.
 
     .venv/bin/python bench/auto_confirm_lag.py [--phases idle,paced,flat-out,live] [--games 300]
-        [--spread 10] [--live-games 500] [--think 4,12] [--decide 1,2.5] [--load-games 100]
+        [--spread 10] [--live-games 500] [--think 6,18] [--decide 1,2.5] [--load-games 100]
         [--load-rate 20] [--load-clients 8] [--timers redis|celery]
         [--server serve|uvicorn|gunicorn]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_timers] [--sqlite]
@@ -29,10 +29,11 @@ Each phase:
    - ``paced``: ``--load-games`` games by ``--load-clients`` threads at ``--load-rate`` moves/s in
      all, a whole turn at a time; ``flat-out``: the same as fast as the server answers;
    - ``live``: ``--live-games`` games (500) at a human pace, each on its own clock: a roll
-     ``--think`` s (uniform, 4-12 s: 8 s on average) after the game's previous move, the score
-     ``--decide`` s (1-2.5 s) after its third roll, so well inside the auto-confirm; one game's
-     move every 6.4 s on average, 78 moves/s asked from 500 games; ``--live-clients`` threads (32)
-     send them, each game's move when it is due;
+     ``--think`` s (uniform, 6-18 s: 12 s on average) after the game's previous move, the score
+     ``--decide`` s (1-2.5 s) after its third roll, so well inside the auto-confirm: a turn in
+     38 s, a game in 8 min, one move per game every 9.4 s, 53 moves/s asked from 500 games (which
+     this machine serves; ``--think 4,12``, 78 moves/s, saturates it); ``--live-clients`` threads
+     (32) send them, each game's move when it is due;
 3. sends each prepared game's third roll through HTTP (``POST .../moves/``), one every
    ``spread / games`` seconds, and then sends nothing more to those games;
 4. waits until every one of them has been scored (or ``--wait`` s after the last roll) and reads
@@ -890,7 +891,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--live-games", type=int, default=500, help="live phase: games at once")
     parser.add_argument("--live-clients", type=int, default=32, help="live phase: threads")
     parser.add_argument(
-        "--think", type=pair, default=(4.0, 12.0), help="live phase: s before each roll (LOW,HIGH)"
+        "--think", type=pair, default=(6.0, 18.0), help="live phase: s before each roll (LOW,HIGH)"
     )
     parser.add_argument(
         "--decide", type=pair, default=(1.0, 2.5), help="live phase: s before the score (LOW,HIGH)"
