@@ -260,7 +260,8 @@ class TimerRunner:
             return False
         finally:
             _fresh_connection()
-        self.fired += moved
+        with self._idle:
+            self.fired += moved
         # One line per fire, for bench/auto_confirm_lag.py (LOG_LEVEL=DEBUG); nothing otherwise.
         log.debug(
             "timer fired: game=%s version=%s moved=%s ms=%.1f",
