@@ -1,7 +1,9 @@
 """Benchmark of the yatzy auto-confirm timer: how long after the last roll the server scores.
 
-    .venv/bin/python bench/auto_confirm_lag.py [--games 300] [--spread 10] [--load-games 100]
-        [--load-rate 20] [--load-clients 8] [--phases idle,paced,flat-out]
+    .venv/bin/python bench/auto_confirm_lag.py [--phases idle,paced,flat-out,live] [--games 300]
+        [--spread 10] [--live-games 500] [--think 6,18] [--decide 1,2.5] [--load-games 100]
+        [--load-rate 20] [--load-clients 8] [--timers redis|celery]
+        [--server serve|uvicorn|gunicorn]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_timers] [--sqlite]
         [--redis-url redis://127.0.0.1:6379/3]
 
@@ -9,21 +11,29 @@ DESIGN target: "Auto-confirm fires between 3.0 and 3.5 s after the last roll at 
 of games run." Prints figures; never asserts on time.
 
 Set-up: a fresh database (PostgreSQL ``dice_bench_timers``, dropped and re-created; ``--sqlite``: a
-temporary file), a dedicated Redis db (``/3``, flushed) as broker and cache, the web server as
-``bench/http_moves.py`` starts it (``uvicorn config.asgi:application --workers 2``) and the Celery
-workers as deployed: the timers worker with embedded beat (``celery -A config worker -B --queues
-timers --concurrency 1``) and the default-queue worker (``--queues celery --concurrency 2``),
-``COMPUTER_MOVE_DELAY=0``, the sweep at its production settings (``SWEEP_SECONDS=1``,
-``SWEEP_GRACE_SECONDS=1``) unless told.
+temporary file), a dedicated Redis db (``/3``, flushed) as broker, cache and timer wheel, the web
+tier as deployed, ``make serve`` (nginx in front of gunicorn and the stream tier, DEBUG off; its own
+process group, ended with it), and the background processes as ``config/deploy/Procfile`` runs
+them: the timers process (``manage.py run_timers``, the Redis sorted set of deadlines; ``--timers
+celery``: the former path instead, ETA tasks on the ``timers`` queue and a Celery worker of their
+own, ``--concurrency 1 --prefetch-multiplier 100``) and the default-queue worker with beat
+(``--queues celery --concurrency 2 -B``, where the sweep runs), ``COMPUTER_MOVE_DELAY=0``, the
+sweep at its production settings (``SWEEP_SECONDS=1``, ``SWEEP_GRACE_SECONDS=1``) unless told.
 
 Each phase:
 
 1. prepares ``--games`` one-seat yatzy games (auto-confirm ``--auto-confirm`` s, 3 by default),
    each rolled twice, directly through ``games.services`` in this process (set-up, not measured);
-2. in the phases with load, starts ``--load-games`` other games (auto-confirm on, so each of their
-   third rolls queues a timer that their score then makes stale) played through HTTP by
-   ``--load-clients`` threads: ``paced`` at ``--load-rate`` moves/s in all, ``flat-out`` as fast as
-   the server answers;
+2. in the phases with load, starts other games (auto-confirm on, so each of their third rolls sets
+   a timer that their score then beats) played through HTTP:
+   - ``paced``: ``--load-games`` games by ``--load-clients`` threads at ``--load-rate`` moves/s in
+     all, a whole turn at a time; ``flat-out``: the same as fast as the server answers;
+   - ``live``: ``--live-games`` games (500) at a human pace, each on its own clock: a roll
+     ``--think`` s (uniform, 6-18 s: 12 s on average) after the game's previous move, the score
+     ``--decide`` s (1-2.5 s) after its third roll, so well inside the auto-confirm: a turn in
+     38 s, a game in 8 min, one move per game every 9.4 s, 53 moves/s asked from 500 games (which
+     this machine serves; ``--think 4,12``, 78 moves/s, saturates it); ``--live-clients`` threads
+     (32) send them, each game's move when it is due;
 3. sends each prepared game's third roll through HTTP (``POST .../moves/``), one every
    ``spread / games`` seconds, and then sends nothing more to those games;
 4. waits until every one of them has been scored (or ``--wait`` s after the last roll) and reads
@@ -31,9 +41,10 @@ Each phase:
    third ``dice_rolled`` event.
 
 It prints, per phase: games, how many were confirmed, min/p50/p90/p99/max lag, how many fired before
-``auto-confirm`` s (must be 0) and after ``auto-confirm + 0.5`` s, games never confirmed, the load's
-moves/s and latency, what the worker's log says made the moves (the timer task or the beat sweep),
-and CPU use by process.
+``auto-confirm`` s (must be 0) and after ``auto-confirm + 0.5`` s, games never confirmed; the load's
+moves/s asked and achieved, its latency and how late its moves went out; what made the automatic
+moves (the timers process or the Celery timer task, from its log, and the beat sweep, from the
+default worker's log), how long a fire took; and CPU use by process.
 """
 
 from __future__ import annotations
@@ -41,11 +52,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import heapq
+import http.client
 import math
 import os
+import random
 import re
 import secrets
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -67,7 +83,6 @@ from http_moves import (  # a sibling script, not a package
     Http,
     Process,
     YatzyPlayer,
-    add_server_arguments,
     bench_env,
     flush_redis,
     free_port,
@@ -75,8 +90,8 @@ from http_moves import (  # a sibling script, not a package
     manage,
     ms,
     percentile,
+    proc_table,
     register_many,
-    server_description,
     server_env,
     start_server,
     table,
@@ -84,59 +99,165 @@ from http_moves import (  # a sibling script, not a package
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_timers"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/3"
-PHASES = ("idle", "paced", "flat-out")
+PHASES = ("idle", "paced", "flat-out", "live")
 TASK_LINE = re.compile(
     r"^\[(?P<ts>[\d-]+ [\d:,]+): \w+/[\w-]+\] Task (?P<task>[\w.]+)\[(?P<id>[^\]]+)\] "
     r"(?:received|succeeded in (?P<runtime>[\d.e-]+)s: (?P<value>\S+))",
     re.MULTILINE,
 )
+FIRE_LINE = re.compile(
+    r"^timer fired: game=\S+ version=\d+ moved=(?P<moved>\w+) ms=(?P<ms>[\d.]+)$", re.MULTILINE
+)
 
 
 # --------------------------------------------------------------------------------------------------
-# the worker
+# the processes
+
+
+def wait_for_log(process: Process, text: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while text not in process.log_path.read_text(errors="replace"):
+        process.check()
+        if time.monotonic() > deadline:
+            process.stop()
+            raise SystemExit(
+                f"{process.name} was not ready in {seconds:.0f} s:\n{process.log_tail()}"
+            )
+        time.sleep(0.2)
+
+
+class ServeProcess(Process):
+    """``make serve``: make runs honcho in make's own process group, but honcho starts each tier
+    (nginx, gunicorn, the stream tier) in a group of its own. ``stop`` sends SIGTERM to make's
+    group, so honcho stops its tiers as it does on Ctrl-C, waits for every process of the tree,
+    then kills whatever is left of it, by the ids noted before (no orphan outlives the bench)."""
+
+    def descendants(self) -> set[int]:
+        procs = proc_table()
+        tree, grew = {self.pid}, True
+        while grew:
+            grew = False
+            for pid, (ppid, _, _) in procs.items():
+                if ppid in tree and pid not in tree:
+                    tree.add(pid)
+                    grew = True
+        return tree - {self.pid}
+
+    def stop(self, grace: float = 20) -> None:
+        tree = self.descendants()
+        groups = {os.getpgid(pid) for pid in tree if Path(f"/proc/{pid}").exists()}
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in tree):
+            time.sleep(0.2)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.popen.wait(timeout=0)  # reap make
+        for group in {*groups, self.pid}:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(group, signal.SIGKILL)
+        super().stop(grace=5)
+
+
+def start_serve(env: dict[str, str], port: int, tmp: Path, concurrency: int) -> Process:
+    """``make serve`` on ``port`` (nginx; gunicorn and the stream tier on two more free ports), in
+    a process group of its own that ``Process.stop`` ends; returns once ``/health/live`` answers
+    through nginx."""
+    argv = [
+        "make", "--no-print-directory", "serve", f"PORT={port}", f"API_PORT={free_port()}",
+        f"STREAMS_PORT={free_port()}", f"NGINX_DIR={tmp / 'nginx'}",
+        f"WEB_CONCURRENCY={concurrency}",
+    ]  # fmt: skip
+    server = ServeProcess("make serve", argv, env, tmp / "server.log")
+    deadline = time.monotonic() + 90
+    while True:
+        server.check()
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/health/live")
+            status = conn.getresponse().status
+            conn.close()
+            if status == 200:
+                return server
+        if time.monotonic() > deadline:
+            server.stop()
+            raise SystemExit(f"make serve did not answer in 90 s:\n{server.log_tail()}")
+        time.sleep(0.3)
 
 
 def start_worker(
     env: dict[str, str], concurrency: int, tmp: Path, queues: str = "timers", beat: bool = True
 ) -> Process:
-    """A worker as deployed (config/deploy/Procfile): timers on their own queue and worker (with
-    the beat schedule here), everything else on the default queue."""
+    """A Celery worker as deployed (config/deploy/Procfile): the default queue (with the beat
+    schedule here), or the former timers worker (``--timers celery``)."""
     argv = [
         sys.executable, "-m", "celery", "-A", "config", "worker", *(["-B"] if beat else []),
         "--queues", queues, "--concurrency", str(concurrency), "--loglevel", "INFO",
-        # as in the Procfile: the timers worker holds many due-later messages at once
+        # as the former Procfile line: the timers worker holds many due-later messages at once
         *(["--prefetch-multiplier", "100"] if queues == "timers" else []),
         "--schedule", str(tmp / "beat-schedule"),
         "--hostname", f"bench-{queues}-{secrets.token_hex(3)}@%h",
     ]  # fmt: skip
     worker = Process(f"celery worker {queues}", argv, env, tmp / f"worker-{queues}.log")
-    deadline = time.monotonic() + 60
-    while "ready." not in worker.log_path.read_text(errors="replace"):
-        worker.check()
-        if time.monotonic() > deadline:
-            worker.stop()
-            raise SystemExit(f"the worker was not ready in 60 s:\n{worker.log_tail()}")
-        time.sleep(0.2)
+    wait_for_log(worker, "ready.")
     return worker
 
 
-class WorkerLog:
-    """What the worker's log says about the tasks that finished since the last ``read``: which
-    path scored (timer task or sweep), how long the tasks ran, and how many timer tasks reached
-    the worker only when already due (the worker stops taking messages while its pool is full:
-    late acks, prefetch 1)."""
+def start_timers(env: dict[str, str], tmp: Path, threads: int) -> Process:
+    """The timers process as the Procfile runs it, logging one line per fire (DEBUG)."""
+    argv = [sys.executable, "manage.py", "run_timers", "--threads", str(threads)]
+    timers = Process("run_timers", argv, {**env, "LOG_LEVEL": "DEBUG"}, tmp / "timers.log")
+    wait_for_log(timers, "ready.")
+    return timers
 
-    def __init__(self, path: Path, auto_confirm: float) -> None:
+
+class Log:
+    """A process's log, read from where the last ``read`` stopped."""
+
+    def __init__(self, path: Path | None) -> None:
         self.path = path
         self.offset = 0
-        self.auto_confirm = auto_confirm
-        self.received: dict[str, float] = {}
 
-    def read(self) -> dict[str, float]:
+    def new_text(self) -> str:
+        if self.path is None:
+            return ""
         with self.path.open("rb") as handle:
             handle.seek(self.offset)
             text = handle.read().decode(errors="replace")
             self.offset = handle.tell()
+        return text
+
+
+class RunnerLog(Log):
+    """The timers process's fires since the last ``read``: moves, stale fires, run time."""
+
+    def read(self) -> dict[str, float]:
+        text = self.new_text()
+        runtimes: list[float] = []
+        found: Counter[str] = Counter()
+        for match in FIRE_LINE.finditer(text):
+            runtimes.append(float(match["ms"]) / 1000)
+            found["timer moves" if match["moved"] == "True" else "timer stale"] += 1
+        found["errors in log"] = len(re.findall(r"\b(ERROR|CRITICAL|Traceback)\b", text))
+        figures: dict[str, float] = dict(found)
+        figures["busy seconds"] = sum(runtimes)
+        figures["fire p50 ms"] = 1000 * percentile(runtimes, 50)
+        figures["fire p99 ms"] = 1000 * percentile(runtimes, 99)
+        return figures
+
+
+class WorkerLog(Log):
+    """What a Celery worker's log says about the tasks that finished since the last ``read``: the
+    timer tasks that moved or found nothing due and how long they ran, how many reached the worker
+    only when already due (``--timers celery``), and the sweeps' moves (the default worker)."""
+
+    def __init__(self, path: Path | None, auto_confirm: float) -> None:
+        super().__init__(path)
+        self.auto_confirm = auto_confirm
+        self.received: dict[str, float] = {}
+
+    def read(self) -> dict[str, float]:
+        text = self.new_text()
         found: Counter[str] = Counter()
         runtimes: list[float] = []
         for match in TASK_LINE.finditer(text):
@@ -146,16 +267,16 @@ class WorkerLog:
                 continue
             task, value = match["task"].rsplit(".", 1)[-1], match["value"]
             runtime = float(match["runtime"])
-            found["busy seconds"] += runtime
             if task == "timeout":
+                found["busy seconds"] += runtime
                 runtimes.append(runtime)
                 if value == "True":
-                    found["timer tasks that moved"] += 1
+                    found["timer moves"] += 1
                     held = stamp - self.received.pop(match["id"], stamp)
                     # a timer task normally reaches the worker ~auto_confirm s before it is due
                     found["received when due"] += held < self.auto_confirm / 2
                 else:
-                    found["timer tasks, nothing due"] += 1
+                    found["timer stale"] += 1
             elif task == "sweep_automatic_moves":
                 found["sweeps"] += 1
                 found["sweep moves"] += int(value) if value.isdigit() else 0
@@ -163,8 +284,9 @@ class WorkerLog:
                 found[f"{task} tasks"] += 1
         found["errors in log"] = len(re.findall(r"\b(ERROR|CRITICAL)\b", text))
         figures: dict[str, float] = dict(found)
-        figures["timer task p50 ms"] = 1000 * percentile(runtimes, 50)
-        figures["timer task p99 ms"] = 1000 * percentile(runtimes, 99)
+        if runtimes:
+            figures["fire p50 ms"] = 1000 * percentile(runtimes, 50)
+            figures["fire p99 ms"] = 1000 * percentile(runtimes, 99)
         return figures
 
 
@@ -174,7 +296,9 @@ class WorkerLog:
 
 def django_setup(env: dict[str, str]) -> None:
     """This process prepares games with the services and reads the event log through the ORM."""
-    for name in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "LOG_LEVEL"):
+    names = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "LOG_LEVEL",
+             "GAMES_TIMERS", "LIVE_CHANNEL_PREFIX", "COMPUTER_MOVE_DELAY")  # fmt: skip
+    for name in names:
         if name in env:
             os.environ[name] = env[name]
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -321,6 +445,113 @@ class Load:
         }
 
 
+@dataclass
+class HumanLoad:
+    """``games`` games played at a human pace, each on its own clock: a roll ``think`` s (uniform
+    between the two bounds) after the game's previous move was answered, the score ``decide`` s
+    after its third roll. ``clients`` threads (one keep-alive connection each) share the games and
+    send each move when it is due; when they cannot keep up, moves go out late, and the figures say
+    by how much."""
+
+    port: int
+    tokens: list[str]
+    games: int
+    auto_confirm: float
+    think: tuple[float, float]
+    decide: tuple[float, float]
+    start_spread: float = 5.0
+    samples: list[list[tuple[float, float, str, bool]]] = field(default_factory=list)
+    lateness: list[list[tuple[float, float]]] = field(default_factory=list)
+    players: list[YatzyPlayer] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+    threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def asked(self) -> float:
+        """Moves/s asked once every game is under way: a turn is three rolls, each after a think,
+        and a score after a decide."""
+        turn = 3 * sum(self.think) / 2 + sum(self.decide) / 2
+        return self.games * 4 / turn
+
+    def start(self) -> None:
+        clients = len(self.tokens)
+        self.samples = [[] for _ in range(clients)]
+        self.lateness = [[] for _ in range(clients)]
+        for index in range(clients):
+            http = Http(self.port, self.tokens[index])
+            mine = [
+                YatzyPlayer(http, {"auto_confirm_seconds": self.auto_confirm})
+                for _ in range(index, self.games, clients)
+            ]
+            self.players += mine
+            thread = threading.Thread(
+                target=self._loop, args=(index, mine), daemon=True, name=f"live-{index}"
+            )
+            self.threads.append(thread)
+        for thread in self.threads:
+            thread.start()
+
+    def _pause(self, rng: random.Random, player: YatzyPlayer, category: str) -> float:
+        game = player.game
+        if game is None or category == "create":
+            return 0.05  # then start it
+        if category == "start":
+            return rng.uniform(0, self.think[1])  # the first rolls spread over a whole think
+        state = game["state"]
+        if state["rolls_used"] > 0 and state["rolls_left"] == 0:
+            return rng.uniform(*self.decide)
+        return rng.uniform(*self.think)
+
+    def _loop(self, index: int, players: list[YatzyPlayer]) -> None:
+        rng = random.Random(index)
+        began = time.perf_counter()
+        heap = [(began + rng.uniform(0, self.start_spread), i) for i in range(len(players))]
+        heapq.heapify(heap)
+        while heap and not self.stop.is_set():
+            due, i = heap[0]
+            pause = due - time.perf_counter()
+            if pause > 0:
+                self.stop.wait(min(pause, 0.5))
+                continue
+            heapq.heappop(heap)
+            player = players[i]
+            t0 = time.perf_counter()
+            category, ok = player.step()
+            t1 = time.perf_counter()
+            self.samples[index].append((t0, t1, category, ok))
+            if category == "move":
+                self.lateness[index].append((t0, t0 - due))
+            heapq.heappush(heap, (t1 + self._pause(rng, player, category), i))
+        if players:
+            players[0].http.close()
+
+    def halt(self) -> None:
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(timeout=60)
+
+    def figures(self, start: float, end: float) -> dict[str, Any]:
+        moves = [
+            t1 - t0
+            for rows in self.samples
+            for t0, t1, category, ok in rows
+            if ok and category == "move" and t0 >= start and t1 <= end
+        ]
+        late = [lag for rows in self.lateness for t0, lag in rows if start <= t0 <= end]
+        errors: Counter[str] = Counter()
+        for player in self.players:
+            errors.update(player.errors)
+        return {
+            "moves": len(moves),
+            "asked": self.asked,
+            "rate": len(moves) / (end - start) if end > start else math.nan,
+            "p50": percentile(moves, 50),
+            "p99": percentile(moves, 99),
+            "late p99": percentile(late, 99),
+            "errors": dict(errors),
+        }
+
+
 # --------------------------------------------------------------------------------------------------
 # a phase
 
@@ -336,7 +567,7 @@ class PhaseReport:
     not_automatic: int
     drive: Drive
     load: dict[str, Any] | None
-    worker: dict[str, float]
+    timers: dict[str, float]  # what fired (timers log) and the sweep moves (default worker log)
     cpu: dict[str, float]
     seconds: float
 
@@ -426,10 +657,11 @@ def run_phase(
     driver_users: list[str],
     driver_tokens: list[str],
     load_tokens: list[str],
+    live_tokens: list[str],
     args: argparse.Namespace,
-    worker: Process,
-    server: Process,
-    worker_log: WorkerLog,
+    trees: dict[str, list[int]],
+    timer_log: RunnerLog | WorkerLog,
+    sweep_log: WorkerLog,
     count: int | None = None,
     spread: float | None = None,
 ) -> PhaseReport:
@@ -437,7 +669,8 @@ def run_phase(
     spread = args.spread if spread is None else spread
     games = prepare_games(driver_users, count, args.auto_confirm)
 
-    load: Load | None = None
+    load: Load | HumanLoad | None = None
+    warmup = args.load_warmup
     if name in ("paced", "flat-out"):
         load = Load(
             port=port,
@@ -446,17 +679,30 @@ def run_phase(
             rate=args.load_rate if name == "paced" else 0.0,
             auto_confirm=args.auto_confirm,
         )
+    elif name == "live":
+        load = HumanLoad(
+            port=port,
+            tokens=live_tokens,
+            games=args.live_games,
+            auto_confirm=args.auto_confirm,
+            think=args.think,
+            decide=args.decide,
+        )
+        # until every game has had its first roll: the pace is then steady
+        warmup = max(warmup, args.think[1])
+    if load is not None:
         load.start()
         # until every load game is created and started, and a little more
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline and any(
             p.game is None or p.game["status"] == "open" for p in load.players
         ):
             time.sleep(0.2)
-        time.sleep(args.load_warmup)
+        time.sleep(warmup)
 
-    worker_log.read()  # forget what came before
-    meter = CpuMeter({"server": [server.pid], "worker": [worker.pid]})
+    timer_log.read()  # forget what came before
+    sweep_log.read()
+    meter = CpuMeter(trees)
     began = time.perf_counter()
     drive = third_rolls(port, driver_tokens, games, spread)
     seqs = drive.seqs
@@ -473,10 +719,10 @@ def run_phase(
     cpu = meter.read()
     load_figures = None
     if load is not None:
-        load.halt()
         load_figures = load.figures(began, ended)
-    time.sleep(1.5)  # let the worker log the last tasks
-    worker_figures = worker_log.read()
+        load.halt()
+    time.sleep(1.5)  # let the processes log the last fires
+    timers = {**timer_log.read(), "sweep moves": sweep_log.read().get("sweep moves", 0.0)}
 
     rolls = roll_times(seqs)
     lag: dict[str, float] = {}
@@ -499,7 +745,7 @@ def run_phase(
         not_automatic=not_automatic,
         drive=drive,
         load=load_figures,
-        worker=worker_figures,
+        timers=timers,
         cpu=cpu,
         seconds=ended - began,
     )
@@ -544,20 +790,28 @@ def report(phases: list[PhaseReport], args: argparse.Namespace) -> None:
     print("Load and driving")
     header = [
         "phase", "3rd rolls/s asked", "sent", "roll p50 ms", "roll p99 ms", "send late p99 ms",
-        "load moves/s", "load p50 ms", "load p99 ms", "load errors",
+        "load games", "load moves/s asked", "done", "load p50 ms", "load p99 ms",
+        "load late p99 ms", "load errors",
     ]  # fmt: skip
     rows = []
     for p in phases:
         load = p.load or {}
+        games = {"live": args.live_games, "paced": args.load_games, "flat-out": args.load_games}
+        asked = load.get("asked", args.load_rate if p.name == "paced" else math.nan)
         rows.append([
             p.name, f"{p.games / args.spread:.1f}", f"{p.drive.rate:.1f}",
             ms(percentile(p.drive.latency, 50)), ms(percentile(p.drive.latency, 99)),
-            ms(percentile(p.drive.lateness, 99)),
+            ms(percentile(p.drive.lateness, 99)), str(games.get(p.name, 0)),
+            "-" if math.isnan(asked) else f"{asked:.1f}",
             f"{load['rate']:.1f}" if load else "-", ms(load.get("p50", math.nan)),
-            ms(load.get("p99", math.nan)),
+            ms(load.get("p99", math.nan)), ms(load.get("late p99", math.nan)),
             str(sum(load.get("errors", {}).values())) if load else "-",
         ])  # fmt: skip
     print(table(rows, header))
+    print(
+        "  load late: how long after its due time a live game's move went out (the client threads\n"
+        "  were busy); a load error is a refused move, e.g. a score that lost to its auto-confirm"
+    )
     for p in phases:
         if p.load and p.load["errors"]:
             print(f"  {p.name} load errors: {p.load['errors']}")
@@ -567,42 +821,59 @@ def report(phases: list[PhaseReport], args: argparse.Namespace) -> None:
             print(f"  {p.name} never confirmed (first 5): {p.never[:5]}")
 
     print()
-    print("Worker (from its log: the tasks that finished during the phase)")
-    keys = [
-        "timer tasks that moved",
-        "received when due",
-        "sweep moves",
-        "timer tasks, nothing due",
-    ]
-    header = ["phase", *keys, "timer task p50 ms", "p99 ms", "pool busy", "errors in log"]
+    source = "run_timers" if args.timers == "redis" else "the timers worker"
+    print(f"Timers (from the logs: {source}, and the default worker for the sweep)")
+    keys = ["timer moves", "timer stale", "sweep moves"]
+    if args.timers == "celery":
+        keys.insert(1, "received when due")
+    header = ["phase", *keys, "fire p50 ms", "fire p99 ms", "busy", "errors in log"]
     rows = []
     for p in phases:
-        busy = p.worker.get("busy seconds", 0.0) / (p.seconds * args.timer_concurrency)
+        busy = p.timers.get("busy seconds", 0.0) / p.seconds
         rows.append([
-            p.name, *[f"{p.worker.get(k, 0):.0f}" for k in keys],
-            f"{p.worker.get('timer task p50 ms', math.nan):.1f}",
-            f"{p.worker.get('timer task p99 ms', math.nan):.1f}", f"{100 * busy:.0f}%",
-            f"{p.worker.get('errors in log', 0):.0f}",
+            p.name, *[f"{p.timers.get(k, 0):.0f}" for k in keys],
+            f"{p.timers.get('fire p50 ms', math.nan):.1f}",
+            f"{p.timers.get('fire p99 ms', math.nan):.1f}", f"{100 * busy:.0f}%",
+            f"{p.timers.get('errors in log', 0):.0f}",
         ])  # fmt: skip
     print(table(rows, header))
+    if args.timers == "celery":
+        print(
+            "  timer moves: the timer task scored; received when due: of those, how many reached\n"
+            "  the worker only when due; stale: timer tasks that found nothing due (the load\n"
+            "  games', or a game already scored)"
+        )
+    else:
+        print(
+            "  timer moves: fires that scored; stale: fires that found the game moved on (a timer\n"
+            "  the player beat is removed by the move itself, so the load games' rarely reach it)"
+        )
     print(
-        "  moved: the timer task scored; received when due: of those, how many reached the worker\n"
-        "  only when due (it takes no message while its pool is busy: late acks, prefetch 1);\n"
-        f"  sweep moves: scored by the beat sweep, >= {args.sweep_grace:.1f} s after the deadline; "
-        "nothing due: stale timers\n"
-        "  (the load games', or a game already scored); pool busy: task run time over phase time x "
-        "concurrency"
+        f"  sweep moves: scored by the beat sweep (every game), >= {args.sweep_grace:.1f} s after "
+        "the deadline;\n  fire: the time of one fire (load, move, commit); busy: fire time over "
+        "phase time"
     )
 
     print()
     print("CPU (cores used during the phase)")
-    cpu_columns = ("server", "worker", *[c for c in CPU_COLUMNS if c != "server"])
+    cpu_columns = ("server", "timers", "worker", *[c for c in CPU_COLUMNS if c != "server"])
     rows = [[p.name, *[f"{p.cpu.get(c, math.nan):.2f}" for c in cpu_columns]] for p in phases]
     print(table(rows, ["phase", *cpu_columns]))
-    print("  other: everything else on the machine (Redis, other users' jobs)")
+    print(
+        "  server: make serve (nginx, gunicorn, the stream tier); timers: run_timers (or the\n"
+        "  timers worker); worker: the default worker and beat; client: this bench (drivers,\n"
+        "  load); other: everything else on the machine (Redis, other users' jobs)"
+    )
 
 
 # --------------------------------------------------------------------------------------------------
+
+
+def pair(text: str) -> tuple[float, float]:
+    low, high = (float(part) for part in text.split(","))
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"want LOW,HIGH seconds: {text}")
+    return low, high
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -613,10 +884,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spread", type=float, default=10.0, help="seconds over which to roll")
     parser.add_argument("--auto-confirm", type=float, default=3.0, help="the games' option")
     parser.add_argument("--phases", default=",".join(PHASES), help=f"some of {','.join(PHASES)}")
-    parser.add_argument("--load-games", type=int, default=100)
+    parser.add_argument("--load-games", type=int, default=100, help="paced and flat-out phases")
     parser.add_argument("--load-clients", type=int, default=8)
     parser.add_argument("--load-rate", type=float, default=20.0, help="paced phase: moves/s")
     parser.add_argument("--load-warmup", type=float, default=2.0)
+    parser.add_argument("--live-games", type=int, default=500, help="live phase: games at once")
+    parser.add_argument("--live-clients", type=int, default=32, help="live phase: threads")
+    parser.add_argument(
+        "--think", type=pair, default=(6.0, 18.0), help="live phase: s before each roll (LOW,HIGH)"
+    )
+    parser.add_argument(
+        "--decide", type=pair, default=(1.0, 2.5), help="live phase: s before the score (LOW,HIGH)"
+    )
     parser.add_argument("--drivers", type=int, default=16, help="threads sending the 3rd rolls")
     parser.add_argument("--accounts", type=int, default=4, help="accounts owning the timed games")
     parser.add_argument("--wait", type=float, default=15.0, help="seconds past the last deadline")
@@ -624,15 +903,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep-seconds", default="1.0")
     parser.add_argument("--sweep-grace", type=float, default=1.0)
     parser.add_argument(
+        "--timers",
+        choices=("redis", "celery"),
+        default="redis",
+        help="redis: manage.py run_timers (as deployed); celery: the former ETA tasks and worker",
+    )
+    parser.add_argument("--timer-threads", type=int, default=2, help="run_timers --threads")
+    parser.add_argument(
         "--concurrency", type=int, default=2, help="processes of the default-queue worker"
     )
     parser.add_argument(
-        "--timer-concurrency", type=int, default=1, help="processes of the timers worker"
+        "--timer-concurrency", type=int, default=1, help="--timers celery: its worker's processes"
     )
     parser.add_argument(
-        "--worker-conn-max-age", default="60", help="the worker's DB_CONN_MAX_AGE (settings: 60)"
+        "--worker-conn-max-age", default="60", help="the workers' DB_CONN_MAX_AGE (settings: 60)"
     )
-    add_server_arguments(parser)
+    parser.add_argument(
+        "--server",
+        choices=("serve", "uvicorn", "gunicorn"),
+        default="serve",
+        help="serve: make serve, as deployed; uvicorn/gunicorn: the former single-tier servers",
+    )
+    parser.add_argument(
+        "--web-concurrency", type=int, default=0, help="make serve's gunicorn workers (0: its own)"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn/gunicorn: processes")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn only: threads per worker")
+    parser.add_argument("--conn-max-age", default=None, help="uvicorn/gunicorn: DB_CONN_MAX_AGE")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead")
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="flushed at start and end")
@@ -654,24 +951,37 @@ def main(argv: list[str] | None = None) -> int:
         SWEEP_GRACE_SECONDS=str(args.sweep_grace),
         LOG_LEVEL="INFO",
         DB_CONN_MAX_AGE=str(args.worker_conn_max_age),
+        GAMES_TIMERS=args.timers,
+        # pub/sub is not scoped by the Redis db: stay apart from any other run on this Redis
+        LIVE_CHANNEL_PREFIX=f"bench-timers-{secrets.token_hex(4)}",
     )
-    # the web server's own setting (none under ASGI); the worker keeps persistent connections:
-    # opening one per task makes every timer task pay for a new PostgreSQL backend
-    web_env = {**env, **server_env(args)}
-    server: Process | None = None
-    worker: Process | None = None
-    general: Process | None = None
+    processes: dict[str, Process] = {}
+    if args.server == "serve":
+        concurrency = args.web_concurrency or 2 * (os.cpu_count() or 1)
+        web = f"make serve (nginx; gunicorn WEB_CONCURRENCY={concurrency}; stream tier), DEBUG off"
+    else:
+        web_env_extra = server_env(args)
+        web = f"{args.server} --workers {args.workers}, DB_CONN_MAX_AGE={args.conn_max_age}"
+    timers_line = (
+        f"manage.py run_timers --threads {args.timer_threads}"
+        if args.timers == "redis"
+        else f"celery worker --queues timers --concurrency {args.timer_concurrency} "
+        "--prefetch-multiplier 100"
+    )
     print(f"auto_confirm_lag: python {sys.version.split()[0]}; {os.cpu_count()} cores")
     print(f"  database: {database.describe()}")
-    print(f"  broker:   {args.redis_url}")
-    print(f"  web:      {server_description(args)}, DEBUG off")
-    print(f"  workers:  celery -A config worker -B --queues timers --concurrency "
-          f"{args.timer_concurrency}, and --queues celery --concurrency {args.concurrency}; "
+    print(f"  redis:    {args.redis_url} (broker, cache, timers)")
+    print(f"  web:      {web}")
+    print(f"  timers:   {timers_line}")
+    print(f"  workers:  celery worker -B --queues celery --concurrency {args.concurrency}; "
           f"SWEEP_SECONDS={args.sweep_seconds} SWEEP_GRACE_SECONDS={args.sweep_grace} "
           f"COMPUTER_MOVE_DELAY=0 DB_CONN_MAX_AGE={args.worker_conn_max_age}")  # fmt: skip
     print(f"  games:    {args.games} per phase, third rolls over {args.spread:.1f} s, auto-confirm "
-          f"{args.auto_confirm:.1f} s; load {args.load_games} games, {args.load_clients} clients, "
-          f"paced at {args.load_rate:.0f} moves/s")  # fmt: skip
+          f"{args.auto_confirm:.1f} s")  # fmt: skip
+    print(f"  load:     paced/flat-out {args.load_games} games, {args.load_clients} clients, paced "
+          f"at {args.load_rate:.0f} moves/s; live {args.live_games} games, {args.live_clients} "
+          f"clients, a roll {args.think[0]:g}-{args.think[1]:g} s after the previous move, the "
+          f"score {args.decide[0]:g}-{args.decide[1]:g} s after the 3rd roll")  # fmt: skip
     print(f"  machine busy before start: {machine_busy():.2f} cores (of {os.cpu_count()})")
     try:
         began = time.monotonic()
@@ -680,10 +990,19 @@ def main(argv: list[str] | None = None) -> int:
         manage(env, "migrate", "--noinput", "-v", "0")
         manage(env, "build_ai_tables")
         port = free_port()
-        server = start_server(web_env, port, args, tmp / "server.log")
-        worker = start_worker(env, args.timer_concurrency, tmp)
-        general = start_worker(env, args.concurrency, tmp, queues="celery", beat=False)
-        worker_log = WorkerLog(worker.log_path, args.auto_confirm)
+        if args.server == "serve":
+            processes["server"] = start_serve(env, port, tmp, concurrency)
+        else:
+            web_env = {**env, **web_env_extra}
+            processes["server"] = start_server(web_env, port, args, tmp / "server.log")
+        if args.timers == "redis":
+            processes["timers"] = start_timers(env, tmp, args.timer_threads)
+            timer_log: RunnerLog | WorkerLog = RunnerLog(processes["timers"].log_path)
+        else:
+            processes["timers"] = start_worker(env, args.timer_concurrency, tmp, beat=False)
+            timer_log = WorkerLog(processes["timers"].log_path, args.auto_confirm)
+        processes["worker"] = start_worker(env, args.concurrency, tmp, queues="celery", beat=True)
+        sweep_log = WorkerLog(processes["worker"].log_path, args.auto_confirm)
         prefix = f"timer{secrets.token_hex(3)}_"
         # a few accounts (registration hashes passwords: slow); threads share them, one token each
         accounts = max(1, min(args.accounts, args.drivers))
@@ -691,9 +1010,10 @@ def main(argv: list[str] | None = None) -> int:
         driver_users = [f"{prefix}{i % accounts}" for i in range(args.drivers)]
         driver_tokens = [tokens[i % accounts] for i in range(args.drivers)]
         load_tokens = [tokens[accounts]] * args.load_clients
+        live_tokens = [tokens[accounts]] * args.live_clients
         django_setup(env)
         print(f"  setup:    {time.monotonic() - began:.1f} s (database, migrate, AI table, web, "
-              f"worker, {len(tokens)} accounts)")  # fmt: skip
+              f"timers, worker, {len(tokens)} accounts)")  # fmt: skip
 
         common = functools.partial(
             run_phase,
@@ -701,10 +1021,11 @@ def main(argv: list[str] | None = None) -> int:
             driver_users=driver_users,
             driver_tokens=driver_tokens,
             load_tokens=load_tokens,
+            live_tokens=live_tokens,
             args=args,
-            worker=worker,
-            server=server,
-            worker_log=worker_log,
+            trees={name: [process.pid] for name, process in processes.items()},
+            timer_log=timer_log,
+            sweep_log=sweep_log,
         )
         if args.warmup_games:
             warm = common("warm-up", count=args.warmup_games, spread=0.5)
@@ -721,9 +1042,8 @@ def main(argv: list[str] | None = None) -> int:
         report(results, args)
         return 0
     finally:
-        for process in (worker, general, server):
-            if process is not None:
-                process.stop()
+        for process in processes.values():
+            process.stop()
         with contextlib.suppress(Exception):
             from django.db import connections
 

@@ -248,9 +248,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-# Timers have a queue of their own, served by a worker that does nothing else: a due auto-confirm
-# never waits behind computer moves, tournament rounds or the sweep (which catches lost timers
-# from the default queue).
+# The timeout task has a queue of its own (GAMES_TIMERS=celery: served by a worker that does
+# nothing else, so a due auto-confirm never waits behind computer moves, tournament rounds or the
+# sweep, which catches lost timers from the default queue).
 CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": "timers"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-automatic-moves": {
@@ -264,6 +264,23 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 30},
     },
 }
+
+# Timers (the yatzy auto-confirm, the turn clock) are fired by the timers process, `manage.py
+# run_timers` (games.timer_runner): from a Redis sorted set when REDIS_URL is set ("redis"), else
+# from the games' deadlines in the database ("database", the embedded default). "celery" is the
+# former path, ETA tasks on the timers queue and its own worker, kept for comparison.
+GAMES_TIMERS = os.environ.get("GAMES_TIMERS", "redis" if REDIS_URL else "database")
+if GAMES_TIMERS not in {"redis", "database", "celery"}:
+    raise ImproperlyConfigured("GAMES_TIMERS must be redis, database or celery")
+# The sorted set, in REDIS_URL's db (a key is scoped by the db number, unlike a pub/sub channel).
+GAMES_TIMERS_KEY = os.environ.get("TIMERS_KEY", "dice:timers")
+# The longest the runner sleeps without looking at the wheel: the bound on noticing a timer set
+# while it slept, which matters only for one due sooner than that (the auto-confirm's 3 s and a
+# turn clock are far longer; the computer's pause under a turn clock is 1 s by default).
+GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
+# Timers fired at once per runner process (their database round trips overlap); each holds a
+# pooled connection while it fires.
+GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))

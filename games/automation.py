@@ -40,15 +40,15 @@ def _load(game_id: object, version: int) -> tuple[Game, Any] | None:
     return game, engine_for(game.kind).state_from_wire(game.state)
 
 
-def _move(game: Game, command: dict[str, Any], version: int) -> bool:
+def _move(game_id: object, command: dict[str, Any], version: int) -> bool:
     try:
         services.game_move(
-            game_id=game.pk, command=command, actor=None, expected_version=version, automatic=True
+            game_id=game_id, command=command, actor=None, expected_version=version, automatic=True
         )
     except ApiError as exc:
         # Stale or finished: someone moved first. Anything else is a bug worth a log line.
         if exc.get_codes() not in ("stale_version", "game_finished"):
-            log.error("automatic move %s refused in game %s: %s", command, game.pk, exc.detail)
+            log.error("automatic move %s refused in game %s: %s", command, game_id, exc.detail)
         return False
     return True
 
@@ -62,26 +62,33 @@ def game_play_computer(*, game_id: object, version: int) -> bool:
     seat = game.seats.filter(index=state.current_seat, kind=SeatKind.COMPUTER).first()
     if seat is None:
         return False
-    return _move(game, next_command(game.kind, state, seat.ai_level), version)
+    return _move(game.pk, next_command(game.kind, state, seat.ai_level), version)
 
 
 def game_timeout(*, game_id: object, version: int, now: datetime | None = None) -> bool:
     """Move for the idle seat at ``version`` once the game's deadline has passed: the yatzy
     auto-confirm, else the turn clock's computer move. False if nothing was due."""
-    loaded = _load(game_id, version)
-    if loaded is None:
-        return False
-    game, state = loaded
     now = now or timezone.now()
-    if game.deadline_at is None or game.deadline_at > now:
+    # One query, no model: the timers process fires this at every deadline, and with the Redis
+    # wheel (games.timer_runner) nearly every timer it fires is live. Not yet due or moved on: None.
+    row = (
+        Game.objects.filter(
+            pk=game_id, status=GameStatus.ACTIVE, version=version, deadline_at__lte=now
+        )
+        .values_list("kind", "state", "deadline_at")
+        .first()
+    )
+    if row is None:
         return False
-    TIMER_LAG_SECONDS.observe((now - game.deadline_at).total_seconds())
+    kind, wire, deadline_at = row
+    state = engine_for(kind).state_from_wire(wire)
+    TIMER_LAG_SECONDS.observe((now - deadline_at).total_seconds())
     if auto_confirm_due(state):
         assert isinstance(state, yatzy.YatzyState)
         command = {"type": "score", "box": yatzy_auto_confirm_box(state)}
     else:
-        command = next_command(game.kind, state, DEFAULT_LEVEL[game.kind])
-    return _move(game, command, version)
+        command = next_command(kind, state, DEFAULT_LEVEL[kind])
+    return _move(game_id, command, version)
 
 
 def sweep(*, now: datetime | None = None) -> int:
@@ -113,16 +120,17 @@ def schedule_followups(
     deadline_at: datetime | None,
     **_: object,
 ) -> None:
-    """After a move commits (``games.followups.after_commit``): queue the computer's next move, or
-    the game's timer."""
+    """After a move commits (``games.followups.after_commit``): queue the computer's next move,
+    and set the game's timer (the timers process fires it: games.timer_runner)."""
     from games import tasks
+    from games.timer_runner import timer_schedule
 
     if computer_to_play:
         tasks.play_computer_move.apply_async(
             (str(game_id), version), countdown=settings.GAMES_COMPUTER_MOVE_DELAY
         )
-    if deadline_at is not None:
-        tasks.timeout.apply_async((str(game_id), version), eta=deadline_at)
+    # Also when the move left no deadline: on Redis that removes the timer the player just beat.
+    timer_schedule(game_id=game_id, version=version, deadline_at=deadline_at)
 
 
 def run_until_idle(game_id: object, *, limit: int = 10_000) -> int:

@@ -18,7 +18,9 @@ def play_computer_move(game_id: str, version: int) -> bool:
 
 @shared_task(ignore_result=True)
 def timeout(game_id: str, version: int) -> bool:
-    """The deadline of ``version`` has come: auto-confirm, or the turn clock's move."""
+    """The deadline of ``version`` has come: auto-confirm, or the turn clock's move. Queued only
+    with ``GAMES_TIMERS=celery``; otherwise the timers process fires deadlines itself
+    (games.timer_runner)."""
     return automation.game_timeout(game_id=game_id, version=version)
 
 

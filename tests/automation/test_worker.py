@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -36,16 +37,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Worker:
-    """A `celery worker -B` subprocess pointed at the test database."""
+    """A `celery worker -B` subprocess pointed at the test database, and beside it the timers
+    process (`manage.py run_timers`), as config/deploy/Procfile runs them."""
 
     def __init__(self, tmp: Path, env: dict[str, str]) -> None:
         self.tmp = tmp
         self.env = env
         self.process: subprocess.Popen[bytes] | None = None
+        self.timers: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def start(self) -> None:
         self.starts += 1
+        self.timers = subprocess.Popen(
+            [sys.executable, "manage.py", "run_timers", "--threads=2"],
+            cwd=ROOT,
+            env=self.env,
+            stdout=(self.tmp / f"timers{self.starts}.log").open("wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         log = (self.tmp / f"worker{self.starts}.log").open("wb")
         self.process = subprocess.Popen(
             [
@@ -73,42 +84,54 @@ class Worker:
             # Its own process group: -B forks a beat process, which must die with the worker.
             start_new_session=True,
         )
-        for _poll in range(300):  # up to a minute for the worker to say it is ready
-            if b"ready" in (self.tmp / f"worker{self.starts}.log").read_bytes():
+        for _poll in range(300):  # up to a minute for both to say they are ready
+            if b"ready" in (self.tmp / f"worker{self.starts}.log").read_bytes() and (
+                b"ready" in (self.tmp / f"timers{self.starts}.log").read_bytes()
+            ):
                 return
             assert self.process.poll() is None, self.log()
+            assert self.timers.poll() is None, self.log()
             time.sleep(0.2)
-        raise AssertionError(f"the worker never became ready\n{self.log()}")
+        raise AssertionError(f"the worker or the timers never became ready\n{self.log()}")
 
     def kill(self) -> None:
-        """Kill the worker and its beat at once, as a lost machine would."""
-        assert self.process is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
+        """Kill the worker, its beat and the timers at once, as a lost machine would."""
+        for process in (self.process, self.timers):
+            assert process is not None
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
 
     def stop(self) -> None:
-        if self.process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        # Whatever the worker forked and left behind goes too.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        for process in (self.process, self.timers):
+            if process is None:
+                continue
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+            # Whatever it forked and left behind goes too.
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
     def log(self) -> str:
-        return (self.tmp / f"worker{self.starts}.log").read_text(errors="replace")[-4000:]
+        worker = (self.tmp / f"worker{self.starts}.log").read_text(errors="replace")[-3000:]
+        timers = (self.tmp / f"timers{self.starts}.log").read_text(errors="replace")[-1500:]
+        return f"{worker}\n--- timers ---\n{timers}"
 
 
 @pytest.fixture
 def worker(tmp_path: Path, transactional_db: None) -> Iterator[Worker]:
     from config.celery_app import app
+    from games.timer_runner import redis_client
 
     app.control.purge()  # messages left by other tests name games that no longer exist
+    key = settings.GAMES_TIMERS_KEY
+    redis_client().delete(key, f"{key}:version")  # and so do timers
     db = connection.settings_dict
     env = dict(
         os.environ,

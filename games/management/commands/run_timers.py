@@ -1,0 +1,51 @@
+"""The timers process: fires the games' deadlines (games.timer_runner). Procfile: ``timers``."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from games.timer_runner import TimerRunner, timers_wheel
+
+log = logging.getLogger("games.timer_runner")
+
+
+class Command(BaseCommand):
+    help = "Fire the games' timers (yatzy auto-confirm, the turn clock) when they are due."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--threads", type=int, default=None, help="timers fired at once (TIMERS_THREADS)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if settings.GAMES_TIMERS == "celery":
+            raise CommandError(
+                "GAMES_TIMERS=celery: the timers are Celery tasks, served by "
+                "`celery -A config worker --queues timers`"
+            )
+        threads = options["threads"] or settings.GAMES_TIMERS_THREADS
+        runner = TimerRunner(
+            wheel=timers_wheel(), threads=threads, max_sleep=settings.GAMES_TIMERS_MAX_SLEEP
+        )
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: runner.stop())
+        # The auto-confirm's box comes from the strategy table: load it now, not on the first
+        # timer (which would wait seconds for it).
+        started = time.perf_counter()
+        from ai.yatzy import load_table
+
+        load_table()
+        log.info(
+            "timers: %s wheel, %d threads, table loaded in %.1f s; ready.",
+            settings.GAMES_TIMERS,
+            threads,
+            time.perf_counter() - started,
+        )
+        runner.run()
+        log.info("timers: stopped after %d moves", runner.fired)
