@@ -22,7 +22,7 @@ from django.utils import timezone
 from ai.players import DEFAULT_LEVEL, LEVELS
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
-from games import errors, followups
+from games import errors, event_store, followups
 from games.engines import WireEvent, WireState, engine_for, seat_limits
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
@@ -261,6 +261,7 @@ def _append(
     """Append ``events`` after ``game.version``, fold them into the snapshot, save: inside the
     caller's transaction, with the game row locked. Returns the records and the new state."""
     engine = engine_for(game.kind)
+    now = timezone.now()
     records = []
     for offset, event in enumerate(events, start=1):
         state = engine.apply(state, event)
@@ -272,11 +273,11 @@ def _append(
                 data=event.to_wire(),
                 actor=actor,
                 automatic=automatic,
+                created_at=now,
             )
         )
     assert state is not None
-    GameEvent.objects.bulk_create(records)
-    now = timezone.now()
+    event_store.events_append(records)
     seat = state.current_seat
     computer_to_play = seat is not None and seat in computer_seats(game)
     context = MoveContext(
@@ -305,7 +306,7 @@ def _append(
         _record_results(game, state.places, finish.to_wire()["totals"])
         # In the move's transaction: a finished game and its ratings commit together, or neither.
         rating_service.game_rate(game=game)
-    game.save(update_fields=fields)
+    event_store.snapshot_save(game, fields)
 
     advance = followups.Advance.capture(
         game, finished=state.finished, computer_to_play=computer_to_play
