@@ -55,6 +55,7 @@ import resource
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -173,6 +174,20 @@ def process_figures(pids: list[int]) -> dict[str, Any]:
         "threads": sum(r[2] for r in rows),
         "fds": sum(r[3] for r in rows),
     }
+
+
+def free_port_run(count: int) -> int:
+    """A port P with P .. P+count-1 all free: make serve binds PORT, PORT+1 and PORT+2."""
+    for _ in range(100):
+        base = free_port()
+        try:
+            for port in range(base, base + count):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
+    raise SystemExit("no run of free ports")
 
 
 def tiers_figures(server: Any) -> dict[str, Any]:
@@ -796,7 +811,7 @@ def main(argv: list[str] | None = None) -> int:
         database.create()
         redis_call(args.redis_url, "flush")
         manage(env, "migrate", "--noinput", "-v", "0")
-        port = free_port()
+        port = free_port_run(3)
         server = Server(env, port, args.workers, args.web, nofile, tmp / "server.log")
         streams_pids = server.tier("streams")
         print(
