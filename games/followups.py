@@ -9,12 +9,13 @@ nothing when it runs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from games import automation, live
-from games.models import Game, Seat
+from games.models import Game, GameEvent, Seat
 from games.tournaments import scheduling
 
 
@@ -23,6 +24,18 @@ class SeatFacts:
     index: int
     kind: str
     player_id: int | None
+
+
+@dataclass(frozen=True)
+class EventFacts:
+    """An appended event as clients see it, less its translated messages."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str | None
+    automatic: bool
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -38,9 +51,18 @@ class Advance:
     turn_seat: int | None
     created_by_id: int
     seats: tuple[SeatFacts, ...]
+    # The move's events ride on the note to the streams, which then need not read them back.
+    events: tuple[EventFacts, ...] = ()
 
     @classmethod
-    def capture(cls, game: Game, *, finished: bool, computer_to_play: bool) -> Advance:
+    def capture(
+        cls,
+        game: Game,
+        *,
+        finished: bool,
+        computer_to_play: bool,
+        records: Sequence[GameEvent] = (),
+    ) -> Advance:
         return cls(
             game_id=game.pk,
             kind=game.kind,
@@ -54,6 +76,17 @@ class Advance:
                 SeatFacts(index=seat.index, kind=seat.kind, player_id=seat.player_id)
                 for seat in game.seats.all()
             ),
+            events=tuple(
+                EventFacts(
+                    seq=record.seq,
+                    type=record.type,
+                    data=record.data,
+                    actor=record.actor.username if record.actor is not None else None,
+                    automatic=record.automatic,
+                    created_at=record.created_at,
+                )
+                for record in records
+            ),
         )
 
 
@@ -65,7 +98,13 @@ def after_commit(advance: Advance) -> None:
     3. a finished tournament game may end its round.
     """
     live.on_game_advanced(
-        game_id=advance.game_id, version=advance.version, player_notes=player_notes(advance)
+        game_id=advance.game_id,
+        version=advance.version,
+        player_notes=player_notes(advance),
+        events=[
+            live.event_wire(e.seq, e.type, e.data, e.actor, e.automatic, e.created_at)
+            for e in advance.events
+        ],
     )
     automation.schedule_followups(
         game_id=advance.game_id,

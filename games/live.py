@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping
-from datetime import timedelta
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -41,8 +41,31 @@ def channel(topic: str) -> str:
     return f"{settings.LIVE_CHANNEL_PREFIX}:{topic}"
 
 
-def game_note(game_id: object, version: int) -> Note:
-    return GAMES, {"game": str(game_id), "version": version}
+#: At most this many events ride on a note (a longer move is read from the log).
+NOTE_EVENTS = 16
+
+
+def game_note(game_id: object, version: int, events: Sequence[dict[str, Any]] = ()) -> Note:
+    """ "Game G is at version N", with the events that got it there when they are few and end
+    at N: a stream process that has every event before them shares them without a read."""
+    payload: dict[str, Any] = {"game": str(game_id), "version": version}
+    if events and len(events) <= NOTE_EVENTS and events[-1]["seq"] == version:
+        payload["events"] = list(events)
+    return GAMES, payload
+
+
+def event_wire(
+    seq: int, type_: str, data: Any, actor: str | None, automatic: bool, created_at: datetime
+) -> dict[str, Any]:
+    """An event as every client receives it, less its messages (which depend on the language)."""
+    return {
+        "seq": seq,
+        "type": type_,
+        "data": data,
+        "actor": actor,
+        "automatic": automatic,
+        "created_at": created_at.isoformat().replace("+00:00", "Z"),
+    }
 
 
 def player_note(player_id: int, note: Mapping[str, Any]) -> Note:
@@ -85,12 +108,17 @@ def _store(batch: list[Note]) -> None:
 
 
 def on_game_advanced(
-    *, game_id: object, version: int, player_notes: Iterable[PlayerNote], **_: object
+    *,
+    game_id: object,
+    version: int,
+    player_notes: Iterable[PlayerNote],
+    events: Sequence[dict[str, Any]] = (),
+    **_: object,
 ) -> None:
-    """After a move commits: tell the game's streams and the players concerned."""
-    publish(
-        [game_note(game_id, version)] + [player_note(player, note) for player, note in player_notes]
-    )
+    """After a move commits: tell the game's streams (with its events, ``event_wire``) and the
+    players concerned."""
+    notes = [game_note(game_id, version, events)]
+    publish(notes + [player_note(player, note) for player, note in player_notes])
 
 
 def player_notes(game: Any, version: int, finished: bool) -> list[PlayerNote]:

@@ -309,7 +309,7 @@ def _append(
     event_store.snapshot_save(game, fields)
 
     advance = followups.Advance.capture(
-        game, finished=state.finished, computer_to_play=computer_to_play
+        game, finished=state.finished, computer_to_play=computer_to_play, records=records
     )
     transaction.on_commit(lambda: followups.after_commit(advance))
     return records, state

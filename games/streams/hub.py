@@ -66,8 +66,15 @@ class GameFeed:
         self.recent: deque[EventRow] = deque(maxlen=RECENT_EVENTS)
         self._fetcher: asyncio.Task[None] | None = None
 
-    def announce(self, version: int) -> None:
+    def announce(self, version: int, events: list[dict[str, Any]] | None = None) -> None:
         self.announced = max(self.announced, version)
+        idle = self._fetcher is None or self._fetcher.done()
+        if events and idle and self.fetched is not None and events[0]["seq"] == self.fetched + 1:
+            # The note carries the events that follow what this feed has: no read. Otherwise
+            # (a note lost or out of order, a read under way) the log is read, in order.
+            rows = [EventRow(seq=e["seq"], type=e["type"], kind=self.kind, body=e) for e in events]
+            self.fetched = rows[-1].seq
+            self._share(rows)
         self._kick()
 
     def seed(self, seq: int, rows: list[EventRow]) -> None:
@@ -169,7 +176,7 @@ class Hub:
             if topic == live.GAMES:
                 feed = self.feeds.get(payload["game"])
                 if feed is not None:
-                    feed.announce(int(payload["version"]))
+                    feed.announce(int(payload["version"]), payload.get("events"))
             elif topic == live.PLAYERS:
                 listeners = self.players.get(int(payload["player"]))
                 if listeners:

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import translation
 
+from games import live
 from games.presenters import event_messages
 
 T = TypeVar("T")
@@ -100,14 +101,7 @@ def events_after(game_id: str, kind: str, after: int, limit: int = MAX_EVENTS) -
             seq=seq,
             type=type_,
             kind=kind,
-            body={
-                "seq": seq,
-                "type": type_,
-                "data": data,
-                "actor": actor,
-                "automatic": automatic,
-                "created_at": created_at.isoformat().replace("+00:00", "Z"),
-            },
+            body=live.event_wire(seq, type_, data, actor, automatic, created_at),
         )
         for seq, type_, data, actor, automatic, created_at in rows
     ]
@@ -150,7 +144,6 @@ def your_turns(player_id: int) -> list[dict[str, Any]]:
     reconnects knows where to play without any note it missed."""
     from django.db.models import Q
 
-    from games import live
     from games.models import Game, GameStatus, SeatKind
 
     mine = Q(seats__player_id=player_id) | Q(created_by_id=player_id, seats__kind=SeatKind.HOTSEAT)
