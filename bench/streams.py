@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import http.client
 import json
 import math
@@ -725,7 +726,11 @@ async def _reader_main(conn: Any, port: int, games: list[str], count: int, batch
 def reader_process(conn: Any, port: int, games: list[str], count: int, nofile: int) -> None:
     raise_nofile(nofile)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends the run
-    # uvloop, as the stream tier runs: the reader shares the two cores and should cost little.
+    # uvloop and the collector's settings of the stream tier (config/streams.py): the reader
+    # holds as many connections as the server, and its own pauses would count as latency.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
     uvloop.run(_reader_main(conn, port, games, count, batch=50))
 
 

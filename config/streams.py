@@ -4,6 +4,7 @@ Only the event streams (``games.streams``); the REST API, the admin and the docs
 tier's (``config.wsgi``, under gunicorn). A front proxy routes between them by path.
 """
 
+import gc
 import os
 
 import django
@@ -14,3 +15,10 @@ django.setup()
 from games.streams.app import StreamApp  # noqa: E402  (needs the app registry)
 
 application = StreamApp()
+
+# Thousands of open streams are thousands of long-lived objects (sockets, tasks, queues) that a
+# full collection walks each time: collect young objects less often, and keep what exists at
+# start-up (Django, the app registry) out of every collection.
+gc.collect()
+gc.freeze()
+gc.set_threshold(50_000, 20, 100)
