@@ -1,7 +1,7 @@
-"""Benchmark of the event streams: hundreds of open SSE streams while moves go on.
+"""Benchmark of the event streams: thousands of open SSE streams while moves go on.
 
     .venv/bin/python bench/streams.py [--streams 500] [--games 50] [--seconds 30] [--movers 8]
-        [--workers 2] [--seats 6] [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
+        [--workers 1] [--web 4] [--seats 6] [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_streams]
 
 Issue: "A benchmark in bench/ holds at least 500 open streams on this machine while moves go on,
