@@ -31,6 +31,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 from config.metrics import STREAMS_OPEN
 from games.streams import reads, routes
 from games.streams.hub import (
+    GameFeed,
     GameListener,
     Hub,
     Overflow,
@@ -208,7 +209,7 @@ class StreamApp:
         receive: Receive,
         send: Send,
         backlog: list[reads.EventRow],
-        feed: Any,
+        feed: GameFeed,
         listener: GameListener,
     ) -> None:
         language = request.language
