@@ -25,10 +25,12 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
+from rest_framework import exceptions
 
+from config.errors import InvalidInput
 from config.metrics import STREAMS_OPEN
+from games.errors import GameNotFound
 from games.streams import reads, routes
 from games.streams.hub import (
     GameFeed,
@@ -159,10 +161,10 @@ class StreamApp:
     async def _http(self, request: Request, receive: Receive, send: Send) -> None:
         game = routes.GAME_PATH.match(request.path)
         if game is None and not routes.PLAYER_STREAM.match(request.path):
-            await error(send, request, 404, "not_found", _("Not found."))
+            await refuse(send, request, exceptions.NotFound())
             return
         if request.method != "GET":
-            await error(send, request, 405, "method_not_allowed", _("Method not allowed."))
+            await refuse(send, request, exceptions.MethodNotAllowed(request.method))
             return
         try:
             if game is None:
@@ -170,8 +172,7 @@ class StreamApp:
             else:
                 await self._game(request, receive, send, game["game"], game["what"])
         except BadQuery as bad:
-            detail = _("This query parameter is not valid.")
-            await error(send, request, 400, "invalid_query", detail, bad.field)
+            await refuse(send, request, InvalidInput(code="invalid_query", field=bad.field))
 
     async def _game(
         self, request: Request, receive: Receive, send: Send, game_id: str, what: str
@@ -185,7 +186,7 @@ class StreamApp:
         limit = request.integer("limit", reads.MAX_EVENTS, 1, reads.MAX_EVENTS)
         header = await reads.run(reads.game_header, game_id)
         if header is None:
-            await error(send, request, 404, "not_found", _("No such game."))
+            await refuse(send, request, GameNotFound())
             return
         hub = await self.hub()
         listener = GameListener(request.language, after)
@@ -230,10 +231,7 @@ class StreamApp:
     async def _player_stream(self, request: Request, receive: Receive, send: Send) -> None:
         player_id = await authenticate(request)
         if player_id is None:
-            await error(
-                send, request, 401, "not_authenticated",
-                _("Authentication credentials were not provided."),
-            )  # fmt: skip
+            await refuse(send, request, exceptions.NotAuthenticated())
             return
         hub = await self.hub()
         listener = PlayerListener()
@@ -328,8 +326,12 @@ async def respond(send: Send, request: Request, status: int, body: dict[str, Any
     await send({"type": "http.response.body", "body": payload})
 
 
-async def error(
-    send: Send, request: Request, status: int, code: str, detail: str, field: str | None = None
-) -> None:
-    """The API's one error shape (config.errors), for this tier outside DRF."""
-    await respond(send, request, status, {"code": code, "detail": detail, "field": field})
+async def refuse(send: Send, request: Request, exc: exceptions.APIException) -> None:
+    """A refusal in the API's one error shape (config.errors), from the API's own exceptions:
+    the same codes and words as the WSGI tier's."""
+    detail = exc.detail
+    code = getattr(detail, "code", None) or exc.default_code
+    field = getattr(exc, "field", None)
+    await respond(
+        send, request, exc.status_code, {"code": code, "detail": str(detail), "field": field}
+    )

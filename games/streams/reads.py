@@ -121,22 +121,15 @@ def account_for_token(raw: str) -> int | None:
 
 
 def account_for_session(session_key: str) -> int | None:
-    """The account logged in to a Django session (the browsable API, the admin), or None."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.utils.crypto import constant_time_compare
+    """The account logged in to a Django session (the browsable API, the admin), or None: Django's
+    own check (backend, session hash), on a request that has only its session."""
+    from types import SimpleNamespace
 
-    from players.models import Player
+    from django.contrib.auth import get_user
 
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
-    user_id = session.get(SESSION_KEY)
-    if user_id is None or BACKEND_SESSION_KEY not in session:
-        return None
-    user = Player.objects.filter(pk=user_id, is_active=True).first()
-    if user is None or not constant_time_compare(
-        session.get(HASH_SESSION_KEY, ""), user.get_session_auth_hash()
-    ):
-        return None
-    return int(user.pk)
+    user = get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
+    return int(user.pk) if user.is_authenticated and user.is_active else None
 
 
 def your_turns(player_id: int) -> list[dict[str, Any]]:

@@ -374,3 +374,22 @@ async def test_a_note_without_its_events_or_after_a_lost_one_reads_the_log(
     assert [e["seq"] for e in await response.events(3)] == [2, 3, 4]
     await response.nothing_more(0.3)
     await response.close()
+
+
+async def test_the_player_stream_takes_a_logged_in_session(app, settings) -> None:
+    """The browsable API's and the admin's session cookie opens the account stream; a session
+    that is not (or no longer) logged in does not."""
+    game, ann = await sync_to_async(started_game)()
+    browser = Client()
+    await sync_to_async(browser.force_login)(ann)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    response = await asgi.get(app, "/api/v1/stream/", headers={"Cookie": cookie})
+    notes = await until(response, "your_turn")
+    assert notes[-1]["game"] == str(game.pk)
+    await response.close()
+
+    await sync_to_async(browser.logout)()
+    refused = await asgi.get(app, "/api/v1/stream/", headers={"Cookie": cookie})
+    assert refused.status == 401
+    unknown = await asgi.get(app, "/api/v1/stream/", headers={"Cookie": "sessionid=nonsense"})
+    assert (await unknown.json())["code"] == "not_authenticated"
