@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from games import automation, live
-from games.models import Game, GameEvent, Seat
+from games.models import Game, GameEvent
 from games.tournaments import scheduling
 
 
@@ -100,7 +100,7 @@ def after_commit(advance: Advance) -> None:
     live.on_game_advanced(
         game_id=advance.game_id,
         version=advance.version,
-        player_notes=player_notes(advance),
+        player_notes=live.player_notes(advance),
         events=[
             live.event_wire(e.seq, e.type, e.data, e.actor, e.automatic, e.created_at)
             for e in advance.events
@@ -114,18 +114,3 @@ def after_commit(advance: Advance) -> None:
     )
     if advance.finished:
         scheduling.on_game_advanced(game_id=advance.game_id, finished=True)
-
-
-def player_notes(advance: Advance) -> list[live.PlayerNote]:
-    """``live.player_notes`` of the captured version: it reads a game and its seats, so they are
-    rebuilt, unsaved, from the captured values (no query, and no row a later move may change)."""
-    game = Game(
-        id=advance.game_id,
-        kind=advance.kind,
-        version=advance.version,
-        turn_seat=advance.turn_seat,
-        created_by_id=advance.created_by_id,
-        deadline_at=advance.deadline_at,
-    )
-    game.use_seats([Seat(index=s.index, kind=s.kind, player_id=s.player_id) for s in advance.seats])
-    return live.player_notes(game, advance.version, advance.finished)

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.utils import timezone
@@ -121,14 +121,33 @@ def on_game_advanced(
     publish(notes + [player_note(player, note) for player, note in player_notes])
 
 
-def player_notes(game: Any, version: int, finished: bool) -> list[PlayerNote]:
+class SeatFacts(Protocol):
+    index: int
+    kind: str
+    player_id: int | None
+
+
+class TableFacts(Protocol):
+    """A game's version as a move left it (``games.followups.Advance``): plain values."""
+
+    game_id: Any
+    kind: str
+    version: int
+    finished: bool
+    turn_seat: int | None
+    created_by_id: int
+    deadline_at: datetime | None
+    seats: Sequence[SeatFacts]
+
+
+def player_notes(table: TableFacts) -> list[PlayerNote]:
     """What each account at the table should hear about this version of the game: at the start
     every seated account hears ``game_started`` and the one to move also ``your_turn``."""
     from games.models import SeatKind
 
-    seats = list(game.seats.all())
-    base = {"game": str(game.pk), "kind": game.kind, "version": version}
-    if finished:
+    seats, version = table.seats, table.version
+    base = {"game": str(table.game_id), "kind": table.kind, "version": version}
+    if table.finished:
         return [
             (seat.player_id, {**base, "type": "game_finished", "seat": seat.index})
             for seat in seats
@@ -141,12 +160,12 @@ def player_notes(game: Any, version: int, finished: bool) -> list[PlayerNote]:
             for seat in seats
             if seat.player_id is not None
         ]
-    turn = next((seat for seat in seats if seat.index == game.turn_seat), None)
+    turn = next((seat for seat in seats if seat.index == table.turn_seat), None)
     if turn is None or turn.kind == SeatKind.COMPUTER:
         return notes
-    owner = turn.player_id if turn.kind == SeatKind.PLAYER else game.created_by_id
+    owner = turn.player_id if turn.kind == SeatKind.PLAYER else table.created_by_id
     if owner is not None:
-        deadline = game.deadline_at.isoformat() if game.deadline_at else None
+        deadline = table.deadline_at.isoformat() if table.deadline_at else None
         notes.append(
             (owner, {**base, "type": "your_turn", "seat": turn.index, "deadline": deadline})
         )

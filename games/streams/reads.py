@@ -141,10 +141,14 @@ def your_turns(player_id: int) -> list[dict[str, Any]]:
 
     mine = Q(seats__player_id=player_id) | Q(created_by_id=player_id, seats__kind=SeatKind.HOTSEAT)
     games = Game.objects.filter(mine, status=GameStatus.ACTIVE).distinct()
+    from games.followups import Advance
+
     return [
         note
         for game in games.prefetch_related("seats")
-        for owner, note in live.player_notes(game, game.version, finished=False)
+        for owner, note in live.player_notes(
+            Advance.capture(game, finished=False, computer_to_play=False)
+        )
         if owner == player_id and note["type"] == "your_turn"
     ]
 
