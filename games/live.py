@@ -22,6 +22,8 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.utils import timezone
 
+from games.presenters.common import iso_datetime
+
 log = logging.getLogger(__name__)
 
 GAMES = "games"
@@ -57,14 +59,15 @@ def game_note(game_id: object, version: int, events: Sequence[dict[str, Any]] = 
 def event_wire(
     seq: int, type_: str, data: Any, actor: str | None, automatic: bool, created_at: datetime
 ) -> dict[str, Any]:
-    """An event as every client receives it, less its messages (which depend on the language)."""
+    """An event as every client receives it (the API's pages, the streams), less its messages,
+    which depend on the language."""
     return {
         "seq": seq,
         "type": type_,
         "data": data,
         "actor": actor,
         "automatic": automatic,
-        "created_at": created_at.isoformat().replace("+00:00", "Z"),
+        "created_at": iso_datetime(created_at),
     }
 
 

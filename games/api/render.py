@@ -8,37 +8,17 @@ functions give the same JSON (``tests/api/test_render.py`` compares them, game b
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
-from django.conf import settings
-from django.utils import timezone
-
+from games import live
 from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
 from games.presenters import event_messages, present_rules_state, present_state, setup_label
-from games.presenters.common import Translated
+from games.presenters.common import Translated, iso_datetime
 from games.services import controlled_seats
 
 _GAME_KINDS = Translated(dict(GameKind.choices))
 _STATUSES = Translated(dict(GameStatus.choices))
 _SEAT_KINDS = Translated(dict(SeatKind.choices))
-
-
-def iso_datetime(value: datetime | None) -> str | None:
-    """A datetime as DRF's ``DateTimeField`` renders it: ISO 8601 in the current time zone, with
-    ``Z`` for UTC."""
-    if not value:
-        return None
-    if settings.USE_TZ:
-        zone = timezone.get_current_timezone()
-        if timezone.is_aware(value):
-            value = value.astimezone(zone)
-        else:
-            value = timezone.make_aware(value, zone)
-    elif timezone.is_aware(value):
-        value = timezone.make_naive(value, UTC)
-    text = value.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def player_ref(player: Any) -> dict[str, Any]:
@@ -94,12 +74,8 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
 
 def event_body(event: GameEvent, kind: str) -> dict[str, Any]:
     """``GameEventSerializer``'s answer; ``kind`` is the game's."""
-    return {
-        "seq": event.seq,
-        "type": event.type,
-        "data": event.data,
-        "actor": event.actor.username if event.actor_id is not None else None,
-        "automatic": event.automatic,
-        "created_at": iso_datetime(event.created_at),
-        "messages": event_messages(kind, event.type),
-    }
+    actor = event.actor.username if event.actor_id is not None else None
+    wire = live.event_wire(
+        event.seq, event.type, event.data, actor, event.automatic, event.created_at
+    )
+    return {**wire, "messages": event_messages(kind, event.type)}

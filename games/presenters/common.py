@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.signals import setting_changed
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.functional import Promise
 
 
@@ -58,3 +60,20 @@ def _settings_changed(*, setting: str, **_: object) -> None:
 
 
 setting_changed.connect(_settings_changed, dispatch_uid="games.presenters.translated")
+
+
+def iso_datetime(value: datetime | None) -> str | None:
+    """A datetime as DRF's ``DateTimeField`` renders it: ISO 8601 in the current time zone, with
+    ``Z`` for UTC."""
+    if not value:
+        return None
+    if settings.USE_TZ:
+        zone = timezone.get_current_timezone()
+        if timezone.is_aware(value):
+            value = value.astimezone(zone)
+        else:
+            value = timezone.make_aware(value, zone)
+    elif timezone.is_aware(value):
+        value = timezone.make_naive(value, UTC)
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
