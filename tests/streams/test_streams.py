@@ -87,7 +87,7 @@ async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(app
     await asyncio.sleep(0.3)
     assert not poll.done()
     await sync_to_async(move)(game, ann, {"type": "roll"})
-    response = await asyncio.wait_for(poll, timeout=3)
+    response = await asyncio.wait_for(poll, timeout=2)
     body = await response.json()
     assert [event["type"] for event in body["events"]] == ["dice_rolled"]
     assert body["version"] == 2
@@ -114,10 +114,12 @@ async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(ap
         (roll,) = await response.events(1)
         assert roll["seq"] == moved.json()["events"][0]["seq"]
 
-    # The auto-confirm (the deadline is half a second after the last roll).
-    await asyncio.sleep(0.6)
+    # The auto-confirm, at its deadline (half a second after the last roll) on the timer's clock.
     fresh = await Game.objects.aget(pk=game.pk)
-    assert await sync_to_async(automation.game_timeout)(game_id=game.pk, version=fresh.version)
+    assert fresh.deadline_at is not None
+    assert await sync_to_async(automation.game_timeout)(
+        game_id=game.pk, version=fresh.version, now=fresh.deadline_at
+    )
     (confirmed,) = await response.events(1)
     assert confirmed["type"] == "box_scored" and confirmed["automatic"]
 
