@@ -446,8 +446,8 @@ class Http:
             self.conn = None
 
 
-def register(port: int, username: str) -> str:
-    """A new account; returns its token."""
+def register_account(port: int, username: str) -> tuple[str, int]:
+    """A new account: (token, player id)."""
     client = Http(port)
     try:
         body = client.expect(
@@ -456,7 +456,12 @@ def register(port: int, username: str) -> str:
         )  # fmt: skip
     finally:
         client.close()
-    return str(body["token"])
+    return str(body["token"]), int(body["player"]["id"])
+
+
+def register(port: int, username: str) -> str:
+    """A new account; returns its token."""
+    return register_account(port, username)[0]
 
 
 def register_many(port: int, count: int, prefix: str, parallel: int = 8) -> list[str]:

@@ -69,6 +69,7 @@ from http_moves import (  # a sibling script, not a package
     machine_busy,
     manage,
     proc_table,
+    register_account,
     table,
 )
 
@@ -332,19 +333,6 @@ def parallel(function: Callable[[T], R], items: list[T], workers: int) -> list[R
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def register(port: int, username: str) -> tuple[str, int]:
-    """A new account: (token, player id)."""
-    client = Http(port)
-    try:
-        body = client.expect(
-            201, "POST", f"{API}/accounts/register/",
-            {"username": username, "password": "bench-" + secrets.token_hex(12)},
-        )  # fmt: skip
-    finally:
-        client.close()
-    return str(body["token"]), int(body["player"]["id"])
-
-
 class GamePool:
     """The project's yatzy games, one ``me`` seat each (``auto_confirm_seconds`` 0), made through
     the API, ``per_account`` to an account so that no account carries much of the load (the user
@@ -381,7 +369,9 @@ class GamePool:
         # Registration hashes a password (PBKDF2): CPU-bound, as many at once as the machine has
         # cores, more would only queue.
         workers = max(1, min(os.cpu_count() or 1, missing))
-        self.accounts.extend(parallel(lambda name: register(self.port, name), names, workers))
+        self.accounts.extend(
+            parallel(lambda name: register_account(self.port, name), names, workers)
+        )
 
     def add(self, count: int) -> None:
         began = time.monotonic()
