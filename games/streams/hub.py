@@ -216,11 +216,6 @@ class Hub:
             if not listeners:
                 del self.players[player_id]
 
-    @property
-    def open_streams(self) -> int:
-        games = sum(len(feed.listeners) for feed in self.feeds.values())
-        return games + sum(len(listeners) for listeners in self.players.values())
-
 
 async def join(feed: GameFeed, listener: GameListener, version: int) -> list[EventRow]:
     """Bring a new listener up to date: its backlog from the database (returned, to send first),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -107,8 +106,3 @@ async def get(
     task = asyncio.create_task(app(scope, to_app.get, from_app.put))
     start = await asyncio.wait_for(from_app.get(), TIMEOUT)
     return Response(start, from_app, to_app, task)
-
-
-async def chunks(response: Response) -> AsyncIterator[bytes]:
-    while not response.ended:
-        yield await response.chunk()
