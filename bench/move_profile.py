@@ -16,9 +16,10 @@ PostgreSQL pool, Redis as the cache). Prints figures; never asserts on time.
 3. a counting pass (one game, 52 moves): SQL queries per move (``CaptureQueriesContext``) and
    Redis round trips per move (packets sent by redis-py), and the same for ``GET games/{id}/``;
 4. a timed pass: ``--moves`` moves, then as many ``GET games/{id}/``, each timed with the process
-   CPU clock (game create/start requests are left out); with ``--profile`` the moves run again
-   under cProfile (on the CPU clock) and the top functions are printed (cProfile inflates the
-   time: the CPU figure is the one measured without it).
+   CPU clock (game create/start requests are left out), and the CPU the database's server
+   processes used meanwhile (read from /proc: this machine's PostgreSQL only); with
+   ``--profile`` the moves run again under cProfile (on the CPU clock) and the top functions are
+   printed (cProfile inflates the time: the CPU figure is the one measured without it).
 """
 
 from __future__ import annotations
@@ -168,6 +169,10 @@ def count_pass(player: Player) -> dict[str, float]:
         trips += sent[0]
         if moves == 5:
             shown = [q["sql"][:160] for q in captured.captured_queries]
+            if os.environ.get("DUMP_SQL"):
+                Path(os.environ["DUMP_SQL"]).write_text(
+                    ";\n".join(q["sql"] for q in captured.captured_queries) + ";\n"
+                )
     with CaptureQueriesContext(connection) as captured, redis_round_trips() as sent:
         player.detail()
     details_q, details_t = len(captured.captured_queries), sent[0]
@@ -181,6 +186,27 @@ def count_pass(player: Player) -> dict[str, float]:
         "detail_queries": details_q,
         "detail_redis": details_t,
     }
+
+
+def postgres_cpu_seconds() -> float | None:
+    """CPU used so far by this database's server processes (this process's connections), or None
+    off PostgreSQL or when their /proc entries cannot be read (another machine)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        pids = [row[0] for row in cursor.fetchall()]
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 def timed(player: Player, count: int, what: str) -> list[float]:
@@ -244,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
             player.ensure_game()
 
         counts = count_pass(player)
+        pg_before = postgres_cpu_seconds()
         moves = timed(player, args.moves, "move")
+        pg_after = postgres_cpu_seconds()
         details = timed(player, args.moves, "detail")
         print()
         print(f"database: {database.describe()}; redis: {args.redis_url or 'none'}")
@@ -263,6 +291,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"{label:<16} CPU per request over {len(samples)}: mean {mean * 1000:.2f} ms, "
                 f"p50 {percentile(samples, 50) * 1000:.2f} ms, "
                 f"p99 {percentile(samples, 99) * 1000:.2f} ms"
+            )
+        if pg_before is not None and pg_after is not None:
+            # A game is created and started every 52 moves: their statements are counted too.
+            print(
+                f"POST moves/      PostgreSQL CPU per move (its server processes, /proc): "
+                f"{(pg_after - pg_before) / len(moves) * 1000:.2f} ms"
             )
         for what, wanted in (("move", args.profile), ("detail", args.profile_detail)):
             if not wanted:

@@ -110,7 +110,13 @@ DB_PGBOUNCER = _ON_POSTGRES and env_bool("DB_PGBOUNCER", False)
 if DB_PGBOUNCER:
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
-elif _ON_POSTGRES and env_bool("DB_POOL", True):
+elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
+    # Parameters bound by the server, and a statement run twice on a connection prepared there:
+    # PostgreSQL then plans a move's statements once per connection instead of at every move
+    # (planning the seats-and-game lock was half of the database's work for a move).
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
+if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
     # A small pool per process (psycopg_pool): a request, a task or a stream read borrows a
     # connection and gives it back, without a new connection each time.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
