@@ -112,27 +112,6 @@ def sweep(*, now: datetime | None = None) -> int:
     return moved
 
 
-def schedule_followups(
-    *,
-    game_id: object,
-    version: int,
-    computer_to_play: bool,
-    deadline_at: datetime | None,
-    **_: object,
-) -> None:
-    """After a move commits (``games.followups.after_commit``): queue the computer's next move,
-    and set the game's timer (the timers process fires it: games.timer_runner)."""
-    from games import tasks
-    from games.timer_runner import timer_schedule
-
-    if computer_to_play:
-        tasks.play_computer_move.apply_async(
-            (str(game_id), version), countdown=settings.GAMES_COMPUTER_MOVE_DELAY
-        )
-    # Also when the move left no deadline: on Redis that removes the timer the player just beat.
-    timer_schedule(game_id=game_id, version=version, deadline_at=deadline_at)
-
-
 def run_until_idle(game_id: object, *, limit: int = 10_000) -> int:
     """Play every computer move due in a game right now, synchronously (tests, tools)."""
     moves = 0

@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any, Protocol
 
 from django.conf import settings
 from django.utils import timezone
 
+from config.redis_client import CommandBatch, redis_batch
 from games.presenters.common import iso_datetime
 
 log = logging.getLogger(__name__)
@@ -75,28 +76,26 @@ def player_note(player_id: int, note: Mapping[str, Any]) -> Note:
     return PLAYERS, {"player": player_id, "note": dict(note)}
 
 
-@lru_cache(maxsize=1)
-def _client() -> Any:
-    import redis
-
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
-
-
-def publish(notes: Iterable[Note]) -> None:
-    """Send notes; never raises (a client misses a push, not a move: streams re-read the log)."""
-    batch = list(notes)
-    if not batch:
+def publish(notes: Iterable[Note], batch: CommandBatch | None = None) -> None:
+    """Send notes, with ``batch`` on Redis (else in a round trip of their own); never raises (a
+    client misses a push, not a move: streams re-read the log)."""
+    pending = list(notes)
+    if not pending:
+        return
+    if settings.LIVE_BUS == "redis":
+        with nullcontext(batch) if batch is not None else redis_batch() as sending:
+            for topic, payload in pending:
+                sending.add(
+                    f"could not publish a {topic} note",
+                    "PUBLISH",
+                    channel(topic),
+                    json.dumps(payload, default=str),
+                )
         return
     try:
-        if settings.LIVE_BUS == "redis":
-            pipe = _client().pipeline(transaction=False)
-            for topic, payload in batch:
-                pipe.publish(channel(topic), json.dumps(payload, default=str))
-            pipe.execute()
-        else:
-            _store(batch)
+        _store(pending)
     except Exception:
-        log.warning("could not publish %d live notes", len(batch), exc_info=True)
+        log.warning("could not publish %d live notes", len(pending), exc_info=True)
 
 
 def _store(batch: list[Note]) -> None:
@@ -116,12 +115,13 @@ def on_game_advanced(
     version: int,
     player_notes: Iterable[PlayerNote],
     events: Sequence[dict[str, Any]] = (),
+    batch: CommandBatch | None = None,
     **_: object,
 ) -> None:
     """After a move commits: tell the game's streams (with its events, ``event_wire``) and the
     players concerned."""
     notes = [game_note(game_id, version, events)]
-    publish(notes + [player_note(player, note) for player, note in player_notes])
+    publish(notes + [player_note(player, note) for player, note in player_notes], batch)
 
 
 class SeatFacts(Protocol):

@@ -1,37 +1,6 @@
-"""The timers process (``manage.py run_timers``): fires each game's deadline, the yatzy auto-confirm
-and the turn clock, on time.
-
-Why not Celery ETA tasks, the former path (``GAMES_TIMERS=celery`` keeps it, for comparison): every
-timer was a broker message, published after the commit, prefetched and held in the timers worker's
-memory until due, then handed to a pool process, run and acked; a timer a player had beaten (most
-of them: whoever scores within the 3 s) paid the same trip and a task run to find out it was stale.
-Measured with 100 other games playing: p99 1.6-1.9 s past the 3 s deadline. Here:
-
-- With Redis (``GAMES_TIMERS=redis``, the default when ``REDIS_URL`` is set): one sorted set per
-  deployment, member the game id, score its deadline (epoch seconds), and beside it a hash of the
-  version each member was set for. A game has at most one deadline, the one its latest version
-  holds, so every committed move replaces its game's timer, or removes it when the move leaves no
-  deadline: a timer the player beat is gone before it is due and costs the runner nothing. One Lua
-  script does the replacing and keeps the newest version, because the after-commit hooks of two
-  moves of one game may run out of order in two web processes.
-- The runner reads the earliest score and sleeps ``min(due - now, GAMES_TIMERS_MAX_SLEEP)``: it
-  never sleeps past a due timer and never polls an idle set more often than that (a new timer is
-  always at least its delay away, so the cap is the only bound on noticing it). It claims what is
-  due with a Lua script (range by score up to now, remove, read the version), which Redis runs
-  atomically: with several runners on several machines each timer fires once. It fires them itself,
-  ``automation.game_timeout`` in this process on a few threads (database waits overlap), with no
-  broker hop in between.
-- A deadline is a floor: a member is claimed only once its score is at or before the runner's
-  clock, and ``game_timeout`` checks the game's deadline again against that same clock. A late or
-  repeated fire is harmless: the move path's ``expected_version`` refuses all but the first.
-- Lost timers (a runner killed between claim and move, a failed hook, a flushed Redis) are the
-  beat sweep's (``automation.sweep``, every second, ``SWEEP_GRACE_SECONDS`` after the deadline); a
-  fire that raised is put back one second later.
-- Without Redis (``GAMES_TIMERS=database``: ``make run``, SQLite): the game rows are the timers. The
-  same loop reads the earliest deadline of the active games (a partial index on ``deadline_at``)
-  and the due ones, so nothing is written per move and there is no broker to cross. It is not a
-  claim: two such runners would race, and the move path's ``expected_version`` would refuse the
-  second; the embedded deployment runs one.
+"""The timers process (``manage.py run_timers``): claims the games' due timers from their wheel
+(``games.timer_wheel``, which says where they are kept and why) and fires each on time, calling
+``automation.game_timeout`` in this process on a few threads, with no broker hop in between.
 """
 
 from __future__ import annotations
@@ -41,177 +10,15 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
-from functools import lru_cache
-from typing import Any, Protocol
 
-from django.conf import settings
 from django.db import close_old_connections, connection
+
+from games import automation
+from games.timer_wheel import RETRY_SECONDS, Due, Wheel, moment_of
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]
-#: A timer as claimed: (game id, the version it was set for).
-Due = tuple[str, int]
-
-#: How long after a failed fire (the database away, a bug) the timer is tried again.
-RETRY_SECONDS = 1.0
-
-# KEYS: the set, the versions; ARGV: game id, version, deadline or "" (none). Older versions lose.
-_SCHEDULE = """
-local current = tonumber(redis.call('HGET', KEYS[2], ARGV[1]))
-if current and current >= tonumber(ARGV[2]) then return 0 end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-end
-return 1
-"""
-
-# KEYS: the set, the versions; ARGV: now, how many at most. Returns game, version, game, ...
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-local claimed = {}
-for _, game in ipairs(due) do
-  redis.call('ZREM', KEYS[1], game)
-  local version = redis.call('HGET', KEYS[2], game)
-  redis.call('HDEL', KEYS[2], game)
-  if version then
-    claimed[#claimed + 1] = game
-    claimed[#claimed + 1] = version
-  end
-end
-return claimed
-"""
-
-
-def _epoch(moment: datetime) -> float:
-    return moment.timestamp()
-
-
-def _moment(epoch: float) -> datetime:
-    return datetime.fromtimestamp(epoch, tz=UTC)
-
-
-class Wheel(Protocol):
-    """Where the pending timers are kept."""
-
-    def next_due(self) -> float | None:
-        """The earliest time a timer may be claimed (epoch seconds), None if there is none."""
-
-    def claim(self, *, now: float, limit: int) -> list[Due]:
-        """Take up to ``limit`` timers due at ``now``; each is handed out once."""
-
-    def retry(self, *, game_id: str, version: int, at: float) -> None:
-        """Put back a claimed timer whose fire failed, due again at ``at``."""
-
-
-@lru_cache(maxsize=1)
-def redis_client() -> Any:
-    import redis
-
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-
-
-class RedisWheel:
-    """The sorted set of deadlines (see the module's docstring)."""
-
-    def __init__(self, *, client: Any = None, key: str | None = None) -> None:
-        self.client = client if client is not None else redis_client()
-        self.key = key or settings.GAMES_TIMERS_KEY
-        self.keys = [self.key, f"{self.key}:version"]
-        self._schedule = self.client.register_script(_SCHEDULE)
-        self._claim = self.client.register_script(_CLAIM)
-
-    def schedule(self, *, game_id: str, version: int, due: float | None) -> bool:
-        """Set the game's timer for ``version`` (None: the game has no deadline at ``version``);
-        False if the game's timer is already for a newer version."""
-        score = "" if due is None else repr(due)
-        return bool(self._schedule(keys=self.keys, args=[game_id, version, score]))
-
-    def next_due(self) -> float | None:
-        first = self.client.zrange(self.key, 0, 0, withscores=True)
-        return float(first[0][1]) if first else None
-
-    def claim(self, *, now: float, limit: int) -> list[Due]:
-        flat = self._claim(keys=self.keys, args=[repr(now), limit])
-        return [(flat[i].decode(), int(flat[i + 1])) for i in range(0, len(flat), 2)]
-
-    def retry(self, *, game_id: str, version: int, at: float) -> None:
-        self.schedule(game_id=game_id, version=version, due=at)
-
-
-class DatabaseWheel:
-    """The embedded default: each active game's ``deadline_at`` is its timer. Remembers what it
-    has handed out, so a game whose fire failed is tried again only ``RETRY_SECONDS`` later."""
-
-    def __init__(self) -> None:
-        self._handed: dict[Due, float] = {}  # -> when it may be handed out again
-
-    def _pending(self) -> Any:
-        from games.models import Game, GameStatus
-
-        return Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__isnull=False).order_by(
-            "deadline_at"
-        )
-
-    def next_due(self) -> float | None:
-        # One row past those handed out is enough: it bounds every row after it.
-        rows = self._pending().values_list("pk", "version", "deadline_at")
-        earliest: float | None = None
-        for pk, version, deadline in rows[: len(self._handed) + 1]:
-            at = max(_epoch(deadline), self._handed.get((str(pk), version), 0.0))
-            earliest = at if earliest is None else min(earliest, at)
-        return earliest
-
-    def claim(self, *, now: float, limit: int) -> list[Due]:
-        rows = self._pending().filter(deadline_at__lte=_moment(now)).values_list("pk", "version")
-        due = [(str(pk), version) for pk, version in rows[: limit + len(self._handed)]]
-        # A game that has moved on is no longer due: forget it.
-        self._handed = {key: at for key, at in self._handed.items() if key in set(due)}
-        claimed = [key for key in due if self._handed.get(key, 0.0) <= now][:limit]
-        for key in claimed:
-            self._handed[key] = now + RETRY_SECONDS
-        return claimed
-
-    def retry(self, *, game_id: str, version: int, at: float) -> None:
-        self._handed[(game_id, version)] = at
-
-
-@lru_cache(maxsize=4)
-def _redis_wheel(key: str) -> RedisWheel:
-    return RedisWheel(key=key)
-
-
-def timers_wheel() -> RedisWheel | DatabaseWheel:
-    """The wheel the settings name, for the runner."""
-    if settings.GAMES_TIMERS == "redis":
-        return RedisWheel()
-    if settings.GAMES_TIMERS == "database":
-        return DatabaseWheel()
-    raise ValueError(f"GAMES_TIMERS={settings.GAMES_TIMERS!r} has no timers process")
-
-
-def timer_schedule(*, game_id: object, version: int, deadline_at: datetime | None) -> None:
-    """After a move commits: the game's timer is now ``deadline_at`` (None: none) for ``version``.
-    Never raises: a timer that could not be set is the sweep's, a second after it was due."""
-    mode = settings.GAMES_TIMERS
-    try:
-        if mode == "redis":
-            due = None if deadline_at is None else _epoch(deadline_at)
-            _redis_wheel(settings.GAMES_TIMERS_KEY).schedule(
-                game_id=str(game_id), version=version, due=due
-            )
-        elif mode == "celery" and deadline_at is not None:
-            from games import tasks
-
-            tasks.timeout.apply_async((str(game_id), version), eta=deadline_at)
-        # "database": the game row, just committed, is the timer.
-    except Exception:
-        log.warning("could not set the timer of game %s v%s", game_id, version, exc_info=True)
 
 
 def _fresh_connection() -> None:
@@ -245,14 +52,12 @@ class TimerRunner:
 
     def fire(self, due: Due) -> bool:
         """Play the timer's move if it is still due at its version; False if it was stale."""
-        from games import automation
-
         game_id, version = due
         started = time.perf_counter()
         _fresh_connection()
         try:
             moved = automation.game_timeout(
-                game_id=game_id, version=version, now=_moment(self.clock())
+                game_id=game_id, version=version, now=moment_of(self.clock())
             )
         except Exception:
             log.exception("timer of game %s v%s failed; again in %.0f s", *due, RETRY_SECONDS)

@@ -3,6 +3,7 @@ for beat; beat's tick catches any that is lost). Called by ``games.followups.aft
 
 from __future__ import annotations
 
+from games import jobs
 from games.tournaments.models import TournamentGame
 
 
@@ -15,6 +16,4 @@ def on_game_advanced(*, game_id: object, finished: bool, **_: object) -> None:
         .first()
     )
     if tournament_id is not None:
-        from games.tournaments.tasks import advance_tournament
-
-        advance_tournament.delay(tournament_id)
+        jobs.queue_tournament_advance(tournament_id=tournament_id)

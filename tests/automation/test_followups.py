@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from games import automation, live, services
+from games import automation, jobs, live, services
 from games.models import Game, GameStatus
 from games.rules import yatzy
 from games.tournaments import scheduling
@@ -26,11 +26,14 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     seen: list[tuple[str, dict[str, Any]]] = []
     for name, module, function in (
         ("publish", live, "on_game_advanced"),
-        ("schedule", automation, "schedule_followups"),
+        ("schedule", jobs, "schedule_followups"),
         ("tournament", scheduling, "on_game_advanced"),
     ):
+        # The Redis batch the steps share is how they are sent, not what they say: left out.
         monkeypatch.setattr(
-            module, function, lambda _name=name, **kwargs: seen.append((_name, kwargs))
+            module,
+            function,
+            lambda _name=name, batch=None, **kwargs: seen.append((_name, kwargs)),
         )
     return seen
 
@@ -140,3 +143,34 @@ def test_a_rated_game_is_rated_with_its_last_move(ann) -> None:
             automation.run_until_idle(game.pk)
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
     assert RatingChange.objects.filter(game_id=game.pk, player=ann).count() == 1
+
+
+def test_every_task_the_move_path_names_is_registered() -> None:
+    """The move path queues its tasks by name (games.jobs): a renamed task must fail here."""
+    from config.celery_app import app
+
+    app.loader.import_default_modules()  # what a worker imports as it starts (autodiscovery)
+    assert set(jobs.TASK_NAMES) <= set(app.tasks)
+
+
+@pytest.mark.skipif(settings.LIVE_BUS != "redis", reason="needs Redis: set REDIS_URL")
+@pytest.mark.django_db(transaction=True)
+def test_on_redis_the_notes_and_the_timer_go_in_one_round_trip(ann) -> None:
+    import redis.connection
+
+    game = start(ann, [{"type": "me"}])
+    sent: list[bytes] = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        sent.append(b"".join(command) if isinstance(command, list) else command)
+        original(self, command, check_health)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+        for _roll in range(3):  # the third roll sets the auto-confirm timer
+            services.game_move(game_id=game.pk, command={"type": "roll"}, actor=ann)
+    # The throttle is the API's, not the service's: here each move is one packet.
+    assert len(sent) == 3
+    assert all(b"PUBLISH" in packet and b"EVAL" in packet for packet in sent)
+    assert Game.objects.get(pk=game.pk).deadline_at is not None

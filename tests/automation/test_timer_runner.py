@@ -20,7 +20,8 @@ import pytest
 
 from games import automation, services
 from games.models import Game, GameEvent
-from games.timer_runner import DatabaseWheel, RedisWheel, TimerRunner, timer_schedule
+from games.timer_runner import TimerRunner
+from games.timer_wheel import DatabaseWheel, RedisWheel, timer_schedule
 from players.models import Player
 
 needs_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: REDIS_URL")
@@ -44,7 +45,7 @@ def ann(db: None) -> Player:
 @pytest.fixture
 def redis_key(settings: Any) -> Iterator[str]:
     """A sorted set of this test's own, deleted afterwards, and the Redis wheel switched on."""
-    from games.timer_runner import redis_client
+    from config.redis_client import redis_client
 
     key = f"test-timers:{uuid.uuid4().hex}"
     settings.GAMES_TIMERS = "redis"
@@ -219,10 +220,11 @@ def test_redis_the_sweep_still_catches_a_lost_timer(
 def test_redis_a_timer_that_cannot_be_set_is_left_to_the_sweep(
     redis_key: str, monkeypatch: Any, caplog: Any
 ) -> None:
-    def broken(self: RedisWheel, **kwargs: Any) -> bool:
-        raise ConnectionError("Redis went away")
+    class Gone:
+        def pipeline(self, **kwargs: Any) -> Any:
+            raise ConnectionError("Redis went away")
 
-    monkeypatch.setattr(RedisWheel, "schedule", broken)
+    monkeypatch.setattr("config.redis_client.redis_client", Gone)
     # After the commit, so it must not raise: the move is played; the sweep will score it.
     timer_schedule(game_id=uuid.uuid4(), version=3, deadline_at=None)
     assert "could not set the timer" in caplog.text

@@ -10,7 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.timer_runner import TimerRunner, timers_wheel
+from games.timer_runner import TimerRunner
+from games.timer_wheel import timers_wheel
 
 log = logging.getLogger("games.timer_runner")
 

@@ -1,0 +1,61 @@
+"""Work handed to the Celery workers, named rather than imported.
+
+The task modules (``games.tasks``, ``games.tournaments.tasks``) sit above the services they call,
+and the services queue work after their commits: importing the tasks here would close a loop
+(services -> followups -> tasks -> automation -> services). So the move path names its tasks;
+Celery's registry finds them (``tests/automation/test_followups.py`` checks every name resolves).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from celery import current_app
+from django.conf import settings
+
+from config.redis_client import CommandBatch
+from games.timer_wheel import timer_schedule
+
+PLAY_COMPUTER_MOVE = "games.tasks.play_computer_move"
+TIMEOUT = "games.tasks.timeout"
+ADVANCE_TOURNAMENT = "games.tournaments.tasks.advance_tournament"
+TASK_NAMES = (PLAY_COMPUTER_MOVE, TIMEOUT, ADVANCE_TOURNAMENT)
+
+
+def _queue(name: str, *args: object, **options: object) -> None:
+    # A signature resolves its name through the app's registry, so the settings (eager mode,
+    # routes) apply as they would to ``task.apply_async``.
+    current_app.signature(name, args=args).apply_async(**options)
+
+
+def queue_computer_move(*, game_id: object, version: int) -> None:
+    _queue(PLAY_COMPUTER_MOVE, str(game_id), version, countdown=settings.GAMES_COMPUTER_MOVE_DELAY)
+
+
+def queue_timeout(*, game_id: object, version: int, eta: datetime) -> None:
+    """Only with ``GAMES_TIMERS=celery``: the timers process fires deadlines otherwise."""
+    _queue(TIMEOUT, str(game_id), version, eta=eta)
+
+
+def queue_tournament_advance(*, tournament_id: int) -> None:
+    _queue(ADVANCE_TOURNAMENT, tournament_id)
+
+
+def schedule_followups(
+    *,
+    game_id: object,
+    version: int,
+    computer_to_play: bool,
+    deadline_at: datetime | None,
+    batch: CommandBatch | None = None,
+) -> None:
+    """After a move commits: queue the computer's next move, and set the game's timer (with
+    ``batch``; the timers process fires it: games.timer_runner)."""
+    if computer_to_play:
+        queue_computer_move(game_id=game_id, version=version)
+    if settings.GAMES_TIMERS == "celery":
+        if deadline_at is not None:
+            queue_timeout(game_id=game_id, version=version, eta=deadline_at)
+        return
+    # Also when the move left no deadline: on Redis that removes the timer the player just beat.
+    timer_schedule(game_id=game_id, version=version, deadline_at=deadline_at, batch=batch)
