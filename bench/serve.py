@@ -1,7 +1,8 @@
 """Side by side under wrk: the project as deployed (``make serve``) and a hand-written anchor.
 
     .venv/bin/python bench/serve.py [--seconds 15] [--warmup 3] [--connections 16,64]
-        [--workers 4] [--threads 2] [--anchor-middleware django|none] [--games-per-account 8]
+        [--workers 4] [--threads 2] [--anchor-middleware django|none]
+        [--anchor-statements django|prepared] [--games-per-account 8]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_serve]
         [--redis-url redis://127.0.0.1:6379/6] [--keep-logs] [--keep-db]
 
@@ -640,6 +641,7 @@ class Bench:
             "WEB_CONCURRENCY": str(self.args.workers),
             "PYTHONPATH": str(HERE),
             "ANCHOR_MIDDLEWARE": self.args.anchor_middleware,
+            "ANCHOR_STATEMENTS": self.args.anchor_statements,
         }
         # The Procfile's api line with the anchor's module: the same config file, the same workers.
         argv = [str(VENV_BIN / "gunicorn"), "anchor.wsgi", "--config",
@@ -1006,6 +1008,13 @@ def main(argv: list[str] | None = None) -> int:
         default="django",
         help="the anchor's middleware: Django's startproject list (default) or none",
     )
+    parser.add_argument(
+        "--anchor-statements",
+        choices=("django", "prepared"),
+        default="django",
+        help="the anchor's statements: Django's default (bound by the client, planned at every"
+        " run) or prepared as the project prepares its own (DB_PREPARE)",
+    )
     parser.add_argument("--games-per-account", type=int, default=8)
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
@@ -1037,7 +1046,10 @@ def main(argv: list[str] | None = None) -> int:
         f" + {args.seconds:g} s per row; about {rows_time / 60:.1f} min of runs after set-up"
     )
     print(f"  database: {database.url}; redis: {args.redis_url}")
-    print(f"  anchor:   bench/anchor, middleware: {args.anchor_middleware}, raw SQL move")
+    print(
+        f"  anchor:   bench/anchor, middleware: {args.anchor_middleware}, raw SQL move, "
+        f"statements: {args.anchor_statements}"
+    )
     print(f"  machine:  {os.cpu_count()} cores, busy before start: {machine_busy():.2f} cores")
     if not subreaper:
         print("  note: not a child subreaper; a tier outliving honcho is stopped by pid")

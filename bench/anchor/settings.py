@@ -7,6 +7,9 @@ project is imported: no apps, no authentication, no throttles, no translations.
 
 ``ANCHOR_MIDDLEWARE``: ``django`` (the default) runs the middleware list of Django's
 ``startproject`` (and installs the contrib apps it needs); ``none`` runs none at all, the floor.
+``ANCHOR_STATEMENTS``: ``django`` (the default) is Django's own (parameters bound by the client,
+every statement planned at every run); ``prepared`` prepares them on the server as the project
+does (its ``DB_PREPARE``).
 """
 
 from __future__ import annotations
@@ -56,6 +59,12 @@ DATABASES = {
         os.environ["DATABASE_URL"], conn_max_age=None, conn_health_checks=False
     )
 }
+STATEMENTS = os.environ.get("ANCHOR_STATEMENTS", "django")
+if STATEMENTS not in ("django", "prepared"):
+    raise ValueError(f"ANCHOR_STATEMENTS must be 'django' or 'prepared', not {STATEMENTS!r}")
+if STATEMENTS == "prepared":
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 USE_TZ = True
