@@ -33,6 +33,7 @@ from config.metrics import STREAMS_OPEN
 from games.errors import GameNotFound
 from games.streams import reads, routes
 from games.streams.hub import (
+    KEEPALIVE,
     GameFeed,
     GameListener,
     Hub,
@@ -49,10 +50,8 @@ Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
-KEEPALIVE_SECONDS = 15.0
 MAX_WAIT_SECONDS = 30.0
 RETRY = b"retry: 2000\n\n"
-KEEPALIVE = b": keep-alive\n\n"
 
 
 class BadQuery(Exception):
@@ -189,7 +188,7 @@ class StreamApp:
             await refuse(send, request, GameNotFound())
             return
         hub = await self.hub()
-        listener = GameListener(request.language, after)
+        listener = GameListener(request.language, after, streaming=as_stream)
         with watching_game(hub, game_id, header.kind, listener) as feed:
             backlog = await join(feed, listener, header.version)
             if as_stream:
@@ -218,13 +217,12 @@ class StreamApp:
         async def pump() -> None:
             await send_chunk(send, RETRY + b"".join(row.frame(language) for row in backlog))
             while True:
-                try:
-                    async with asyncio.timeout(KEEPALIVE_SECONDS):
-                        rows = await next_rows(feed, listener)
-                except TimeoutError:
+                rows = await next_rows(feed, listener)
+                if rows:
+                    await send_chunk(send, b"".join(row.frame(language) for row in rows))
+                elif listener.keepalive_due:
                     await send_chunk(send, KEEPALIVE)
-                    continue
-                await send_chunk(send, b"".join(row.frame(language) for row in rows))
+                listener.keepalive_due = False
 
         await stream(send, receive, request, pump)
 
@@ -243,12 +241,7 @@ class StreamApp:
                 while True:
                     if listener.overflowed:
                         raise Overflow()
-                    try:
-                        async with asyncio.timeout(KEEPALIVE_SECONDS):
-                            frames = [await listener.queue.get()]
-                    except TimeoutError:
-                        await send_chunk(send, KEEPALIVE)
-                        continue
+                    frames = [await listener.queue.get()]
                     while not listener.queue.empty():
                         frames.append(listener.queue.get_nowait())
                     await send_chunk(send, b"".join(frames))

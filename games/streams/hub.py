@@ -26,24 +26,50 @@ log = logging.getLogger(__name__)
 RECENT_EVENTS = 64
 #: A client this far behind is cut off (it reconnects with Last-Event-ID and loses nothing).
 QUEUE_LIMIT = 2000
+#: A stream silent this long is sent a comment line (within 1.5 times it), so that proxies and
+#: clients keep it open. One ticker per process does it for every stream: a timer per stream,
+#: armed at each wake, cost more than the delivery it guarded.
+KEEPALIVE_SECONDS = 15.0
+KEEPALIVE = b": keep-alive\n\n"
 
 
 class Overflow(Exception):
     """The client reads slower than its game moves."""
 
 
-class GameListener:
-    """One client waiting on a game: an SSE stream or a long-poll."""
+class Quiet:
+    """What the keep-alive ticker needs of a listener: whether it was offered anything lately."""
 
-    def __init__(self, language: str, after: int) -> None:
+    streaming = False  # a long-poll answers once, and is never kept alive
+    busy = False
+
+    def keep_alive(self) -> None:
+        """Called by the ticker: a stream offered nothing since the last tick is due a
+        keep-alive, put on its queue like anything else it sends."""
+        if self.streaming and not self.busy:
+            self._queue_keepalive()
+        self.busy = False
+
+    def _queue_keepalive(self) -> None:
+        raise NotImplementedError
+
+
+class GameListener(Quiet):
+    """One client waiting on a game: an SSE stream (``streaming``) or a long-poll."""
+
+    def __init__(self, language: str, after: int, *, streaming: bool = False) -> None:
         self.language = language
+        self.streaming = streaming
         self.last = after  # the last seq taken off the queue by the writer
         self.offered = after  # the last seq put on the queue
         self.ready = False  # set once its backlog is read: before, offers would race it
-        self.queue: asyncio.Queue[EventRow] = asyncio.Queue(QUEUE_LIMIT)
+        # None: a keep-alive is due (next_rows then sets keepalive_due).
+        self.queue: asyncio.Queue[EventRow | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.keepalive_due = False
         self.overflowed = False
 
     def offer(self, rows: Iterable[EventRow]) -> None:
+        self.busy = True
         for row in rows:
             if row.seq <= self.offered:
                 continue
@@ -53,6 +79,10 @@ class GameListener:
                 self.overflowed = True
                 return
             self.offered = row.seq
+
+    def _queue_keepalive(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):  # a full queue is not idle
+            self.queue.put_nowait(None)
 
 
 class GameFeed:
@@ -120,8 +150,10 @@ class GameFeed:
             self._fetcher.cancel()
 
 
-class PlayerListener:
+class PlayerListener(Quiet):
     """One account's stream: notes arrive already rendered, once per note for every listener."""
+
+    streaming = True
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_LIMIT)
@@ -130,12 +162,17 @@ class PlayerListener:
         self._early: set[tuple[str, int, str]] | None = set()
 
     def offer(self, note: dict[str, Any], frame: bytes) -> None:
+        self.busy = True
         if self._early is not None:
             self._early.add(note_key(note))
         try:
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.overflowed = True
+
+    def _queue_keepalive(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(KEEPALIVE)
 
     def opening(self, notes: list[dict[str, Any]]) -> list[bytes]:
         """The frames of the opening snapshot that the bus has not already queued."""
@@ -157,19 +194,33 @@ class Hub:
         self.players: dict[int, set[PlayerListener]] = defaultdict(set)
         self._subscriber: bus.Subscriber | None = None
         self._starting: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Subscribe (once; concurrent callers wait for the same start)."""
         if self._starting is None:
             self._subscriber = bus.subscriber(self.deliver, self._resync)
             self._starting = asyncio.create_task(self._subscriber.start())
+            self._ticker = asyncio.create_task(self._keep_alive(), name="keep-alive")
         await asyncio.shield(self._starting)
 
     async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
         if self._subscriber is not None:
             await self._subscriber.stop()
         for feed in self.feeds.values():
             feed.close()
+
+    async def _keep_alive(self) -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE_SECONDS / 2)
+            for feed in self.feeds.values():
+                for game_listener in feed.listeners:
+                    game_listener.keep_alive()
+            for listeners in self.players.values():
+                for player_listener in listeners:
+                    player_listener.keep_alive()
 
     def deliver(self, topic: str, payload: dict[str, Any]) -> None:
         try:
@@ -240,7 +291,8 @@ async def join(feed: GameFeed, listener: GameListener, version: int) -> list[Eve
 
 
 async def next_rows(feed: GameFeed, listener: GameListener) -> list[EventRow]:
-    """Wait for the listener's next events, in order, gaps filled from the database."""
+    """Wait for the listener's next events, in order, gaps filled from the database; none when
+    only a keep-alive was due."""
     if listener.overflowed:
         raise Overflow()
     first = await listener.queue.get()
@@ -249,6 +301,9 @@ async def next_rows(feed: GameFeed, listener: GameListener) -> list[EventRow]:
         pending.append(listener.queue.get_nowait())
     out: list[EventRow] = []
     for row in pending:
+        if row is None:
+            listener.keepalive_due = True
+            continue
         if row.seq <= listener.last:
             continue
         if row.seq > listener.last + 1:

@@ -395,3 +395,47 @@ async def test_the_player_stream_takes_a_logged_in_session(app, settings) -> Non
     assert refused.status == 401
     unknown = await asgi.get(app, "/api/v1/stream/", headers={"Cookie": "sessionid=nonsense"})
     assert (await unknown.json())["code"] == "not_authenticated"
+
+
+@pytest_asyncio.fixture(params=BUSES)
+async def quick_keepalive_app(
+    request: pytest.FixtureRequest, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[StreamApp]:
+    """The stream app with keep-alives due after 0.2 s of silence instead of 15 s."""
+    from games.streams import hub
+
+    monkeypatch.setattr(hub, "KEEPALIVE_SECONDS", 0.2)
+    settings.LIVE_BUS = request.param
+    stream_app = StreamApp()
+    await stream_app.hub()
+    yield stream_app
+    await stream_app.shutdown()
+    await sync_to_async(close_connections)()
+
+
+async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
+    quick_keepalive_app,
+) -> None:
+    app = quick_keepalive_app
+    game, ann = await sync_to_async(started_game)("me")
+    sse = await asgi.get(app, game_path(game))
+    account_stream = await asgi.get(
+        app, "/api/v1/stream/", {"token": await sync_to_async(token)(ann)}
+    )
+    assert (await sse.chunk()).startswith(b"retry:")
+    assert (await account_stream.chunk()).startswith(b"retry:")
+    # Silence: within 1.5 x 0.2 s (and well inside the bound here), a comment line, nothing else.
+    assert await sse.chunk(timeout=2) == b": keep-alive\n\n"
+    # The account stream may first hear the start's notes (the table bus polls).
+    chunk = await account_stream.chunk(timeout=2)
+    while chunk != b": keep-alive\n\n":
+        assert b"event: " in chunk
+        chunk = await account_stream.chunk(timeout=2)
+    # A long-poll waits its whole time and answers plain JSON: keep-alives are for streams only.
+    polled = await asgi.get(app, game_path(game, "events"), {"after": 1, "wait": 0.7})
+    assert await polled.json() == {"version": 1, "events": []}
+    # A move still gets through on a stream that has been kept alive.
+    await sync_to_async(move)(game, ann, {"type": "roll"})
+    assert [event["type"] for event in await sse.events(1)] == ["dice_rolled"]
+    await sse.close()
+    await account_stream.close()
