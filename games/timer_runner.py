@@ -19,10 +19,10 @@ Measured with 100 other games playing: p99 1.6-1.9 s past the 3 s deadline. Here
   always at least its delay away, so the cap is the only bound on noticing it). It claims what is
   due with a Lua script (range by score up to now, remove, read the version), which Redis runs
   atomically: with several runners on several machines each timer fires once. It fires them itself,
-  ``automation.game_timeout`` in this process on a few threads (database waits overlap), with no
+  ``automation.game_fire_timer`` in this process on a few threads (database waits overlap), with no
   broker hop in between.
 - A deadline is a floor: a member is claimed only once its score is at or before the runner's
-  clock, and ``game_timeout`` checks the game's deadline again against that same clock. A late or
+  clock, and ``game_fire_timer`` checks the game's deadline again against that same clock. A late or
   repeated fire is harmless: the move path's ``expected_version`` refuses all but the first.
 - Lost timers (a runner killed between claim and move, a failed hook, a flushed Redis) are the
   beat sweep's (``automation.sweep``, every second, ``SWEEP_GRACE_SECONDS`` after the deadline); a
@@ -208,7 +208,7 @@ def timer_schedule(*, game_id: object, version: int, deadline_at: datetime | Non
         elif mode == "celery" and deadline_at is not None:
             from games import tasks
 
-            tasks.timeout.apply_async((str(game_id), version), eta=deadline_at)
+            tasks.fire_timer.apply_async((str(game_id), version), eta=deadline_at)
         # "database": the game row, just committed, is the timer.
     except Exception:
         log.warning("could not set the timer of game %s v%s", game_id, version, exc_info=True)
@@ -251,7 +251,7 @@ class TimerRunner:
         started = time.perf_counter()
         _fresh_connection()
         try:
-            moved = automation.game_timeout(
+            moved = automation.game_fire_timer(
                 game_id=game_id, version=version, now=_moment(self.clock())
             )
         except Exception:
