@@ -239,8 +239,9 @@ TEN_THOUSAND = Kind(
     preview=ten_thousand_view.preview,
 )
 
+_BY_CODE = {kind.code: kind for kind in (YATZY, TEN_THOUSAND)}
 #: Every kind by its code, in the order clients are offered them.
-KINDS: Mapping[str, Kind] = MappingProxyType({kind.code: kind for kind in (YATZY, TEN_THOUSAND)})
+KINDS: Mapping[str, Kind] = MappingProxyType(_BY_CODE)
 
 #: A level's label by its name, whatever the kind (a name means one level wherever it is offered).
 LEVEL_LABELS: Mapping[str, str | Promise] = MappingProxyType(
@@ -250,4 +251,4 @@ LEVEL_LABELS: Mapping[str, str | Promise] = MappingProxyType(
 
 def kind_for(code: str) -> Kind:
     """The kind a game's ``kind`` names (``KeyError`` for none: callers hold validated codes)."""
-    return KINDS[code]
+    return _BY_CODE[code]
