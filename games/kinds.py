@@ -140,9 +140,9 @@ class AutoConfirm:
     move: Callable[[Any], dict[str, Any]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Kind:
-    """One game kind: see the module's docstring."""
+    """One game kind: see the module's docstring. One object per kind: compared by identity."""
 
     #: As clients and the database spell it: a game's ``kind``, ``?kind=``,
     #: ``leaderboards/{kind}/``.
@@ -151,7 +151,7 @@ class Kind:
     engine: Engine
     presenter: Presenter
     seats: Seats
-    #: By name, in the order the API lists them.
+    #: By name.
     levels: Mapping[str, Level]
     #: The level of a computer seat asked for without one.
     default_level: str
