@@ -227,7 +227,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameKind",
         "GameStatusEnum": "games.models.GameStatus",
-        "SeatKindEnum": "games.models.SeatKind",
+        "SeatKindEnum": "games.models.Occupant",
     },
 }
 
@@ -254,9 +254,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-# The timeout task has a queue of its own (GAMES_TIMERS=celery: served by a worker that does
-# nothing else, so a due auto-confirm never waits behind computer moves, tournament rounds or the
-# sweep, which catches lost timers from the default queue).
+# The timer task (games.tasks.fire_timer, registered under its former name games.tasks.timeout)
+# has a queue of its own (GAMES_TIMERS=celery: served by a worker that does nothing else, so a due
+# auto-confirm never waits behind computer moves, tournament rounds or the sweep, which catches
+# lost timers from the default queue).
 CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": "timers"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-automatic-moves": {

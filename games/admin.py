@@ -16,8 +16,8 @@ from games.selectors import game_replay_matches_snapshot
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("index", "kind", "player", "name", "ai_level", "place", "final_total")
-    readonly_fields = ("index", "kind", "place", "final_total")
+    fields = ("index", "occupant", "player", "name", "level", "place", "final_total")
+    readonly_fields = ("index", "occupant", "place", "final_total")
     raw_id_fields = ("player",)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -16,14 +16,11 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from ai.players import DEFAULT_LEVEL, next_command, yatzy_auto_confirm_box
 from config.errors import ApiError
 from config.metrics import TIMER_LAG_SECONDS
 from games import services
-from games.engines import engine_for
-from games.models import Game, GameStatus, SeatKind
-from games.rules import yatzy
-from games.timers import auto_confirm_due
+from games.kinds import kind_for
+from games.models import Game, GameStatus, Occupant
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +34,7 @@ def _load(game_id: object, version: int) -> tuple[Game, Any] | None:
     if game is None:
         return None
     assert game.state is not None
-    return game, engine_for(game.kind).state_from_wire(game.state)
+    return game, kind_for(game.kind).engine.state_from_wire(game.state)
 
 
 def _move(game_id: object, command: dict[str, Any], version: int) -> bool:
@@ -59,15 +56,15 @@ def game_play_computer(*, game_id: object, version: int) -> bool:
     if loaded is None:
         return False
     game, state = loaded
-    seat = game.seats.filter(index=state.current_seat, kind=SeatKind.COMPUTER).first()
+    seat = game.seats.filter(index=state.current_seat, occupant=Occupant.COMPUTER).first()
     if seat is None:
         return False
-    return _move(game.pk, next_command(game.kind, state, seat.ai_level), version)
+    return _move(game.pk, kind_for(game.kind).computer(state, seat.level), version)
 
 
-def game_timeout(*, game_id: object, version: int, now: datetime | None = None) -> bool:
-    """Move for the idle seat at ``version`` once the game's deadline has passed: the yatzy
-    auto-confirm, else the turn clock's computer move. False if nothing was due."""
+def game_fire_timer(*, game_id: object, version: int, now: datetime | None = None) -> bool:
+    """Move for the idle seat at ``version`` once the game's timer is due (its ``deadline_at``):
+    the kind's auto-confirm, else the turn clock's stand-in computer. False if nothing was due."""
     now = now or timezone.now()
     # One query, no model: the timers process fires this at every deadline, and with the Redis
     # wheel (games.timer_runner) nearly every timer it fires is live. Not yet due or moved on: None.
@@ -81,14 +78,9 @@ def game_timeout(*, game_id: object, version: int, now: datetime | None = None) 
     if row is None:
         return False
     kind, wire, deadline_at = row
-    state = engine_for(kind).state_from_wire(wire)
+    state = kind_for(kind).engine.state_from_wire(wire)
     TIMER_LAG_SECONDS.observe((now - deadline_at).total_seconds())
-    if auto_confirm_due(state):
-        assert isinstance(state, yatzy.YatzyState)
-        command = {"type": "score", "box": yatzy_auto_confirm_box(state)}
-    else:
-        command = next_command(kind, state, DEFAULT_LEVEL[kind])
-    return _move(game_id, command, version)
+    return _move(game_id, kind_for(kind).timer_move(state), version)
 
 
 def sweep(*, now: datetime | None = None) -> int:
@@ -99,12 +91,12 @@ def sweep(*, now: datetime | None = None) -> int:
     moved = 0
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__lte=now - grace)
     for game_id, version in due.values_list("pk", "version")[:500]:
-        moved += game_timeout(game_id=game_id, version=version, now=now)
+        moved += game_fire_timer(game_id=game_id, version=version, now=now)
     idle_since = now - grace - timedelta(seconds=settings.GAMES_COMPUTER_MOVE_DELAY)
     stalled = Game.objects.filter(
         status=GameStatus.ACTIVE,
         last_move_at__lte=idle_since,
-        seats__kind=SeatKind.COMPUTER,
+        seats__occupant=Occupant.COMPUTER,
         seats__index=F("turn_seat"),
     )
     for game_id, version in stalled.values_list("pk", "version")[:500]:

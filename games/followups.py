@@ -23,7 +23,7 @@ from games.tournaments import scheduling
 @dataclass(frozen=True)
 class SeatFacts:
     index: int
-    kind: str
+    occupant: str
     player_id: int | None
 
 
@@ -74,7 +74,7 @@ class Advance:
             turn_seat=game.turn_seat,
             created_by_id=game.created_by_id,
             seats=tuple(
-                SeatFacts(index=seat.index, kind=seat.kind, player_id=seat.player_id)
+                SeatFacts(index=seat.index, occupant=seat.occupant, player_id=seat.player_id)
                 for seat in game.seats.all()
             ),
             events=tuple(

@@ -17,9 +17,10 @@ from config.redis_client import CommandBatch
 from games.timer_wheel import timer_schedule
 
 PLAY_COMPUTER_MOVE = "games.tasks.play_computer_move"
-TIMEOUT = "games.tasks.timeout"
+#: games.tasks.fire_timer, registered under its former name (queued messages keep it).
+FIRE_TIMER = "games.tasks.timeout"
 ADVANCE_TOURNAMENT = "games.tournaments.tasks.advance_tournament"
-TASK_NAMES = (PLAY_COMPUTER_MOVE, TIMEOUT, ADVANCE_TOURNAMENT)
+TASK_NAMES = (PLAY_COMPUTER_MOVE, FIRE_TIMER, ADVANCE_TOURNAMENT)
 
 
 def _queue(name: str, *args: object, **options: object) -> None:
@@ -32,9 +33,9 @@ def queue_computer_move(*, game_id: object, version: int) -> None:
     _queue(PLAY_COMPUTER_MOVE, str(game_id), version, countdown=settings.GAMES_COMPUTER_MOVE_DELAY)
 
 
-def queue_timeout(*, game_id: object, version: int, eta: datetime) -> None:
+def queue_fire_timer(*, game_id: object, version: int, eta: datetime) -> None:
     """Only with ``GAMES_TIMERS=celery``: the timers process fires deadlines otherwise."""
-    _queue(TIMEOUT, str(game_id), version, eta=eta)
+    _queue(FIRE_TIMER, str(game_id), version, eta=eta)
 
 
 def queue_tournament_advance(*, tournament_id: int) -> None:
@@ -55,7 +56,7 @@ def schedule_followups(
         queue_computer_move(game_id=game_id, version=version)
     if settings.GAMES_TIMERS == "celery":
         if deadline_at is not None:
-            queue_timeout(game_id=game_id, version=version, eta=deadline_at)
+            queue_fire_timer(game_id=game_id, version=version, eta=deadline_at)
         return
     # Also when the move left no deadline: on Redis that removes the timer the player just beat.
     timer_schedule(game_id=game_id, version=version, deadline_at=deadline_at, batch=batch)

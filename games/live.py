@@ -126,7 +126,7 @@ def on_game_advanced(
 
 class SeatFacts(Protocol):
     index: int
-    kind: str
+    occupant: str
     player_id: int | None
 
 
@@ -146,7 +146,7 @@ class TableFacts(Protocol):
 def player_notes(table: TableFacts) -> list[PlayerNote]:
     """What each account at the table should hear about this version of the game: at the start
     every seated account hears ``game_started`` and the one to move also ``your_turn``."""
-    from games.models import SeatKind
+    from games.models import Occupant
 
     seats, version = table.seats, table.version
     base = {"game": str(table.game_id), "kind": table.kind, "version": version}
@@ -164,9 +164,9 @@ def player_notes(table: TableFacts) -> list[PlayerNote]:
             if seat.player_id is not None
         ]
     turn = next((seat for seat in seats if seat.index == table.turn_seat), None)
-    if turn is None or turn.kind == SeatKind.COMPUTER:
+    if turn is None or turn.occupant == Occupant.COMPUTER:
         return notes
-    owner = turn.player_id if turn.kind == SeatKind.PLAYER else table.created_by_id
+    owner = turn.player_id if turn.occupant == Occupant.PLAYER else table.created_by_id
     if owner is not None:
         deadline = table.deadline_at.isoformat() if table.deadline_at else None
         notes.append(

@@ -8,19 +8,15 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.kinds import KINDS
 
-class GameKind(models.TextChoices):
-    YATZY = "yatzy", _("Yatzy")
-    TEN_THOUSAND = "ten_thousand", _("Dés 10 000")
-
-
-#: The computer players' levels (ai.players.LEVELS), as people read them.
-COMPUTER_LEVEL_LABELS = {
-    "optimal": _("optimal"),
-    "casual": _("casual"),
-    "expert": _("expert"),
-    "classic": _("classic"),
-}
+#: The game kinds as a field's choices (``GameKind.YATZY`` is ``"yatzy"``): their codes and names
+#: are those of ``games.kinds``, where everything else about a kind is too.
+GameKind = models.TextChoices(
+    "GameKind",
+    [(kind.code.upper(), (kind.code, kind.label)) for kind in KINDS.values()],
+    module=__name__,
+)
 
 
 class GameStatus(models.TextChoices):
@@ -29,7 +25,10 @@ class GameStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
-class SeatKind(models.TextChoices):
+class Occupant(models.TextChoices):
+    """Who sits at a seat: an account (``player``: open until one takes it), a hot-seat player
+    on the creator's device, or the computer. Clients read it as the seat's ``kind``."""
+
     PLAYER = "player", _("Player")
     HOTSEAT = "hotseat", _("Hot-seat player")
     COMPUTER = "computer", _("Computer")
@@ -97,7 +96,10 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField(_("seat"))
-    kind = models.CharField(_("kind"), max_length=10, choices=SeatKind.choices)
+    # The column and the API keep the name "kind"; in code a seat's kind is its occupant.
+    occupant = models.CharField(
+        _("kind"), max_length=10, choices=Occupant.choices, db_column="kind"
+    )
     # Set for a ``player`` seat once someone has taken it; empty while the seat is open.
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -108,7 +110,8 @@ class Seat(models.Model):
         verbose_name=_("player"),
     )
     name = models.CharField(_("name"), max_length=40, blank=True)
-    ai_level = models.CharField(_("computer level"), max_length=20, blank=True)
+    # A computer seat's level (games.kinds); the column and the API call it "ai_level".
+    level = models.CharField(_("computer level"), max_length=20, blank=True, db_column="ai_level")
     # Filled when the game ends, so standings and histories need no replay.
     final_total = models.IntegerField(_("final total"), null=True, blank=True)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
@@ -125,7 +128,7 @@ class Seat(models.Model):
                 name="seat_one_per_player",
             ),
             models.CheckConstraint(
-                condition=models.Q(kind="player") | models.Q(player__isnull=True),
+                condition=models.Q(occupant=Occupant.PLAYER) | models.Q(player__isnull=True),
                 name="seat_player_only_on_player_seats",
             ),
         ]
@@ -139,13 +142,13 @@ class Seat(models.Model):
             return self.name
         if self.player is not None:
             return str(self.player.public_name)
-        if self.kind == SeatKind.COMPUTER:
+        if self.occupant == Occupant.COMPUTER:
             return str(_("Computer"))
         return ""
 
     @property
     def is_open(self) -> bool:
-        return self.kind == SeatKind.PLAYER and self.player_id is None
+        return self.occupant == Occupant.PLAYER and self.player_id is None
 
 
 class GameEvent(models.Model):

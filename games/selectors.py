@@ -9,7 +9,7 @@ from django.db.models import Prefetch, QuerySet
 
 from config.errors import InvalidInput
 from games import errors
-from games.engines import WireState, engine_for
+from games.kinds import WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.services import controlled_seats
@@ -41,7 +41,7 @@ def game_state_at(game: Game, *, at: int | None = None) -> WireState | None:
         raise InvalidInput(code="invalid_seq", field="at")
     if at == 0 or game.version == 0:
         return None
-    engine = engine_for(game.kind)
+    engine = kind_for(game.kind).engine
     rows = game_events(game).filter(seq__lte=at) if at is not None else game_events(game)
     return engine.replay(engine.event_from_wire(row.data) for row in rows.iterator())
 
@@ -56,15 +56,14 @@ def game_replay_matches_snapshot(game: Game) -> bool:
 
 def game_hint(*, game_id: object, player: Player) -> dict[str, Any]:
     """What the computer would play now, for the player who is to move (never for onlookers)."""
-    from ai.players import hint_for
-
     game = game_get(game_id)
     if game.status != GameStatus.ACTIVE or game.state is None:
         raise errors.GameNotStarted() if game.status == GameStatus.OPEN else errors.GameOver()
-    state = engine_for(game.kind).state_from_wire(game.state)
+    kind = kind_for(game.kind)
+    state = kind.engine.state_from_wire(game.state)
     mine = controlled_seats(game, player)
     if not mine:
         raise errors.NotASeatHolder()
     if state.current_seat not in mine:
         raise errors.NotYourTurn()
-    return hint_for(game.kind, state)
+    return kind.hint(state)

@@ -19,13 +19,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from ai.players import DEFAULT_LEVEL, LEVELS
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from games import errors, event_store, followups
-from games.engines import WireEvent, WireState, engine_for, seat_limits
+from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
-from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
+from games.models import Game, GameEvent, GameStatus, Occupant, Seat
 from games.rules import RuleError, secure_roller
 from games.timers import MoveContext, deadline_after
 from players import rating_service
@@ -73,22 +72,17 @@ def game_create(
     turn_clock_seconds: int | None = None,
     rated: bool = False,
 ) -> Game:
-    engine = engine_for(kind)
+    engine = kind_for(kind).engine
     try:
         parsed_options = engine.options_from_wire(options)
     except RuleError as exc:
         raise errors.rule_error_to_api(exc) from None
-    low, high = seat_limits(kind)
     computers = sum(spec.type == "computer" for spec in seats)
-    # Dés 10 000 is "Humans + 1 AI": up to six people and at most one computer opponent.
-    ten_thousand_limits = kind != GameKind.TEN_THOUSAND or (
-        computers <= 1 and len(seats) - computers <= 6
-    )
-    if not low <= len(seats) <= high or not ten_thousand_limits:
+    if not kind_for(kind).seats.allow(people=len(seats) - computers, computers=computers):
         raise errors.InvalidInput(code="invalid_seat_count", field="seats")
     if sum(spec.type == "me" for spec in seats) > 1:
         raise errors.InvalidInput(code="duplicate_me_seat", field="seats")
-    levels = [_computer_level(kind, spec, index) for index, spec in enumerate(seats)]
+    levels = [_seat_level(kind, spec, index) for index, spec in enumerate(seats)]
 
     game = Game.objects.create(
         kind=kind,
@@ -102,10 +96,10 @@ def game_create(
             Seat(
                 game=game,
                 index=index,
-                kind=_SEAT_KINDS[spec.type],
+                occupant=_OCCUPANTS[spec.type],
                 player=creator if spec.type == "me" else spec.player,
                 name=spec.name if spec.type in ("hotseat", "computer") else "",
-                ai_level=level,
+                level=level,
             )
             for index, (spec, level) in enumerate(zip(seats, levels, strict=True))
         ]
@@ -113,20 +107,20 @@ def game_create(
     return game
 
 
-_SEAT_KINDS = {
-    "player": SeatKind.PLAYER,
-    "me": SeatKind.PLAYER,
-    "open": SeatKind.PLAYER,
-    "hotseat": SeatKind.HOTSEAT,
-    "computer": SeatKind.COMPUTER,
+_OCCUPANTS = {
+    "player": Occupant.PLAYER,
+    "me": Occupant.PLAYER,
+    "open": Occupant.PLAYER,
+    "hotseat": Occupant.HOTSEAT,
+    "computer": Occupant.COMPUTER,
 }
 
 
-def _computer_level(kind: str, spec: SeatSpec, index: int) -> str:
+def _seat_level(kind: str, spec: SeatSpec, index: int) -> str:
     if spec.type != "computer":
         return ""
-    level = spec.level or DEFAULT_LEVEL[kind]
-    if level not in LEVELS[kind]:
+    level = kind_for(kind).level_for(spec.level)
+    if level is None:
         raise errors.InvalidInput(code="unknown_level", field=f"seats.{index}.level")
     return level
 
@@ -160,7 +154,7 @@ def game_start(*, game_id: object, player: Player) -> Game:
     seats = list(game.seats.all())
     if any(seat.is_open for seat in seats):
         raise errors.SeatsNotFilled()
-    engine = engine_for(game.kind)
+    engine = kind_for(game.kind).engine
     events = engine.start(len(seats), engine.options_from_wire(game.options))
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
@@ -176,8 +170,8 @@ def controlled_seats(game: Game, player: Player | None) -> set[int]:
     return {
         seat.index
         for seat in game.seats.all()
-        if (seat.kind == SeatKind.PLAYER and seat.player_id == player.pk)
-        or (seat.kind == SeatKind.HOTSEAT and owns_hotseats)
+        if (seat.occupant == Occupant.PLAYER and seat.player_id == player.pk)
+        or (seat.occupant == Occupant.HOTSEAT and owns_hotseats)
     }
 
 
@@ -226,7 +220,7 @@ def _game_move(
     if game.status == GameStatus.FINISHED:
         raise errors.GameOver()
 
-    engine = engine_for(game.kind)
+    engine = kind_for(game.kind).engine
     assert game.state is not None
     state = engine.state_from_wire(game.state)
     seat = state.current_seat
@@ -260,7 +254,7 @@ def _append(
 ) -> tuple[list[GameEvent], WireState]:
     """Append ``events`` after ``game.version``, fold them into the snapshot, save: inside the
     caller's transaction, with the game row locked. Returns the records and the new state."""
-    engine = engine_for(game.kind)
+    engine = kind_for(game.kind).engine
     now = timezone.now()
     records = []
     for offset, event in enumerate(events, start=1):
@@ -316,7 +310,7 @@ def _append(
 
 
 def computer_seats(game: Game) -> set[int]:
-    return {seat.index for seat in game.seats.all() if seat.kind == SeatKind.COMPUTER}
+    return {seat.index for seat in game.seats.all() if seat.occupant == Occupant.COMPUTER}
 
 
 def _record_results(game: Game, places: Sequence[int], totals: Sequence[int]) -> None:

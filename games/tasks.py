@@ -16,12 +16,13 @@ def play_computer_move(game_id: str, version: int) -> bool:
     return automation.game_play_computer(game_id=game_id, version=version)
 
 
-@shared_task(ignore_result=True)
-def timeout(game_id: str, version: int) -> bool:
-    """The deadline of ``version`` has come: auto-confirm, or the turn clock's move. Queued only
-    with ``GAMES_TIMERS=celery``; otherwise the timers process fires deadlines itself
+# Registered under its former name, which queued messages and the timers queue's route carry.
+@shared_task(ignore_result=True, name="games.tasks.timeout")
+def fire_timer(game_id: str, version: int) -> bool:
+    """The game's timer for ``version`` is due: auto-confirm, or the turn clock's move. Queued only
+    with ``GAMES_TIMERS=celery``; otherwise the timers process fires timers itself
     (games.timer_runner)."""
-    return automation.game_timeout(game_id=game_id, version=version)
+    return automation.game_fire_timer(game_id=game_id, version=version)
 
 
 @shared_task(ignore_result=True)

@@ -1,6 +1,6 @@
 """The timers process (``manage.py run_timers``): claims the games' due timers from their wheel
 (``games.timer_wheel``, which says where they are kept and why) and fires each on time, calling
-``automation.game_timeout`` in this process on a few threads, with no broker hop in between.
+``automation.game_fire_timer`` in this process on a few threads, with no broker hop in between.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class TimerRunner:
         started = time.perf_counter()
         _fresh_connection()
         try:
-            moved = automation.game_timeout(
+            moved = automation.game_fire_timer(
                 game_id=game_id, version=version, now=moment_of(self.clock())
             )
         except Exception:

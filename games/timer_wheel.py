@@ -19,10 +19,10 @@ Measured with 100 other games playing: p99 1.6-1.9 s past the 3 s deadline. Here
   always at least its delay away, so the cap is the only bound on noticing it). It claims what is
   due with a Lua script (range by score up to now, remove, read the version), which Redis runs
   atomically: with several runners on several machines each timer fires once. It fires them itself,
-  ``automation.game_timeout`` in this process on a few threads (database waits overlap), with no
+  ``automation.game_fire_timer`` in this process on a few threads (database waits overlap), with no
   broker hop in between.
 - A deadline is a floor: a member is claimed only once its score is at or before the runner's
-  clock, and ``game_timeout`` checks the game's deadline again against that same clock. A late or
+  clock, and ``game_fire_timer`` checks the game's deadline again against that same clock. A late or
   repeated fire is harmless: the move path's ``expected_version`` refuses all but the first.
 - Lost timers (a runner killed between claim and move, a failed hook, a flushed Redis) are the
   beat sweep's (``automation.sweep``, every second, ``SWEEP_GRACE_SECONDS`` after the deadline); a

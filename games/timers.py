@@ -1,11 +1,12 @@
-"""When the server moves on a player's behalf.
+"""When the server moves on a player's behalf: a game's timer.
 
-- Yatzy auto-confirm (seeds 000/001): once the player has used the last roll and not scored, the
-  server scores the turn itself after the game's delay (3 s by default; 0 turns it off).
-- The turn clock of tournament games: a seat idle for the clock loses its turn to the computer,
-  which then plays that turn move by move at its usual pace.
+- Auto-confirm, where the game's kind has one (``games.kinds``; yatzy, seeds 000/001: once the
+  player has used the last roll and not scored, the server scores the turn itself after the game's
+  delay, 3 s by default; 0 turns it off).
+- The turn clock of tournament games: a seat idle for the clock loses its turn to the kind's
+  stand-in computer, which then plays that turn move by move at its usual pace.
 
-Both are one deadline on the game row, recomputed by every move.
+Both are one timer per game, due at the game row's ``deadline_at``, recomputed by every move.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from games.engines import WireEvent, WireState
-from games.rules import yatzy
+from games.kinds import WireEvent, WireState, kind_for
 
 
 @dataclass(frozen=True)
@@ -28,17 +28,6 @@ class MoveContext:
     computer_delay: float
 
 
-def auto_confirm_due(state: WireState) -> bool:
-    """The yatzy position where the timer confirms: last roll used, no box chosen yet."""
-    return (
-        isinstance(state, yatzy.YatzyState)
-        and not state.finished
-        and state.options.auto_confirm_seconds > 0
-        and state.rolls_left == 0
-        and bool(state.dice)
-    )
-
-
 def deadline_after(
     *,
     state: WireState,
@@ -47,16 +36,15 @@ def deadline_after(
     context: MoveContext,
     now: datetime,
 ) -> datetime | None:
-    """The deadline that holds once ``events`` are applied."""
+    """When the game's timer is due once ``events`` are applied (None: it has none)."""
     if state.finished or context.seat_is_computer:
         return None
     candidates = []
-    if auto_confirm_due(state):
-        assert isinstance(state, yatzy.YatzyState)
-        rolled = any(isinstance(event, yatzy.DiceRolled) for event in events)
-        # Set by the last roll; marking a box keeps it (it buys no time).
-        if rolled or previous is None:
-            candidates.append(now + timedelta(seconds=state.options.auto_confirm_seconds))
+    auto_confirm = kind_for(context.kind).auto_confirm
+    if auto_confirm is not None and (seconds := auto_confirm.seconds(state)):
+        # Set by the move that made it due (the last roll); later moves (marking a box) keep it.
+        if previous is None or auto_confirm.restarted_by(events):
+            candidates.append(now + timedelta(seconds=seconds))
         else:
             candidates.append(previous)
     if context.turn_clock_seconds:

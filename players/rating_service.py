@@ -10,11 +10,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from games.kinds import kind_for
 from players import ratings as glicko
 from players.models import Player, PlayerRating, RatingChange
 
-#: What a computer seat counts as, by level (deviation 50: well known, it does not drift).
-COMPUTER_RATINGS = {"optimal": 1800.0, "expert": 1800.0, "casual": 1400.0, "classic": 1450.0}
+#: A computer seat's rating is its level's (``games.kinds``), with this deviation: well known, it
+#: does not drift.
 COMPUTER_DEVIATION = 50.0
 
 
@@ -30,6 +31,7 @@ def game_rate(*, game: Any) -> list[RatingChange]:
         return []
     seats = list(game.seats.select_related("player").order_by("index"))
     places = [seat.place for seat in seats]
+    kind = kind_for(game.kind)
     stored: dict[int, PlayerRating] = {}
     before = []
     for seat in seats:
@@ -42,8 +44,7 @@ def game_rate(*, game: Any) -> list[RatingChange]:
             stored[seat.index] = row
             before.append(glicko.Rating(row.rating, row.deviation, row.volatility))
         else:
-            level_rating = COMPUTER_RATINGS.get(seat.ai_level, 1500.0)
-            before.append(glicko.Rating(level_rating, COMPUTER_DEVIATION))
+            before.append(glicko.Rating(kind.level_rating(seat.level), COMPUTER_DEVIATION))
     after = glicko.update_table(before, places)
     changes = []
     for index, row in stored.items():

@@ -27,7 +27,7 @@ def plain(request: HttpRequest) -> JsonResponse:
 class Move(APIView):
     def post(self, request: Request, game_id: UUID) -> Response:
         # The body is parsed as the project parses its own (DRF, JSON), and names the event.
-        kind = "box_scored" if request.data.get("type") == "score" else "dice_rolled"
+        event_type = "box_scored" if request.data.get("type") == "score" else "dice_rolled"
         with transaction.atomic(), connection.cursor() as cursor:
             # created_by_id comes along as the event's actor: the project's events name theirs.
             cursor.execute(
@@ -44,7 +44,7 @@ class Move(APIView):
             cursor.execute(
                 "INSERT INTO games_gameevent (game_id, seq, type, data, actor_id, automatic,"
                 " created_at) VALUES (%s, %s, %s, %s, %s, false, now())",
-                [game_id, version, kind, EVENT_DATA, row[2]],
+                [game_id, version, event_type, EVENT_DATA, row[2]],
             )
             cursor.execute(
                 "UPDATE games_game SET version = %s, state = %s, last_move_at = now()"

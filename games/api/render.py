@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from games import live
-from games.models import Game, GameEvent, GameKind, GameStatus, Seat, SeatKind
-from games.presenters import event_messages, present_rules_state, present_state, setup_label
+from games.kinds import kind_for
+from games.models import Game, GameEvent, GameKind, GameStatus, Occupant, Seat
 from games.presenters.common import Translated, iso_datetime
 from games.services import controlled_seats
 
 _GAME_KINDS = Translated(dict(GameKind.choices))
 _STATUSES = Translated(dict(GameStatus.choices))
-_SEAT_KINDS = Translated(dict(SeatKind.choices))
+_OCCUPANTS = Translated(dict(Occupant.choices))
 
 
 def player_ref(player: Any) -> dict[str, Any]:
@@ -26,15 +26,15 @@ def player_ref(player: Any) -> dict[str, Any]:
 
 
 def seat_body(seat: Seat) -> dict[str, Any]:
-    kind = str(seat.kind)
+    occupant = str(seat.occupant)
     return {
         "index": seat.index,
-        "kind": kind,
-        "kind_name": _SEAT_KINDS.now().get(kind, kind),
+        "kind": occupant,
+        "kind_name": _OCCUPANTS.now().get(occupant, occupant),
         "name": seat.display_name,
         "player": player_ref(seat.player) if seat.player_id is not None else None,
         "open": seat.is_open,
-        "ai_level": seat.ai_level,
+        "ai_level": seat.level,
         "place": seat.place,
         "final_total": seat.final_total,
     }
@@ -45,13 +45,14 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
     has it (after a move), else None and the snapshot is read here; ``viewer``: the request's
     user (``your_seats``)."""
     kind, status = str(game.kind), str(game.status)
+    presenter = kind_for(kind).presenter
     seats = list(game.seats.all())
     if game.state is None:
         presented = None
     elif state is not None:
-        presented = present_rules_state(kind, state)
+        presented = presenter.present_rules(state)
     else:
-        presented = present_state(kind, game.state)
+        presented = presenter.present(game.state)
     return {
         "id": str(game.pk),
         "kind": kind,
@@ -67,7 +68,7 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
         "turn_seat": game.turn_seat,
         "seats": [seat_body(seat) for seat in seats],
         "your_seats": sorted(controlled_seats(game, viewer)),
-        "setup_label": setup_label(kind, [seat.kind for seat in seats]),
+        "setup_label": presenter.setup_label([seat.occupant for seat in seats]),
         "state": presented,
     }
 
@@ -78,4 +79,4 @@ def event_body(event: GameEvent, kind: str) -> dict[str, Any]:
     wire = live.event_wire(
         event.seq, event.type, event.data, actor, event.automatic, event.created_at
     )
-    return {**wire, "messages": event_messages(kind, event.type)}
+    return {**wire, "messages": kind_for(kind).presenter.event_messages(event.type)}

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.models import Game, GameEvent, GameKind, Seat
-from games.presenters import event_messages, present_state, setup_label
+from games.kinds import KINDS, kind_for
+from games.models import Game, GameEvent, GameKind, Occupant, Seat
 from games.services import controlled_seats
 
 SEAT_TYPES = [
@@ -79,8 +80,8 @@ class MoveInput(serializers.Serializer):
         """``to_internal_value`` of a usual move (a known type, a version that is a plain
         non-negative int) without building the serializer, which costs more than the rules'
         decision; anything else goes through the serializer, so every refusal is its own."""
-        kind = data.get("type") if isinstance(data, dict) else None
-        if isinstance(kind, str) and kind in cls.PLAIN_TYPES:
+        move_type = data.get("type") if isinstance(data, dict) else None
+        if isinstance(move_type, str) and move_type in cls.PLAIN_TYPES:
             version = data.get("expected_version")
             if "expected_version" not in data or (type(version) is int and version >= 0):
                 command = {k: v for k, v in data.items() if k != "expected_version"}
@@ -112,7 +113,16 @@ class SeatSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="display_name")
     player = PlayerRef(allow_null=True)
     open = serializers.BooleanField(source="is_open")
-    kind_name = serializers.CharField(source="get_kind_display")
+    # A seat's kind and computer level are its ``occupant`` and ``level`` in code.
+    kind = serializers.ChoiceField(source="occupant", choices=Occupant.choices)
+    kind_name = serializers.CharField(source="get_occupant_display")
+    ai_level = serializers.CharField(
+        source="level",
+        label=capfirst(_("computer level")),
+        max_length=20,
+        allow_blank=True,
+        required=False,
+    )
 
     class Meta:
         model = Seat
@@ -144,13 +154,14 @@ class GameSerializer(serializers.ModelSerializer):
         return sorted(controlled_seats(game, getattr(request, "user", None)))
 
     def get_setup_label(self, game: Game) -> str | None:
-        return setup_label(game.kind, [seat.kind for seat in game.seats.all()])
+        occupants = [seat.occupant for seat in game.seats.all()]
+        return kind_for(game.kind).presenter.setup_label(occupants)
 
     @extend_schema_field(OpenApiTypes.OBJECT)
     def get_state(self, game: Game) -> dict[str, Any] | None:
         if game.state is None:
             return None
-        return present_state(game.kind, game.state)
+        return kind_for(game.kind).presenter.present(game.state)
 
 
 class GameSummarySerializer(GameSerializer):
@@ -176,7 +187,8 @@ class GameEventSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(MessageSerializer(many=True))
     def get_messages(self, event: GameEvent) -> list[dict[str, str]]:
-        return event_messages(self.context.get("kind", ""), event.type)
+        kind = KINDS.get(self.context.get("kind", ""))
+        return [] if kind is None else kind.presenter.event_messages(event.type)
 
 
 class MoveResultSerializer(serializers.Serializer):

@@ -19,9 +19,8 @@ from games.api import serializers as s
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
-from games.models import Game, GameKind, GameStatus
-from games.presenters import present_state
-from games.presenters import ten_thousand as ten_thousand_view
+from games.kinds import kind_for
+from games.models import Game, GameStatus
 
 MAX_EVENT_PAGE = 500
 
@@ -201,7 +200,7 @@ class GameReplayView(APIView):
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
         state = selectors.game_state_at(game, at=at)
-        presented = None if state is None else present_state(game.kind, state.to_wire())
+        presented = None if state is None else kind_for(game.kind).presenter.present_rules(state)
         return Response({"at": at, "version": game.version, "state": presented})
 
 
@@ -217,7 +216,8 @@ class GamePreviewView(APIView):
     )
     def get(self, request: Request, game_id: str) -> Response:
         game = selectors.game_get(game_id)
-        if game.kind != GameKind.TEN_THOUSAND:
+        preview = kind_for(game.kind).preview
+        if preview is None:
             raise InvalidInput(code="preview_not_available")
         if game.status != GameStatus.ACTIVE or game.state is None:
             raise Conflict(code="game_not_active")
@@ -226,7 +226,7 @@ class GamePreviewView(APIView):
             keep = [int(part) for part in raw.split(",") if part.strip()]
         except ValueError:
             raise InvalidInput(code="invalid_dice_indices", field="keep") from None
-        return Response(ten_thousand_view.preview(game.state, keep))
+        return Response(preview(game.state, keep))
 
 
 class GameHintView(APIView):

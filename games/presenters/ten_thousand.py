@@ -41,9 +41,9 @@ def event_messages(event_type: str) -> list[dict[str, str]]:
     return [{"code": code, "text": _WORDS[code]}]
 
 
-def setup_label(seat_kinds: Iterable[str]) -> str | None:
+def setup_label(occupants: Iterable[str]) -> str | None:
     """The seat setup's name on the new-game form: "Humans + 1 AI" when the computer plays."""
-    return _WORDS["humans_plus_ai"] if "computer" in set(seat_kinds) else None
+    return _WORDS["humans_plus_ai"] if "computer" in set(occupants) else None
 
 
 def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -50,6 +50,16 @@ MUST_SACRIFICE = _("No open box scores: you must sacrifice one")
 _LABELS = Translated(BOX_LABELS)
 _DESCRIPTIONS = Translated(BOX_DESCRIPTIONS)
 _MOVES = Translated({**MOVE_LABELS, "must_sacrifice": MUST_SACRIFICE})
+
+
+def event_messages(event_type: str) -> list[dict[str, str]]:
+    """Yatzy's state tells a client all it shows: no event carries a message of its own."""
+    return []
+
+
+def setup_label(occupants: Iterable[str]) -> str | None:
+    """Yatzy's new-game form names no seat setup."""
+    return None
 
 
 def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from games import live
-from games.presenters import event_messages
+from games.kinds import kind_for
 
 T = TypeVar("T")
 MAX_EVENTS = 500
@@ -64,7 +64,8 @@ class EventRow:
 
     def as_dict(self, language: str) -> dict[str, Any]:
         with translation.override(language):
-            return {**self.body, "messages": event_messages(self.kind, self.type)}
+            messages = kind_for(self.kind).presenter.event_messages(self.type)
+            return {**self.body, "messages": messages}
 
     def frame(self, language: str) -> bytes:
         rendered = self.frames.get(language)
@@ -137,9 +138,11 @@ def your_turns(player_id: int) -> list[dict[str, Any]]:
     reconnects knows where to play without any note it missed."""
     from django.db.models import Q
 
-    from games.models import Game, GameStatus, SeatKind
+    from games.models import Game, GameStatus, Occupant
 
-    mine = Q(seats__player_id=player_id) | Q(created_by_id=player_id, seats__kind=SeatKind.HOTSEAT)
+    mine = Q(seats__player_id=player_id) | Q(
+        created_by_id=player_id, seats__occupant=Occupant.HOTSEAT
+    )
     games = Game.objects.filter(mine, status=GameStatus.ACTIVE).distinct()
     from games.followups import Advance
 

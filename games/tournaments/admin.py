@@ -40,7 +40,7 @@ class TournamentForm(ModelForm):
 class EntrantInline(admin.TabularInline):
     model = Entrant
     extra = 0
-    fields = ("player", "computer_level", "name", "seed_rating", "withdrawn_at")
+    fields = ("player", "level", "name", "seed_rating", "withdrawn_at")
     readonly_fields = ("seed_rating",)
     raw_id_fields = ("player",)
 

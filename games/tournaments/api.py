@@ -8,6 +8,7 @@ from typing import Any
 import django_filters
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
@@ -26,6 +27,14 @@ class EntrantSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="display_name")
     username = serializers.CharField(source="player.username", default=None)
     computer = serializers.BooleanField(source="is_computer")
+    # A computer entrant's level is its ``level`` in code.
+    computer_level = serializers.CharField(
+        source="level",
+        label=capfirst(_("computer level")),
+        max_length=20,
+        allow_blank=True,
+        required=False,
+    )
 
     class Meta:
         model = Entrant

@@ -287,27 +287,27 @@ def max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]]) -> li
             if augmented:
                 break
             # No augmenting path with tight edges: move the duals.
-            kind, delta, edge, blossom = -1, 0, -1, -1
+            delta_type, delta, edge, blossom = -1, 0, -1, -1
             for v in range(count):
                 if label[inblossom[v]] == 0 and bestedge[v] != -1:
                     d = slack(bestedge[v])
-                    if kind == -1 or d < delta:
-                        kind, delta, edge = 2, d, bestedge[v]
+                    if delta_type == -1 or d < delta:
+                        delta_type, delta, edge = 2, d, bestedge[v]
             for b in range(2 * count):
                 if parent[b] == -1 and label[b] == 1 and bestedge[b] != -1:
                     d = slack(bestedge[b]) // 2
-                    if kind == -1 or d < delta:
-                        kind, delta, edge = 3, d, bestedge[b]
+                    if delta_type == -1 or d < delta:
+                        delta_type, delta, edge = 3, d, bestedge[b]
             for b in range(count, 2 * count):
                 if (
                     base[b] >= 0
                     and parent[b] == -1
                     and label[b] == 2
-                    and (kind == -1 or dual[b] < delta)
+                    and (delta_type == -1 or dual[b] < delta)
                 ):
-                    kind, delta, blossom = 4, dual[b], b
-            if kind == -1:  # no further improvement: the matching has maximum cardinality
-                kind, delta = 1, max(0, min(dual[:count]))
+                    delta_type, delta, blossom = 4, dual[b], b
+            if delta_type == -1:  # no further improvement: the matching has maximum cardinality
+                delta_type, delta = 1, max(0, min(dual[:count]))
             for v in range(count):
                 if label[inblossom[v]] == 1:
                     dual[v] -= delta
@@ -319,13 +319,13 @@ def max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]]) -> li
                         dual[b] += delta
                     elif label[b] == 2:
                         dual[b] -= delta
-            if kind == 1:
+            if delta_type == 1:
                 break
-            if kind == 2:
+            if delta_type == 2:
                 allowed[edge] = True
                 i, j, _ = edges[edge]
                 queue.append(j if label[inblossom[i]] == 0 else i)
-            elif kind == 3:
+            elif delta_type == 3:
                 allowed[edge] = True
                 queue.append(edges[edge][0])
             else:

@@ -7,7 +7,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import COMPUTER_LEVEL_LABELS, Game, GameKind
+from games.kinds import LEVEL_LABELS
+from games.models import Game, GameKind
 
 
 class TournamentFormat(models.TextChoices):
@@ -94,7 +95,10 @@ class Entrant(models.Model):
         blank=True,
         related_name="tournament_entries",
     )
-    computer_level = models.CharField(_("computer level"), max_length=20, blank=True)
+    # A computer entrant's level (games.kinds); the column and the API call it "computer_level".
+    level = models.CharField(
+        _("computer level"), max_length=20, blank=True, db_column="computer_level"
+    )
     name = models.CharField(_("name"), max_length=40, blank=True)
     seed_rating = models.FloatField(_("rating at the start"), null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -111,8 +115,8 @@ class Entrant(models.Model):
                 name="entrant_once_per_tournament",
             ),
             models.CheckConstraint(
-                condition=models.Q(player__isnull=False, computer_level="")
-                | models.Q(player__isnull=True) & ~models.Q(computer_level=""),
+                condition=models.Q(player__isnull=False, level="")
+                | models.Q(player__isnull=True) & ~models.Q(level=""),
                 name="entrant_player_or_computer",
             ),
         ]
@@ -126,7 +130,7 @@ class Entrant(models.Model):
             return self.name
         if self.player is not None:
             return str(self.player.public_name)
-        level = COMPUTER_LEVEL_LABELS.get(self.computer_level, self.computer_level)
+        level = LEVEL_LABELS.get(self.level, self.level)
         return str(_("Computer (%(level)s)") % {"level": level})
 
     @property

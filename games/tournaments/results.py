@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from games.kinds import kind_for
 from games.models import GameStatus
 from games.tournaments import pairing as p
 from games.tournaments.models import Entrant, Tournament, TournamentGame
 from players.models import PlayerRating
-from players.rating_service import COMPUTER_RATINGS
 
 
 def table_results(games: Iterable[TournamentGame]) -> list[p.Result]:
@@ -44,6 +44,7 @@ def pairing_history(tournament: Tournament) -> tuple[list[p.Round], list[p.Resul
 
 def ratings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> dict[int, float]:
     """Each entrant's current rating for the tournament's game (computers by level)."""
+    kind = kind_for(tournament.kind)
     players = [e.player_id for e in entrants if e.player_id is not None]
     stored = dict(
         PlayerRating.objects.filter(kind=tournament.kind, player_id__in=players).values_list(
@@ -51,8 +52,6 @@ def ratings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> dict[int,
         )
     )
     return {
-        e.pk: COMPUTER_RATINGS.get(e.computer_level, 1500.0)
-        if e.is_computer
-        else stored.get(e.player_id, 1500.0)
+        e.pk: kind.level_rating(e.level) if e.is_computer else stored.get(e.player_id, 1500.0)
         for e in entrants
     }

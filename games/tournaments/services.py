@@ -12,11 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from ai.players import DEFAULT_LEVEL, LEVELS
 from config.errors import Conflict, InvalidInput
 from games import live
 from games import services as game_services
-from games.engines import engine_for, seat_limits
+from games.kinds import kind_for
 from games.models import GameStatus
 from games.rules import RuleError
 from games.tournaments import errors
@@ -89,13 +88,12 @@ def tournament_create(
 def tournament_validate(tournament: Tournament) -> None:
     """The checks shared by the API, the admin and the next edition of a recurring tournament."""
     try:
-        engine_for(tournament.kind).options_from_wire(tournament.game_options)
+        kind_for(tournament.kind).engine.options_from_wire(tournament.game_options)
     except RuleError as exc:
         raise InvalidInput(code=exc.code, field=f"game_{exc.field or 'options'}") from None
     if tournament.format == TournamentFormat.SWISS and not tournament.rounds:
         raise InvalidInput(detail=errors.SWISS_NEEDS_ROUNDS, code="rounds_required", field="rounds")
-    _low, high = seat_limits(tournament.kind)
-    if not 2 <= tournament.table_size <= min(high, 6):
+    if not 2 <= tournament.table_size <= min(kind_for(tournament.kind).seats.most, 6):
         raise InvalidInput(code="invalid_table_size", field="table_size")
     if tournament.table_size > 2 and tournament.format != TournamentFormat.SWISS:
         raise InvalidInput(
@@ -156,12 +154,12 @@ def tournament_add_computer(*, tournament_id: object, level: str = "", name: str
 
 
 def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant:
-    level = level or DEFAULT_LEVEL[tournament.kind]
-    if level not in LEVELS[tournament.kind]:
+    known = kind_for(tournament.kind).level_for(level)
+    if known is None:
         raise InvalidInput(code="unknown_level", field="level")
     if len(_active(tournament)) >= tournament.max_entrants:
         raise errors.TournamentFull()
-    return Entrant.objects.create(tournament=tournament, computer_level=level, name=name)
+    return Entrant.objects.create(tournament=tournament, level=known, name=name)
 
 
 @transaction.atomic
@@ -318,7 +316,7 @@ def _open_table(
         if entrant.is_computer:
             specs.append(
                 game_services.SeatSpec(
-                    type="computer", level=entrant.computer_level, name=entrant.display_name
+                    type="computer", level=entrant.level, name=entrant.display_name
                 )
             )
         else:

@@ -36,10 +36,13 @@ def new_game(
     return client.ok("post", game_url(game["id"], "start/"))
 
 
-def move(client: Any, game_id: str, kind: str, keep: Sequence[int] = (), **extra: Any) -> Any:
+def move(client: Any, game_id: str, move_type: str, keep: Sequence[int] = (), **extra: Any) -> Any:
     """One accepted move; returns ``{"events": [...], "game": {...}}``."""
     return client.ok(
-        "post", game_url(game_id, "moves/"), {"type": kind, "keep": list(keep), **extra}, status=201
+        "post",
+        game_url(game_id, "moves/"),
+        {"type": move_type, "keep": list(keep), **extra},
+        status=201,
     )
 
 
@@ -55,8 +58,8 @@ def play_scripted_turn(
     dice.push(*(roll for roll, _ in steps))
     bodies = [move(client, game_id, "roll")]
     for number, (_, keep) in enumerate(steps):
-        kind = "bank" if number == len(steps) - 1 else "roll"
-        bodies.append(move(client, game_id, kind, keep))
+        move_type = "bank" if number == len(steps) - 1 else "roll"
+        bodies.append(move(client, game_id, move_type, keep))
     return bodies
 
 
@@ -113,8 +116,8 @@ def play_until_finished(
             points = score_keep(roll[i] for i in keep)
             assert points is not None
             assert points <= state["best_keep_points"]
-            kind = "bank" if state["turn_points"] + points >= bank_at else "roll"
-            body = move(client, game["id"], kind, keep, expected_version=game["version"])
+            move_type = "bank" if state["turn_points"] + points >= bank_at else "roll"
+            body = move(client, game["id"], move_type, keep, expected_version=game["version"])
             aside = body["events"][0]
             assert aside["type"] == "dice_set_aside"
             assert aside["data"]["indices"] == sorted(keep)
@@ -141,22 +144,22 @@ def check_event_log(events: list[dict[str, Any]], seats: int, target: int) -> li
     turns_after_trigger = 0
     for event in events[1:]:
         data = event["data"]
-        kind = event["type"]
-        assert data["type"] == kind
-        if kind in ("dice_rolled", "dice_set_aside", "hot_dice", "round_lost", "turn_banked"):
+        event_type = event["type"]
+        assert data["type"] == event_type
+        if event_type in ("dice_rolled", "dice_set_aside", "hot_dice", "round_lost", "turn_banked"):
             assert data["seat"] == seat, event
-        if kind == "dice_rolled":
+        if event_type == "dice_rolled":
             assert len(data["dice"]) == in_play
-        elif kind == "dice_set_aside":
+        elif event_type == "dice_set_aside":
             assert data["points"] == score_keep(data["dice"])
             turn += data["points"]
             in_play -= len(data["dice"])
-        elif kind == "hot_dice":
+        elif event_type == "hot_dice":
             assert in_play == 0
             assert data["turn_points"] == turn
             in_play = 6
-        elif kind in ("round_lost", "turn_banked"):
-            if kind == "round_lost":
+        elif event_type in ("round_lost", "turn_banked"):
+            if event_type == "round_lost":
                 assert data["lost_points"] == turn
             else:
                 assert data["points"] == turn > 0
@@ -165,12 +168,12 @@ def check_event_log(events: list[dict[str, Any]], seats: int, target: int) -> li
             if trigger is not None:
                 turns_after_trigger += 1
             turn, in_play, seat = 0, 6, (seat + 1) % seats
-        elif kind == "last_round_started":
+        elif event_type == "last_round_started":
             assert trigger is None
             assert totals[data["seat"]] >= target
             assert all(t < target for s, t in enumerate(totals) if s != data["seat"])
             trigger = data["seat"]
-        elif kind == "game_finished":
+        elif event_type == "game_finished":
             assert event is events[-1]
             assert trigger is not None
             assert seat == trigger

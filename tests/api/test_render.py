@@ -20,7 +20,7 @@ from rest_framework.renderers import JSONRenderer
 from games import automation, selectors, services
 from games.api import serializers as s
 from games.api.render import event_body, game_body
-from games.engines import engine_for
+from games.kinds import kind_for
 from games.models import Game, GameStatus
 from players.models import Player
 from tests.api.yatzy_play import game_url
@@ -90,7 +90,7 @@ def games(people: dict[str, Any]) -> list[Game]:
     play(game, ann, type="roll", hold=[0, 1])
     state = Game.objects.get(pk=game.pk).state
     assert state is not None
-    legal = engine_for("yatzy").state_from_wire(state).legal_boxes()  # type: ignore[attr-defined]
+    legal = kind_for("yatzy").engine.state_from_wire(state).legal_boxes()  # type: ignore[attr-defined]
     play(game, ann, type="score", box=next(iter(legal)))
     play(game, bob, type="roll")
     made.append(game)
@@ -134,7 +134,7 @@ def test_game_body_is_the_serializers(games, people, viewer, lang) -> None:
             assert as_json(game_body(game, None, who)) == expected, (game.kind, game.status)
             if game.state is not None:
                 # With the rules state in hand (after a move), the same answer.
-                state = engine_for(game.kind).state_from_wire(game.state)
+                state = kind_for(game.kind).engine.state_from_wire(game.state)
                 assert as_json(game_body(game, state, who)) == expected
 
 

@@ -48,8 +48,8 @@ def test_a_die_that_does_not_count(table) -> None:
     roll(table, (1, 2, 3, 4, 6, 6))
     alice, gid = table["alice"], table["id"]
     for keep in ([0, 1], [1], [4, 5], [0, 1, 2, 3, 4, 5]):
-        for kind in ("roll", "bank"):
-            body = refused(alice, gid, {"type": kind, "keep": keep}, 409, "keep_not_scoring")
+        for move_type in ("roll", "bank"):
+            body = refused(alice, gid, {"type": move_type, "keep": keep}, 409, "keep_not_scoring")
             assert body["field"] == "keep"
     # The 1 alone counts: the same roll is still waiting and takes it.
     assert move(alice, gid, "bank", [0])["events"][0]["data"]["points"] == 100
@@ -68,18 +68,18 @@ def test_four_alike_and_a_pair_are_not_three_pairs(table) -> None:
     ]
 
 
-@pytest.mark.parametrize("kind", ["roll", "bank"])
-def test_no_die_set_aside(table, kind) -> None:
+@pytest.mark.parametrize("move_type", ["roll", "bank"])
+def test_no_die_set_aside(table, move_type) -> None:
     roll(table, (1, 5, 3, 3, 6, 2))
-    for payload in ({"type": kind}, {"type": kind, "keep": []}):
+    for payload in ({"type": move_type}, {"type": move_type, "keep": []}):
         body = refused(table["alice"], table["id"], payload, 409, "keep_required")
         assert body["field"] == "keep"
 
 
 def test_keep_on_the_first_roll_of_a_turn(table) -> None:
-    for kind in ("roll", "bank"):
+    for move_type in ("roll", "bank"):
         body = refused(
-            table["alice"], table["id"], {"type": kind, "keep": [0]}, 409, "nothing_to_keep"
+            table["alice"], table["id"], {"type": move_type, "keep": [0]}, 409, "nothing_to_keep"
         )
         assert body["field"] == "keep"
     # Positions that no roll of a turn could have are still "nothing to keep" before a roll.
@@ -115,9 +115,13 @@ def test_index_not_in_the_current_roll(table) -> None:
 )
 def test_malformed_keep(table, keep) -> None:
     roll(table, (1, 5, 3, 3, 6, 2))
-    for kind in ("roll", "bank"):
+    for move_type in ("roll", "bank"):
         body = refused(
-            table["alice"], table["id"], {"type": kind, "keep": keep}, 400, "invalid_dice_indices"
+            table["alice"],
+            table["id"],
+            {"type": move_type, "keep": keep},
+            400,
+            "invalid_dice_indices",
         )
         assert body["field"] == "keep"
 

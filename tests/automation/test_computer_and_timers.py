@@ -106,11 +106,13 @@ def test_the_last_roll_sets_a_deadline_three_seconds_on(ann) -> None:
 
 def test_auto_confirm_scores_the_computers_box_once_due(ann) -> None:
     game = rolled_out(ann)
-    assert not automation.game_timeout(
+    assert not automation.game_fire_timer(
         game_id=game.pk, version=game.version, now=game.deadline_at - timedelta(seconds=0.1)
     )
-    assert automation.game_timeout(game_id=game.pk, version=game.version, now=game.deadline_at)
-    assert not automation.game_timeout(game_id=game.pk, version=game.version, now=game.deadline_at)
+    assert automation.game_fire_timer(game_id=game.pk, version=game.version, now=game.deadline_at)
+    assert not automation.game_fire_timer(
+        game_id=game.pk, version=game.version, now=game.deadline_at
+    )
     scored = GameEvent.objects.filter(game=game, type="box_scored")
     assert scored.count() == 1
     assert scored.get().automatic
@@ -127,7 +129,7 @@ def test_auto_confirm_scores_the_marked_box(ann) -> None:
     deadline = game.deadline_at
     game = move(game, ann, type="select", box="chance")
     assert game.deadline_at == deadline  # marking a box does not buy time
-    assert automation.game_timeout(game_id=game.pk, version=game.version, now=deadline)
+    assert automation.game_fire_timer(game_id=game.pk, version=game.version, now=deadline)
     assert GameEvent.objects.get(game=game, type="box_scored").data["box"] == "chance"
 
 
@@ -135,7 +137,7 @@ def test_a_player_who_scores_first_wins_the_race(ann) -> None:
     game = rolled_out(ann)
     version = game.version
     move(game, ann, type="score", box="chance")
-    assert not automation.game_timeout(game_id=game.pk, version=version, now=timezone.now())
+    assert not automation.game_fire_timer(game_id=game.pk, version=version, now=timezone.now())
     assert GameEvent.objects.filter(game=game, type="box_scored").count() == 1
 
 
@@ -191,7 +193,7 @@ def test_the_turn_clock_plays_an_idle_seat_and_gives_the_next_seat_its_full_cloc
         game.refresh_from_db()
         assert game.deadline_at <= later + timedelta(seconds=60)
         later = game.deadline_at
-        assert automation.game_timeout(game_id=game.pk, version=game.version, now=later)
+        assert automation.game_fire_timer(game_id=game.pk, version=game.version, now=later)
     game.refresh_from_db()
     assert game.turn_seat == 1
     # Bob, who is here, gets the whole clock for his turn.

@@ -116,14 +116,14 @@ def test_a_failed_fire_is_tried_again_a_second_later(ann: Player, monkeypatch: A
     due = game.deadline_at.timestamp()
     clock = Clock(due)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=clock, max_sleep=5)
-    real = automation.game_timeout
+    real = automation.game_fire_timer
 
     def down(**kwargs: Any) -> bool:
         raise ConnectionError("the database went away")
 
-    monkeypatch.setattr(automation, "game_timeout", down)
+    monkeypatch.setattr(automation, "game_fire_timer", down)
     runner.run_once()
-    monkeypatch.setattr(automation, "game_timeout", real)
+    monkeypatch.setattr(automation, "game_fire_timer", real)
     assert runner.run_once() == pytest.approx(1.0)  # not again at once: in a second
     assert scores(game) == []
     clock.now = due + 1

@@ -257,13 +257,13 @@ def test_stale_and_duplicate_tasks_do_nothing(worker: Worker) -> None:
     roll_out(game, ann)
     game.refresh_from_db()
     stale = game.version - 1
-    tasks.timeout.delay(str(game.pk), stale)
+    tasks.fire_timer.delay(str(game.pk), stale)
     time.sleep(1.0)
     assert not GameEvent.objects.filter(game=game, type="box_scored").exists()
     # The same timer delivered twice, both due now: one score.
     Game.objects.filter(pk=game.pk).update(deadline_at=game.deadline_at - timedelta(seconds=3))
-    tasks.timeout.delay(str(game.pk), game.version)
-    tasks.timeout.delay(str(game.pk), game.version)
+    tasks.fire_timer.delay(str(game.pk), game.version)
+    tasks.fire_timer.delay(str(game.pk), game.version)
     wait_for(
         lambda: GameEvent.objects.filter(game=game, type="box_scored").exists(), 10, "score", worker
     )

@@ -240,8 +240,8 @@ def test_ten_thousand_game_in_every_language(make_client, dice, lang: str) -> No
     game = alice.ok("post", game_url(game["id"], "start/"), **in_language(lang))
     url = game_url(game["id"], "moves/")
 
-    def move(kind: str, keep: Sequence[int] = ()) -> dict[str, Any]:
-        response = alice.post(url, {"type": kind, "keep": list(keep)}, **in_language(lang))
+    def move(move_type: str, keep: Sequence[int] = ()) -> dict[str, Any]:
+        response = alice.post(url, {"type": move_type, "keep": list(keep)}, **in_language(lang))
         assert response.status_code == 201, response.json()
         assert response["Content-Language"] == lang
         return response.json()

@@ -117,7 +117,7 @@ async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(ap
     # The auto-confirm, at its deadline (half a second after the last roll) on the timer's clock.
     fresh = await Game.objects.aget(pk=game.pk)
     assert fresh.deadline_at is not None
-    assert await sync_to_async(automation.game_timeout)(
+    assert await sync_to_async(automation.game_fire_timer)(
         game_id=game.pk, version=fresh.version, now=fresh.deadline_at
     )
     (confirmed,) = await response.events(1)
@@ -287,10 +287,10 @@ async def test_the_player_stream_follows_a_whole_game_of_two_accounts(app) -> No
         await streams[name].close()
 
 
-async def until(response: asgi.Response, kind: str) -> list[dict[str, Any]]:
-    """Events up to and including the first of type ``kind``."""
+async def until(response: asgi.Response, event_type: str) -> list[dict[str, Any]]:
+    """Events up to and including the first of type ``event_type``."""
     seen = []
-    while not seen or seen[-1]["type"] != kind:
+    while not seen or seen[-1]["type"] != event_type:
         seen += await response.events(1)
     return seen
 

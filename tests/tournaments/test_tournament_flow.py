@@ -126,7 +126,7 @@ def test_knockout_seeds_byes_and_a_champion(organiser) -> None:
     rounds = selectors.tournament_rounds(tournament)
     assert len(rounds) == 3
     assert len(rounds[0]["byes"]) == 2  # 6 entrants: the two top seeds skip round one
-    assert {bye.computer_level for bye in rounds[0]["byes"]} == {"optimal"}
+    assert {bye.level for bye in rounds[0]["byes"]} == {"optimal"}
     assert len(rounds[-1]["games"]) == 1
     final = rounds[-1]["games"][-1]
     champion = next(seat["entrant"] for seat in final["seats"] if seat["place"] == 1)

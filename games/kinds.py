@@ -1,0 +1,254 @@
+"""Every game kind in one object: what a game of that kind is made of, and each choice it makes.
+
+In the spirit of scalachess's ``Variant``: a kind (``yatzy``, ``ten_thousand``) is one frozen
+``Kind``, holding
+
+- its rules engine (a module of ``games.rules``, see ``Engine``) and its presenter (a module of
+  ``games.presenters``, see ``Presenter``: the client's view, an event's messages, the name of a
+  seat setup);
+- its seats: how many, and who may sit (Dés 10 000 is "Humans + 1 AI");
+- its computer: the levels it plays at, each with the rating it counts as, the default level, its
+  move and its hint;
+- its automatic moves: the auto-confirm of a turn the player left waiting, where the kind has one,
+  and the level of the computer that stands in for a seat whose turn clock ran out;
+- its analysis for players (the keep preview of Dés 10 000).
+
+Every other module asks ``kind_for(code)`` (one dict lookup) or goes through ``KINDS``: nothing
+outside this module and ``games.rules`` tells one kind from another. A new game is one rules module,
+one presenter and one entry in ``KINDS``.
+
+Imports run one way: this module reads ``games.rules``, ``games.presenters`` and ``ai.players``,
+and none of them reads it; ``games.models`` takes the kinds' codes and names from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Protocol, cast
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from ai import players as computer
+from games.presenters import ten_thousand as ten_thousand_view
+from games.presenters import yatzy as yatzy_view
+from games.rules import ten_thousand, yatzy
+from players.ratings import BASE
+
+#: What a computer seat of a level no kind offers counts as (Glicko-2's starting rating): only a
+#: game recorded before its level was withdrawn can have one.
+UNKNOWN_LEVEL_RATING = BASE
+
+
+class WireState(Protocol):
+    @property
+    def current_seat(self) -> int | None: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def places(self) -> tuple[int, ...]: ...
+    def to_wire(self) -> dict[str, Any]: ...
+
+
+class WireEvent(Protocol):
+    type: str
+
+    def to_wire(self) -> dict[str, Any]: ...
+
+
+class Engine(Protocol):
+    """What every module in ``games.rules`` provides (see its package docstring)."""
+
+    def start(self, seats: int, options: Any = None) -> list[WireEvent]: ...
+    def decide(
+        self, state: Any, command: Any, roller: Callable[[int], tuple[int, ...]]
+    ) -> list[WireEvent]: ...
+    def apply(self, state: Any, event: Any) -> WireState: ...
+    def replay(self, events: Iterable[Any]) -> WireState: ...
+    def command_from_wire(self, data: Mapping[str, Any], seat: int) -> Any: ...
+    def event_from_wire(self, data: Mapping[str, Any]) -> WireEvent: ...
+    def state_from_wire(self, data: Mapping[str, Any]) -> WireState: ...
+    def options_from_wire(self, data: Mapping[str, Any]) -> Any: ...
+
+
+class Presenter(Protocol):
+    """What every game module in ``games.presenters`` provides: what people read, localised."""
+
+    def present(self, wire_state: Mapping[str, Any]) -> dict[str, Any]:
+        """The client's view of a state in its stored (wire) form."""
+        ...
+
+    def present_rules(self, state: Any) -> dict[str, Any]:
+        """The same view of a rules state already in hand (after a move: no JSON read again)."""
+        ...
+
+    def event_messages(self, event_type: str) -> list[dict[str, str]]:
+        """What a client shows for an event of this type (``[{"code", "text"}]``, often none)."""
+        ...
+
+    def setup_label(self, occupants: Iterable[str]) -> str | None:
+        """The seat setup's name on the new-game form ("Humans + 1 AI"), from the seats'
+        occupants (``games.models.Occupant``); None when it has none."""
+        ...
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level the computer plays a kind at."""
+
+    #: As clients send it (a computer seat's ``level``) and read it (``ai_level``,
+    #: ``computer_level``).
+    name: str
+    label: str | Promise
+    #: What a computer seat of this level counts as in the players' Glicko-2 ratings (with a fixed
+    #: deviation: ``players.rating_service``), and a computer entrant's seed in a tournament.
+    rating: float
+
+
+@dataclass(frozen=True)
+class Seats:
+    """How many seats a game may have, computers included, and who may take them."""
+
+    least: int
+    most: int
+    #: None: no limit below ``most``.
+    most_computers: int | None = None
+    most_people: int | None = None
+
+    def allow(self, *, people: int, computers: int) -> bool:
+        """Whether a game may have this many seats for people (accounts, open or hot-seat) and
+        for the computer."""
+        return (
+            self.least <= people + computers <= self.most
+            and (self.most_computers is None or computers <= self.most_computers)
+            and (self.most_people is None or people <= self.most_people)
+        )
+
+
+@dataclass(frozen=True)
+class AutoConfirm:
+    """The server ends a turn the player left waiting, once the game's delay has passed."""
+
+    #: The delay in this position, in seconds; 0 when there is nothing to confirm here (or the
+    #: game's options turn auto-confirm off).
+    seconds: Callable[[Any], float]
+    #: Whether these events (a roll) start the delay afresh; else a delay already running holds.
+    restarted_by: Callable[[Sequence[WireEvent]], bool]
+    #: The move the server then plays for the seat.
+    move: Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True, eq=False)
+class Kind:
+    """One game kind: see the module's docstring. One object per kind: compared by identity."""
+
+    #: As clients and the database spell it: a game's ``kind``, ``?kind=``,
+    #: ``leaderboards/{kind}/``.
+    code: str
+    label: str | Promise
+    engine: Engine
+    presenter: Presenter
+    seats: Seats
+    #: By name.
+    levels: Mapping[str, Level]
+    #: The level of a computer seat asked for without one.
+    default_level: str
+    #: The computer's next command at a level: ``(state, level) -> command``.
+    computer: Callable[[Any, str], dict[str, Any]]
+    #: The computer's advice to the seat to play (``games/{id}/hint/``).
+    hint: Callable[[Any], dict[str, Any]]
+    #: The level of the computer that plays for a seat whose turn clock ran out.
+    stand_in_level: str
+    auto_confirm: AutoConfirm | None = None
+    #: What setting dice aside would score, before it is played (``games/{id}/preview/``):
+    #: ``(wire state, positions) -> preview``; None where the kind has none.
+    preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
+
+    def level_for(self, asked: str) -> str | None:
+        """The level a computer seat asked for at ``asked`` plays at (blank: the default); None if
+        this kind's computer has no such level."""
+        level = asked or self.default_level
+        return level if level in self.levels else None
+
+    def level_rating(self, level: str) -> float:
+        """What a computer seat of ``level`` counts as in the ratings."""
+        known = self.levels.get(level)
+        return known.rating if known is not None else UNKNOWN_LEVEL_RATING
+
+    def timer_move(self, state: Any) -> dict[str, Any]:
+        """What the server plays for the seat to play when the game's timer is due: the
+        auto-confirm where one is due, else the stand-in computer's move."""
+        if self.auto_confirm is not None and self.auto_confirm.seconds(state):
+            return self.auto_confirm.move(state)
+        return self.computer(state, self.stand_in_level)
+
+
+def _levels(*levels: Level) -> Mapping[str, Level]:
+    return MappingProxyType({level.name: level for level in levels})
+
+
+def _yatzy_auto_confirm_seconds(state: yatzy.YatzyState) -> float:
+    """Yatzy waits for a box once the last roll is used (seeds 000/001)."""
+    waiting = not state.finished and state.rolls_left == 0 and bool(state.dice)
+    return state.options.auto_confirm_seconds if waiting else 0
+
+
+def _yatzy_rolled(events: Sequence[WireEvent]) -> bool:
+    # Marking a box (``box_selected``) buys no time: only the roll starts the delay.
+    return any(isinstance(event, yatzy.DiceRolled) for event in events)
+
+
+YATZY = Kind(
+    code="yatzy",
+    label=_("Yatzy"),
+    engine=cast(Engine, yatzy),
+    presenter=cast(Presenter, yatzy_view),
+    seats=Seats(least=1, most=6),
+    levels=_levels(
+        Level("optimal", _("optimal"), rating=1800.0),
+        Level("casual", _("casual"), rating=1400.0),
+    ),
+    default_level="optimal",
+    computer=computer.yatzy_command,
+    hint=computer.yatzy_hint,
+    stand_in_level="optimal",
+    auto_confirm=AutoConfirm(
+        seconds=_yatzy_auto_confirm_seconds,
+        restarted_by=_yatzy_rolled,
+        move=computer.yatzy_auto_confirm,
+    ),
+)
+
+TEN_THOUSAND = Kind(
+    code="ten_thousand",
+    label=_("Dés 10 000"),
+    engine=cast(Engine, ten_thousand),
+    presenter=cast(Presenter, ten_thousand_view),
+    # "Humans + 1 AI": up to six people and at most one computer opponent.
+    seats=Seats(least=1, most=7, most_computers=1, most_people=6),
+    levels=_levels(
+        Level("expert", _("expert"), rating=1800.0),
+        Level("classic", _("classic"), rating=1450.0),
+    ),
+    default_level="expert",
+    computer=computer.ten_thousand_command,
+    hint=computer.ten_thousand_hint,
+    stand_in_level="expert",
+    preview=ten_thousand_view.preview,
+)
+
+_BY_CODE = {kind.code: kind for kind in (YATZY, TEN_THOUSAND)}
+#: Every kind by its code, in the order clients are offered them.
+KINDS: Mapping[str, Kind] = MappingProxyType(_BY_CODE)
+
+#: A level's label by its name, whatever the kind (a name means one level wherever it is offered).
+LEVEL_LABELS: Mapping[str, str | Promise] = MappingProxyType(
+    {level.name: level.label for kind in KINDS.values() for level in kind.levels.values()}
+)
+
+
+def kind_for(code: str) -> Kind:
+    """The kind a game's ``kind`` names (``KeyError`` for none: callers hold validated codes)."""
+    return _BY_CODE[code]
