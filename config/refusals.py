@@ -8,7 +8,8 @@ through it and nothing adds codes from elsewhere: ``raise Refusal.BOX_USED.error
 Two entries may share a code when the words differ by where it is refused (``not_found`` of a game
 or a tournament); the rules engines' codes are looked up by code, and each has exactly one entry.
 A code with no entry is a programming error: ``tests/api/test_refusals.py`` finds every code the
-rules raise and every entry the code names, and checks each is translated in every language.
+rules raise and every entry the code names; ``tests/i18n/test_refusal_words.py`` checks that each
+entry is translated in every language.
 """
 
 from __future__ import annotations
