@@ -193,7 +193,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
     # One counter per request: the view's scope, else "user" once authenticated, else "anon".
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.RateThrottle"],
     "DEFAULT_THROTTLE_RATES": {

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from config.errors import ApiError
 from config.metrics import TIMER_LAG_SECONDS
+from config.refusals import Refusal
 from games import services
 from games.kinds import kind_for
 from games.models import Game, GameStatus, Occupant
@@ -44,7 +45,7 @@ def _move(game_id: object, command: dict[str, Any], version: int) -> bool:
         )
     except ApiError as exc:
         # Stale or finished: someone moved first. Anything else is a bug worth a log line.
-        if exc.get_codes() not in ("stale_version", "game_finished"):
+        if exc.get_codes() not in (Refusal.STALE_VERSION.code, Refusal.GAME_FINISHED.code):
             log.error("automatic move %s refused in game %s: %s", command, game_id, exc.detail)
         return False
     return True

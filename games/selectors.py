@@ -7,8 +7,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
 
-from config.errors import InvalidInput
-from games import errors
+from config.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameStatus, Seat
@@ -27,7 +26,7 @@ def game_get(game_id: object) -> Game:
     try:
         return game_with_seats(game_id)
     except (Game.DoesNotExist, ValueError, ValidationError):
-        raise errors.GameNotFound() from None
+        raise Refusal.GAME_NOT_FOUND.error() from None
 
 
 def game_events(game: Game, *, after: int = 0, limit: int | None = None) -> QuerySet[GameEvent]:
@@ -38,7 +37,7 @@ def game_events(game: Game, *, after: int = 0, limit: int | None = None) -> Quer
 def game_state_at(game: Game, *, at: int | None = None) -> WireState | None:
     """Replay the log up to event ``at`` (the whole log when None): the state a client saw then."""
     if at is not None and not 0 <= at <= game.version:
-        raise InvalidInput(code="invalid_seq", field="at")
+        raise Refusal.INVALID_SEQ.error()
     if at == 0 or game.version == 0:
         return None
     engine = kind_for(game.kind).engine
@@ -58,12 +57,14 @@ def game_hint(*, game_id: object, player: Player) -> dict[str, Any]:
     """What the computer would play now, for the player who is to move (never for onlookers)."""
     game = game_get(game_id)
     if game.status != GameStatus.ACTIVE or game.state is None:
-        raise errors.GameNotStarted() if game.status == GameStatus.OPEN else errors.GameOver()
+        raise (
+            Refusal.GAME_NOT_STARTED if game.status == GameStatus.OPEN else Refusal.GAME_FINISHED
+        ).error()
     kind = kind_for(game.kind)
     state = kind.engine.state_from_wire(game.state)
     mine = controlled_seats(game, player)
     if not mine:
-        raise errors.NotASeatHolder()
+        raise Refusal.NOT_A_SEAT_HOLDER.error()
     if state.current_seat not in mine:
-        raise errors.NotYourTurn()
+        raise Refusal.NOT_YOUR_TURN.error()
     return kind.hint(state)

@@ -21,7 +21,8 @@ from django.utils import timezone
 
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
-from games import errors, event_store, followups
+from config.refusals import Refusal, refused_by_rules
+from games import event_store, followups
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameStatus, Occupant, Seat
@@ -59,7 +60,7 @@ def _lock(game_id: object) -> Game:
     try:
         return game_with_seats(game_id, lock=True)
     except (Game.DoesNotExist, ValueError, ValidationError):
-        raise errors.GameNotFound() from None
+        raise Refusal.GAME_NOT_FOUND.error() from None
 
 
 @transaction.atomic
@@ -76,12 +77,12 @@ def game_create(
     try:
         parsed_options = engine.options_from_wire(options)
     except RuleError as exc:
-        raise errors.rule_error_to_api(exc) from None
+        raise refused_by_rules(exc) from None
     computers = sum(spec.type == "computer" for spec in seats)
     if not kind_for(kind).seats.allow(people=len(seats) - computers, computers=computers):
-        raise errors.InvalidInput(code="invalid_seat_count", field="seats")
+        raise Refusal.INVALID_SEAT_COUNT.error()
     if sum(spec.type == "me" for spec in seats) > 1:
-        raise errors.InvalidInput(code="duplicate_me_seat", field="seats")
+        raise Refusal.DUPLICATE_ME_SEAT.error()
     levels = [_seat_level(kind, spec, index) for index, spec in enumerate(seats)]
 
     game = Game.objects.create(
@@ -121,7 +122,7 @@ def _seat_level(kind: str, spec: SeatSpec, index: int) -> str:
         return ""
     level = kind_for(kind).level_for(spec.level)
     if level is None:
-        raise errors.InvalidInput(code="unknown_level", field=f"seats.{index}.level")
+        raise Refusal.UNKNOWN_LEVEL.error(field=f"seats.{index}.level")
     return level
 
 
@@ -129,15 +130,15 @@ def _seat_level(kind: str, spec: SeatSpec, index: int) -> str:
 def game_join(*, game_id: object, player: Player, seat_index: int | None = None) -> Game:
     game = _lock(game_id)
     if game.status != GameStatus.OPEN:
-        raise errors.GameNotOpen()
+        raise Refusal.GAME_NOT_OPEN.error()
     seats = list(game.seats.all())
     if any(seat.player_id == player.pk for seat in seats):
-        raise errors.AlreadySeated()
+        raise Refusal.ALREADY_SEATED.error()
     open_seats = [seat for seat in seats if seat.is_open]
     if seat_index is not None:
         open_seats = [seat for seat in open_seats if seat.index == seat_index]
     if not open_seats:
-        raise errors.NoOpenSeat(field="seat" if seat_index is not None else None)
+        raise Refusal.NO_OPEN_SEAT.error(field="seat" if seat_index is not None else None)
     seat = open_seats[0]
     seat.player = player
     seat.save(update_fields=["player"])
@@ -148,12 +149,12 @@ def game_join(*, game_id: object, player: Player, seat_index: int | None = None)
 def game_start(*, game_id: object, player: Player) -> Game:
     game = _lock(game_id)
     if game.created_by_id != player.pk:
-        raise errors.NotCreator()
+        raise Refusal.NOT_CREATOR.error()
     if game.status != GameStatus.OPEN:
-        raise errors.GameNotOpen()
+        raise Refusal.GAME_NOT_OPEN.error()
     seats = list(game.seats.all())
     if any(seat.is_open for seat in seats):
-        raise errors.SeatsNotFilled()
+        raise Refusal.SEATS_NOT_FILLED.error()
     engine = kind_for(game.kind).engine
     events = engine.start(len(seats), engine.options_from_wire(game.options))
     game.status = GameStatus.ACTIVE
@@ -214,11 +215,11 @@ def _game_move(
 ) -> MoveResult:
     game = _lock(game_id)
     if expected_version is not None and expected_version != game.version:
-        raise errors.StaleVersion(field="expected_version")
+        raise Refusal.STALE_VERSION.error()
     if game.status == GameStatus.OPEN:
-        raise errors.GameNotStarted()
+        raise Refusal.GAME_NOT_STARTED.error()
     if game.status == GameStatus.FINISHED:
-        raise errors.GameOver()
+        raise Refusal.GAME_FINISHED.error()
 
     engine = kind_for(game.kind).engine
     assert game.state is not None
@@ -228,18 +229,18 @@ def _game_move(
     if actor is not None:
         mine = controlled_seats(game, actor)
         if not mine:
-            raise errors.NotASeatHolder()
+            raise Refusal.NOT_A_SEAT_HOLDER.error()
         if seat not in mine:
-            raise errors.NotYourTurn()
+            raise Refusal.NOT_YOUR_TURN.error()
         requested = command.get("seat")
         if requested is not None and requested != seat:
-            raise errors.NotYourTurn(field="seat")
+            raise Refusal.NOT_YOUR_TURN.error(field="seat")
 
     try:
         parsed = engine.command_from_wire(command, seat)
         events = engine.decide(state, parsed, secure_roller)
     except RuleError as exc:
-        raise errors.rule_error_to_api(exc) from None
+        raise refused_by_rules(exc) from None
     records, after = _append(game, state, events, actor=actor, automatic=automatic)
     return MoveResult(game=game, events=records, state=after)
 

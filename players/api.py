@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import InvalidInput
+from config.refusals import Refusal
 from config.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication
@@ -106,7 +106,7 @@ class TokenRevokeView(APIView):
             services.token_revoke_all(player=request.user)  # type: ignore[arg-type]
         else:
             if not isinstance(request.auth, AuthToken):
-                raise InvalidInput(code="token_required")
+                raise Refusal.TOKEN_REQUIRED.error()
             services.token_revoke(token=request.auth)
         return Response(status=204)
 

@@ -18,15 +18,14 @@ from hmac import compare_digest
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from knox import auth as knox_auth
 from knox.crypto import hash_token
 from knox.models import get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
-from rest_framework import exceptions
 
 from config.queries import PreparedSelect
+from config.refusals import Refusal
 
 _Token = get_token_model()
 # A token's candidates (same key prefix; in practice one) with their account: one query.
@@ -41,14 +40,13 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
     """knox's header (``Authorization: Token <token>``), tokens and expiry rules."""
 
     def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
-        invalid = _("Invalid token.")
         try:
             raw = token.decode("utf-8")
             digest = hash_token(raw)
         except (UnicodeDecodeError, TypeError, ValueError, binascii.Error):
-            raise exceptions.AuthenticationFailed(invalid) from None
+            raise Refusal.INVALID_TOKEN.error() from None
         if "\x00" in raw:  # PostgreSQL refuses NUL in text: no token has one
-            raise exceptions.AuthenticationFailed(invalid)
+            raise Refusal.INVALID_TOKEN.error()
         for auth_token in _BY_KEY(raw[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if not compare_digest(digest, auth_token.digest):
                 continue
@@ -60,4 +58,4 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
             if knox_settings.AUTO_REFRESH and auth_token.expiry:
                 self.renew_token(auth_token)
             return self.validate_user(auth_token)  # type: ignore[no-any-return]
-        raise exceptions.AuthenticationFailed(invalid)
+        raise Refusal.INVALID_TOKEN.error()

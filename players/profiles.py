@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import InvalidInput
+from config.refusals import Refusal
 from games.models import GameKind, Seat
 from players.models import Player, PlayerRating
 from players.rating_service import leaderboard
@@ -42,11 +42,11 @@ class LeaderboardView(APIView):
     )
     def get(self, request: Request, kind: str) -> Response:
         if kind not in GameKind.values:
-            raise InvalidInput(code="unknown_kind", field="kind")
+            raise Refusal.UNKNOWN_KIND.error()
         try:
             limit = max(1, min(int(request.query_params.get("limit", 50)), 200))
         except ValueError:
-            raise InvalidInput(code="invalid_query", field="limit") from None
+            raise Refusal.INVALID_QUERY.error(field="limit") from None
         rows = [
             {
                 "rank": rank,

@@ -7,23 +7,11 @@ from django.contrib.auth.password_validation import validate_password
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 from knox.models import AuthToken
 from knox.signals import token_expired
 
-from config.errors import ApiError, Conflict, InvalidInput
+from config.refusals import Refusal
 from players.models import Player
-
-
-class UsernameTaken(Conflict):
-    default_detail = _("This username is already taken.")
-    default_code = "username_taken"
-
-
-class InvalidCredentials(ApiError):
-    status_code = 401
-    default_detail = _("Wrong username or password.")
-    default_code = "invalid_credentials"
 
 
 @transaction.atomic
@@ -33,17 +21,16 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         validate_password(password, user=candidate)
     except Exception as exc:  # django's ValidationError: report it as input at fault
         messages = getattr(exc, "messages", [str(exc)])
-        raise InvalidInput(
-            detail=" ".join(messages), code="weak_password", field="password"
-        ) from None
+        # Django's validators say what is wrong, already in the request's language.
+        raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
     if Player.objects.filter(username__iexact=username).exists():
-        raise UsernameTaken(field="username")
+        raise Refusal.USERNAME_TAKEN.error()
     candidate.set_password(password)
     try:
         with transaction.atomic():
             candidate.save()
     except IntegrityError:  # lost a race with another registration of the same name
-        raise UsernameTaken(field="username") from None
+        raise Refusal.USERNAME_TAKEN.error() from None
     return candidate
 
 
@@ -54,7 +41,7 @@ def token_create(
     account's expired tokens go now (players.auth does not look for them on every request)."""
     player = authenticate(request, username=username, password=password)
     if player is None or not player.is_active:
-        raise InvalidCredentials()
+        raise Refusal.INVALID_CREDENTIALS.error()
     _tokens_expired_delete(player=player)
     instance, raw = AuthToken.objects.create(user=player)
     return instance, raw

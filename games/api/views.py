@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import Conflict, InvalidInput
+from config.refusals import Refusal
 from games import selectors, services
 from games.api import serializers as s
 from games.api.filters import GameFilter
@@ -38,9 +38,9 @@ def query_int(request: Request, name: str, default: int | None, minimum: int = 0
     try:
         value = int(raw)
     except ValueError:
-        raise InvalidInput(code="invalid_query", field=name) from None
+        raise Refusal.INVALID_QUERY.error(field=name) from None
     if value < minimum:
-        raise InvalidInput(code="invalid_query", field=name)
+        raise Refusal.INVALID_QUERY.error(field=name)
     return value
 
 
@@ -81,7 +81,7 @@ def version_from_if_match(request: Request) -> int | None:
         return None
     match = re.search(r'"v?(\d+)', header) or re.fullmatch(r"\s*(\d+)\s*", header)
     if match is None:
-        raise InvalidInput(code="invalid_if_match", field="If-Match")
+        raise Refusal.INVALID_IF_MATCH.error()
     return int(match.group(1))
 
 
@@ -147,7 +147,7 @@ class GameMoveView(APIView):
         expected = data["expected_version"]
         from_header = version_from_if_match(request)
         if expected is not None and from_header is not None and expected != from_header:
-            raise InvalidInput(code="conflicting_versions", field="expected_version")
+            raise Refusal.CONFLICTING_VERSIONS.error()
         moved = services.game_move(
             game_id=game_id,
             command=data["command"],
@@ -218,14 +218,14 @@ class GamePreviewView(APIView):
         game = selectors.game_get(game_id)
         preview = kind_for(game.kind).preview
         if preview is None:
-            raise InvalidInput(code="preview_not_available")
+            raise Refusal.PREVIEW_NOT_AVAILABLE.error()
         if game.status != GameStatus.ACTIVE or game.state is None:
-            raise Conflict(code="game_not_active")
+            raise Refusal.GAME_NOT_ACTIVE.error()
         raw = request.query_params.get("keep", "")
         try:
             keep = [int(part) for part in raw.split(",") if part.strip()]
         except ValueError:
-            raise InvalidInput(code="invalid_dice_indices", field="keep") from None
+            raise Refusal.INVALID_DICE_INDICES.error(field="keep") from None
         return Response(preview(game.state, keep))
 
 

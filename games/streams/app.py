@@ -26,11 +26,10 @@ from urllib.parse import parse_qs
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
-from rest_framework import exceptions
 
-from config.errors import InvalidInput
+from config.errors import ApiError, error_body
 from config.metrics import STREAMS_OPEN
-from games.errors import GameNotFound
+from config.refusals import Refusal
 from games.streams import reads, routes
 from games.streams.hub import (
     KEEPALIVE,
@@ -160,10 +159,11 @@ class StreamApp:
     async def _http(self, request: Request, receive: Receive, send: Send) -> None:
         game = routes.GAME_PATH.match(request.path)
         if game is None and not routes.PLAYER_STREAM.match(request.path):
-            await refuse(send, request, exceptions.NotFound())
+            await refuse(send, request, Refusal.NOT_FOUND.error())
             return
         if request.method != "GET":
-            await refuse(send, request, exceptions.MethodNotAllowed(request.method))
+            words = Refusal.METHOD_NOT_ALLOWED.message.format(method=request.method)
+            await refuse(send, request, Refusal.METHOD_NOT_ALLOWED.error(detail=words))
             return
         try:
             if game is None:
@@ -171,7 +171,7 @@ class StreamApp:
             else:
                 await self._game(request, receive, send, game["game"], game["what"])
         except BadQuery as bad:
-            await refuse(send, request, InvalidInput(code="invalid_query", field=bad.field))
+            await refuse(send, request, Refusal.INVALID_QUERY.error(field=bad.field))
 
     async def _game(
         self, request: Request, receive: Receive, send: Send, game_id: str, what: str
@@ -185,7 +185,7 @@ class StreamApp:
         limit = request.integer("limit", reads.MAX_EVENTS, 1, reads.MAX_EVENTS)
         header = await reads.run(reads.game_header, game_id)
         if header is None:
-            await refuse(send, request, GameNotFound())
+            await refuse(send, request, Refusal.GAME_NOT_FOUND.error())
             return
         hub = await self.hub()
         listener = GameListener(request.language, after, streaming=as_stream)
@@ -229,7 +229,7 @@ class StreamApp:
     async def _player_stream(self, request: Request, receive: Receive, send: Send) -> None:
         player_id = await authenticate(request)
         if player_id is None:
-            await refuse(send, request, exceptions.NotAuthenticated())
+            await refuse(send, request, Refusal.NOT_AUTHENTICATED.error())
             return
         hub = await self.hub()
         listener = PlayerListener()
@@ -319,12 +319,7 @@ async def respond(send: Send, request: Request, status: int, body: dict[str, Any
     await send({"type": "http.response.body", "body": payload})
 
 
-async def refuse(send: Send, request: Request, exc: exceptions.APIException) -> None:
-    """A refusal in the API's one error shape (config.errors), from the API's own exceptions:
-    the same codes and words as the WSGI tier's."""
-    detail = exc.detail
-    code = getattr(detail, "code", None) or exc.default_code
-    field = getattr(exc, "field", None)
-    await respond(
-        send, request, exc.status_code, {"code": code, "detail": str(detail), "field": field}
-    )
+async def refuse(send: Send, request: Request, exc: ApiError) -> None:
+    """A refusal of the one vocabulary (config.refusals) in the API's one error shape: the same
+    codes, words and body as the WSGI tier's."""
+    await respond(send, request, exc.status_code, error_body(exc))

@@ -6,16 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 from celery.schedules import crontab
 
-from config.errors import InvalidInput
-from games.tournaments import errors
+from config.refusals import Refusal
 
 
 def _crontab(line: str) -> crontab:
     fields = line.split()
     if len(fields) != 5:
-        raise InvalidInput(
-            detail=errors.INVALID_RECURRENCE, code="invalid_recurrence", field="recurrence"
-        )
+        raise Refusal.INVALID_RECURRENCE.error()
     minute, hour, day_of_month, month_of_year, day_of_week = fields
     try:
         return crontab(
@@ -26,9 +23,7 @@ def _crontab(line: str) -> crontab:
             day_of_week=day_of_week,
         )
     except (ValueError, TypeError):
-        raise InvalidInput(
-            detail=errors.INVALID_RECURRENCE, code="invalid_recurrence", field="recurrence"
-        ) from None
+        raise Refusal.INVALID_RECURRENCE.error() from None
 
 
 def validate_cron(line: str) -> None:
@@ -55,6 +50,4 @@ def next_occurrence(line: str, *, after: datetime) -> datetime:
                     if moment >= start:
                         return moment
         day += timedelta(days=1)
-    raise InvalidInput(
-        detail=errors.INVALID_RECURRENCE, code="invalid_recurrence", field="recurrence"
-    )
+    raise Refusal.INVALID_RECURRENCE.error()

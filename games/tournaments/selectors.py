@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from games.tournaments import errors
+from config.refusals import Refusal
 from games.tournaments import pairing as p
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.results import pairing_history
@@ -27,7 +27,7 @@ def tournament_get(tournament_id: object) -> Tournament:
     try:
         return tournament_queryset().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
-        raise errors.TournamentNotFound() from None
+        raise Refusal.TOURNAMENT_NOT_FOUND.error() from None
 
 
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:

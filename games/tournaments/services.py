@@ -12,13 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import Conflict, InvalidInput
+from config.refusals import Refusal
 from games import live
 from games import services as game_services
 from games.kinds import kind_for
 from games.models import GameStatus
 from games.rules import RuleError
-from games.tournaments import errors
 from games.tournaments import pairing as p
 from games.tournaments.models import (
     Entrant,
@@ -39,7 +38,7 @@ def _lock(tournament_id: object) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
-        raise errors.TournamentNotFound() from None
+        raise Refusal.TOURNAMENT_NOT_FOUND.error() from None
 
 
 @transaction.atomic
@@ -90,27 +89,27 @@ def tournament_validate(tournament: Tournament) -> None:
     try:
         kind_for(tournament.kind).engine.options_from_wire(tournament.game_options)
     except RuleError as exc:
-        raise InvalidInput(code=exc.code, field=f"game_{exc.field or 'options'}") from None
+        # The rules' field, as the tournament's form names it (its params are the game's).
+        field = f"game_{exc.field or 'options'}"
+        raise Refusal.of_code(exc.code).error(field=field) from None
     if tournament.format == TournamentFormat.SWISS and not tournament.rounds:
-        raise InvalidInput(detail=errors.SWISS_NEEDS_ROUNDS, code="rounds_required", field="rounds")
+        raise Refusal.ROUNDS_REQUIRED.error()
     if not 2 <= tournament.table_size <= min(kind_for(tournament.kind).seats.most, 6):
-        raise InvalidInput(code="invalid_table_size", field="table_size")
+        raise Refusal.INVALID_TABLE_SIZE.error()
     if tournament.table_size > 2 and tournament.format != TournamentFormat.SWISS:
-        raise InvalidInput(
-            detail=errors.MULTI_SEAT_SWISS_ONLY, code="invalid_table_size", field="table_size"
-        )
+        raise Refusal.MULTI_SEAT_SWISS_ONLY.error()
     if not 2 <= tournament.min_entrants <= tournament.max_entrants:
-        raise InvalidInput(code="invalid_entrant_bounds", field="min_entrants")
+        raise Refusal.INVALID_ENTRANT_BOUNDS.error()
     if tournament.recurrence:
         validate_cron(tournament.recurrence)
 
 
 def _entry_open(tournament: Tournament, now: datetime) -> None:
     if tournament.status not in OPEN_FOR_ENTRY or tournament.starts_at <= now:
-        raise errors.RegistrationClosed()
+        raise Refusal.REGISTRATION_CLOSED.error()
     opens = tournament.registration_opens_at
     if opens is not None and opens > now:
-        raise errors.RegistrationNotOpen()
+        raise Refusal.REGISTRATION_NOT_OPEN.error()
 
 
 def _active(tournament: Tournament) -> list[Entrant]:
@@ -123,9 +122,9 @@ def tournament_register(*, tournament_id: object, player: Player) -> Entrant:
     _entry_open(tournament, timezone.now())
     entrant = tournament.entrants.filter(player=player).first()
     if entrant is not None and entrant.withdrawn_at is None:
-        raise errors.AlreadyRegistered()
+        raise Refusal.ALREADY_REGISTERED.error()
     if len(_active(tournament)) >= tournament.max_entrants:
-        raise errors.TournamentFull()
+        raise Refusal.TOURNAMENT_FULL.error()
     if entrant is None:
         return Entrant.objects.create(tournament=tournament, player=player)
     entrant.withdrawn_at = None
@@ -137,28 +136,28 @@ def tournament_register(*, tournament_id: object, player: Player) -> Entrant:
 def tournament_withdraw(*, tournament_id: object, player: Player) -> None:
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
-        raise errors.RegistrationClosed()
+        raise Refusal.REGISTRATION_CLOSED.error()
     updated = tournament.entrants.filter(player=player, withdrawn_at__isnull=True).update(
         withdrawn_at=timezone.now()
     )
     if not updated:
-        raise errors.NotRegistered()
+        raise Refusal.NOT_REGISTERED.error()
 
 
 @transaction.atomic
 def tournament_add_computer(*, tournament_id: object, level: str = "", name: str = "") -> Entrant:
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
-        raise errors.RegistrationClosed()
+        raise Refusal.REGISTRATION_CLOSED.error()
     return _add_computer(tournament, level, name)
 
 
 def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant:
     known = kind_for(tournament.kind).level_for(level)
     if known is None:
-        raise InvalidInput(code="unknown_level", field="level")
+        raise Refusal.UNKNOWN_LEVEL.error(field="level")
     if len(_active(tournament)) >= tournament.max_entrants:
-        raise errors.TournamentFull()
+        raise Refusal.TOURNAMENT_FULL.error()
     return Entrant.objects.create(tournament=tournament, level=known, name=name)
 
 
@@ -166,7 +165,7 @@ def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant
 def tournament_cancel(*, tournament_id: object, reason: str) -> Tournament:
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
-        raise Conflict(detail=errors.CANNOT_CANCEL, code="cannot_cancel")
+        raise Refusal.CANNOT_CANCEL.error()
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancel_reason = reason[:200]
     tournament.save(update_fields=["status", "cancel_reason"])

@@ -1,0 +1,75 @@
+"""The one handler that renders every refusal of the API the same way (REST_FRAMEWORK's
+EXCEPTION_HANDLER); the stream tier sends the same bodies (``config.errors.error_body``).
+
+Every error body is ``{"code": ..., "detail": ..., "field": ...}``: ``code`` is stable and never
+translated, ``detail`` is for people in the request's language, ``field`` names the input at fault
+(``null`` when none). Validation errors add ``errors``, one entry per field; refused moves may add
+``params``, machine-readable specifics such as the dice that do not count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.serializers import as_serializer_error
+from rest_framework.views import exception_handler
+
+from config.errors import error_body
+from config.refusals import Refusal
+
+
+def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
+    errors = _flatten(exc.detail)
+    first = errors[0] if errors else {"field": None, "code": "invalid", "detail": ""}
+    return {
+        "code": Refusal.INVALID_INPUT.code,
+        "detail": first["detail"] or str(Refusal.INVALID_INPUT.message),
+        "field": first["field"],
+        "errors": errors,
+    }
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
+    """Turn DRF's nested validation detail into a flat list of {field, code, detail}."""
+    if isinstance(detail, dict):
+        out: list[dict[str, Any]] = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            out.extend(_flatten(value, f"{prefix}.{name}" if prefix and name else prefix or name))
+        return out
+    if isinstance(detail, list):
+        if all(isinstance(item, exceptions.ErrorDetail) for item in detail):
+            return [
+                {"field": prefix or None, "code": item.code, "detail": str(item)} for item in detail
+            ]
+        out = []
+        for index, item in enumerate(detail):
+            out.extend(_flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+        return out
+    code = getattr(detail, "code", "invalid")
+    return [{"field": prefix or None, "code": code, "detail": str(detail)}]
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(as_serializer_error(exc))
+    elif isinstance(exc, Http404):
+        exc = Refusal.NOT_FOUND.error()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = Refusal.PERMISSION_DENIED.error()
+
+    response = exception_handler(exc, context)
+    if response is None:
+        return None  # an unexpected failure: Django logs it and answers 500
+
+    assert isinstance(exc, exceptions.APIException)
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = _validation_body(exc)
+    else:
+        response.data = error_body(exc)
+    return response

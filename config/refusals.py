@@ -1,0 +1,277 @@
+"""Every refusal the API can give, in one table: its stable code, HTTP status, words and field.
+
+Modelled on Django REST framework's exceptions (``default_code``, ``status_code``,
+``default_detail``), as one enum instead of one class per refusal, so that every layer (services,
+views, tournaments, accounts, the stream tier, the rules engines' ``RuleError`` codes) raises
+through it and nothing adds codes from elsewhere: ``raise Refusal.BOX_USED.error(...)``.
+
+Two entries may share a code when the words differ by where it is refused (``not_found`` of a game
+or a tournament); the rules engines' codes are looked up by code, and each has exactly one entry.
+A code with no entry is a programming error: ``tests/api/test_refusals.py`` finds every code the
+rules raise and every entry the code names; ``tests/i18n/test_refusal_words.py`` checks that each
+entry is translated in every language.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any, Literal
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework import status as http
+
+from config.errors import ApiError, Entry, error_class
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
+    from games.rules import RuleError
+
+
+def _drf(drf_class: type[exceptions.APIException]) -> Entry:
+    message = drf_class.default_detail
+    assert isinstance(message, Promise)
+    return Entry(drf_class.default_code, drf_class.status_code, message, drf_class=drf_class)
+
+
+class _Table(enum.Enum):
+    FIELD = "the field of the refusal's entry"
+
+
+BAD = http.HTTP_400_BAD_REQUEST
+UNAUTHORISED = http.HTTP_401_UNAUTHORIZED
+FORBIDDEN = http.HTTP_403_FORBIDDEN
+MISSING = http.HTTP_404_NOT_FOUND
+CONFLICT = http.HTTP_409_CONFLICT
+
+
+class Refusal(enum.Enum):
+    # --- any request -------------------------------------------------------------------------
+    INVALID_INPUT = Entry("invalid_input", BAD, _("The request is not valid."))
+    INVALID_QUERY = Entry("invalid_query", BAD, _("This query parameter is not valid."))
+
+    # --- accounts (players) ------------------------------------------------------------------
+    WEAK_PASSWORD = Entry("weak_password", BAD, _("This password is too weak."), "password")
+    USERNAME_TAKEN = Entry(
+        "username_taken", CONFLICT, _("This username is already taken."), "username"
+    )
+    INVALID_CREDENTIALS = Entry(
+        "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
+    )
+    TOKEN_REQUIRED = Entry(
+        "token_required", BAD, _("Revoking one token needs a request made with that token.")
+    )
+    UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
+
+    # --- games -------------------------------------------------------------------------------
+    GAME_NOT_FOUND = Entry("not_found", MISSING, _("No such game."))
+    INVALID_IF_MATCH = Entry(
+        "invalid_if_match",
+        BAD,
+        _("If-Match must be the game's ETag or a version number."),
+        "If-Match",
+    )
+    CONFLICTING_VERSIONS = Entry(
+        "conflicting_versions",
+        BAD,
+        _("If-Match and expected_version name different versions."),
+        "expected_version",
+    )
+    STALE_VERSION = Entry(
+        "stale_version",
+        CONFLICT,
+        _("The game has moved on since the version you sent; reload it and retry."),
+        "expected_version",
+    )
+    DUPLICATE_ME_SEAT = Entry(
+        "duplicate_me_seat", BAD, _("You can take only one seat with your own account."), "seats"
+    )
+    UNKNOWN_LEVEL = Entry(
+        "unknown_level", BAD, _("There is no computer player of that level for this game.")
+    )
+    INVALID_SEQ = Entry(
+        "invalid_seq", BAD, _("There is no event with that number in this game."), "at"
+    )
+    PREVIEW_NOT_AVAILABLE = Entry(
+        "preview_not_available", BAD, _("A preview of set-aside dice is only for Dés 10 000.")
+    )
+    GAME_NOT_ACTIVE = Entry("game_not_active", CONFLICT, _("The game is not in play."))
+    GAME_NOT_STARTED = Entry("game_not_started", CONFLICT, _("The game has not started yet."))
+    GAME_NOT_OPEN = Entry(
+        "game_not_open", CONFLICT, _("The game has already started: its seats are closed.")
+    )
+    NOT_A_SEAT_HOLDER = Entry(
+        "not_a_seat_holder", FORBIDDEN, _("You do not play any seat of this game.")
+    )
+    NOT_CREATOR = Entry(
+        "not_creator", FORBIDDEN, _("Only the player who created the game can do this.")
+    )
+    NO_OPEN_SEAT = Entry("no_open_seat", CONFLICT, _("There is no open seat left in this game."))
+    ALREADY_SEATED = Entry("already_seated", CONFLICT, _("You already have a seat in this game."))
+    SEATS_NOT_FILLED = Entry(
+        "seats_not_filled",
+        CONFLICT,
+        _("Every player seat must be taken before the game can start."),
+    )
+
+    # --- the rules engines' codes (games.rules.RuleError): a malformed command is 400, a
+    # well-formed move the position does not allow is 409 ------------------------------------
+    UNKNOWN_MOVE = Entry("unknown_move", BAD, _("Unknown move type."), "type")
+    INVALID_DICE_INDICES = Entry(
+        "invalid_dice_indices",
+        BAD,
+        _("Dice must be given as distinct positions of the current roll."),
+    )
+    UNKNOWN_BOX = Entry("unknown_box", BAD, _("There is no such box on the score sheet."), "box")
+    INVALID_OPTION = Entry("invalid_option", BAD, _("This game option is not valid."))
+    INVALID_SEAT_COUNT = Entry(
+        "invalid_seat_count", BAD, _("This game cannot be played with that many seats."), "seats"
+    )
+    GAME_FINISHED = Entry("game_finished", CONFLICT, _("The game is over."))
+    NOT_YOUR_TURN = Entry("not_your_turn", CONFLICT, _("It is not your turn."))
+    NO_ROLLS_LEFT = Entry(
+        "no_rolls_left", CONFLICT, _("You have used all three rolls: choose a box.")
+    )
+    HOLD_BEFORE_FIRST_ROLL = Entry(
+        "hold_before_first_roll",
+        CONFLICT,
+        _("The first roll of a turn throws all the dice: nothing to hold yet."),
+        "hold",
+    )
+    ROLL_FIRST = Entry("roll_first", CONFLICT, _("Roll the dice before choosing a box."))
+    BOX_USED = Entry("box_used", CONFLICT, _("This box is already filled."), "box")
+    BOX_NOT_ALLOWED = Entry(
+        "box_not_allowed",
+        CONFLICT,
+        _("The joker rule does not allow this box for this roll."),
+        "box",
+    )
+    KEEP_REQUIRED = Entry(
+        "keep_required", CONFLICT, _("Set aside at least one scoring die first."), "keep"
+    )
+    KEEP_NOT_SCORING = Entry(
+        "keep_not_scoring", CONFLICT, _("Every die you set aside must score."), "keep"
+    )
+    NOTHING_TO_KEEP = Entry(
+        "nothing_to_keep", CONFLICT, _("Roll the dice before setting any aside."), "keep"
+    )
+    NOTHING_TO_BANK = Entry("nothing_to_bank", CONFLICT, _("There are no points to bank yet."))
+
+    # --- tournaments -------------------------------------------------------------------------
+    TOURNAMENT_NOT_FOUND = Entry("not_found", MISSING, _("No such tournament."))
+    ROUNDS_REQUIRED = Entry(
+        "rounds_required", BAD, _("A Swiss tournament needs a number of rounds."), "rounds"
+    )
+    INVALID_TABLE_SIZE = Entry(
+        "invalid_table_size",
+        BAD,
+        _("This number of seats per table is not possible for this game."),
+        "table_size",
+    )
+    MULTI_SEAT_SWISS_ONLY = Entry(
+        "invalid_table_size",
+        BAD,
+        _("Tables of more than two seats are for Swiss tournaments."),
+        "table_size",
+    )
+    INVALID_ENTRANT_BOUNDS = Entry(
+        "invalid_entrant_bounds",
+        BAD,
+        _("The minimum of entrants must be at least 2 and at most the maximum."),
+        "min_entrants",
+    )
+    INVALID_RECURRENCE = Entry(
+        "invalid_recurrence",
+        BAD,
+        _("The recurrence must be a cron line of five fields, e.g. 0 18 * * *."),
+        "recurrence",
+    )
+    REGISTRATION_CLOSED = Entry(
+        "registration_closed", CONFLICT, _("Registration for this tournament is closed.")
+    )
+    REGISTRATION_NOT_OPEN = Entry(
+        "registration_not_open",
+        CONFLICT,
+        _("Registration for this tournament has not opened yet."),
+    )
+    ALREADY_REGISTERED = Entry(
+        "already_registered", CONFLICT, _("You are already registered for this tournament.")
+    )
+    NOT_REGISTERED = Entry(
+        "not_registered", CONFLICT, _("You are not registered for this tournament.")
+    )
+    TOURNAMENT_FULL = Entry("tournament_full", CONFLICT, _("This tournament is full."))
+    CANNOT_CANCEL = Entry(
+        "cannot_cancel", CONFLICT, _("Only a tournament that has not started can be cancelled.")
+    )
+
+    # --- Django REST framework's own, which it raises itself (and the stream tier, which has the
+    # same refusals without DRF's views) --------------------------------------------------------
+    # knox's words for a token it does not know (players.auth)
+    INVALID_TOKEN = Entry(
+        "authentication_failed",
+        UNAUTHORISED,
+        _("Invalid token."),
+        drf_class=exceptions.AuthenticationFailed,
+    )
+    PARSE_ERROR = _drf(exceptions.ParseError)
+    AUTHENTICATION_FAILED = _drf(exceptions.AuthenticationFailed)
+    NOT_AUTHENTICATED = _drf(exceptions.NotAuthenticated)
+    PERMISSION_DENIED = _drf(exceptions.PermissionDenied)
+    NOT_FOUND = _drf(exceptions.NotFound)
+    METHOD_NOT_ALLOWED = _drf(exceptions.MethodNotAllowed)
+    NOT_ACCEPTABLE = _drf(exceptions.NotAcceptable)
+    UNSUPPORTED_MEDIA_TYPE = _drf(exceptions.UnsupportedMediaType)
+    THROTTLED = _drf(exceptions.Throttled)
+
+    @property
+    def code(self) -> str:
+        return self.value.code
+
+    @property
+    def status(self) -> int:
+        return self.value.status
+
+    @property
+    def message(self) -> StrPromise:
+        return self.value.message
+
+    @property
+    def field(self) -> str | None:
+        return self.value.field
+
+    def error(
+        self,
+        *,
+        field: str | Literal[_Table.FIELD] | None = _Table.FIELD,
+        params: dict[str, Any] | None = None,
+        detail: str | None = None,
+    ) -> ApiError:
+        """The exception to raise: ``field`` defaults to the entry's (pass None for none),
+        ``params`` are machine-readable specifics, ``detail`` replaces the entry's words only
+        where they come from elsewhere already translated (Django's password validators)."""
+        at_fault = self.field if field is _Table.FIELD else field
+        return error_class(self.value)(self.value, field=at_fault, params=params, detail=detail)
+
+    @classmethod
+    def of_code(cls, code: str) -> Refusal:
+        """The one entry of ``code``; ``KeyError`` for a code with none or with several (a
+        programming error, which the tests find for every code the rules raise)."""
+        return _BY_UNIQUE_CODE[code]
+
+
+def _unique_codes() -> dict[str, Refusal]:
+    by_code: dict[str, list[Refusal]] = {}
+    for refusal in Refusal:
+        by_code.setdefault(refusal.code, []).append(refusal)
+    return {code: entries[0] for code, entries in by_code.items() if len(entries) == 1}
+
+
+_BY_UNIQUE_CODE = _unique_codes()
+
+
+def refused_by_rules(error: RuleError) -> ApiError:
+    """A rules engine's ``RuleError`` as the API says it: the field and params the rules give."""
+    return Refusal.of_code(error.code).error(field=error.field, params=error.params)
