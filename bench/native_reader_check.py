@@ -27,7 +27,6 @@ import random
 import socket
 import sys
 import threading
-import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -50,8 +49,16 @@ def frame(seq: int, *, id_: int | None = None, crlf: bool = False, split: bool =
     now = datetime.now(UTC)
     created = now.astimezone(PLUS2).isoformat() if seq % 2 else now.isoformat()
     created = created.replace("+00:00", "Z") if seq % 4 == 0 else created
-    data = json.dumps({"seq": seq, "type": "rolled", "data": {"seq": 999, "x": "a}\"]"},
-                       "created_at": created, "messages": ["{"]}, separators=(",", ":"))  # fmt: skip
+    data = json.dumps(
+        {
+            "seq": seq,
+            "type": "rolled",
+            "data": {"seq": 999, "x": 'a}"]'},
+            "created_at": created,
+            "messages": ["{"],
+        },
+        separators=(",", ":"),
+    )
     lines = [f"id: {seq if id_ is None else id_}", "event: rolled"]
     if split:
         cut = data.index(',"created_at"') + 1
@@ -118,12 +125,17 @@ class FakeServer:
 
     async def _script(self, game: str, writer: asyncio.StreamWriter) -> None:
         if game == "missing":
-            writer.write(b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: %d\r\n\r\n%s" % (len(NOT_FOUND), NOT_FOUND.encode()))  # fmt: skip
+            writer.write(
+                b"HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (len(NOT_FOUND), NOT_FOUND.encode())
+            )
             return
         chunked = game != "identity"
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                     + (b"Transfer-Encoding: chunked\r\n" if chunked else b"") + b"\r\n")  # fmt: skip
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            + (b"Transfer-Encoding: chunked\r\n" if chunked else b"")
+            + b"\r\n"
+        )
         if game == "crlf":
             body = b"retry: 2000\r\n\r\n: keep-alive\r\n\r\n"
             body += b"".join(frame(s, crlf=True, split=s == 2) for s in (1, 2, 3))
@@ -143,8 +155,10 @@ class FakeServer:
         await self._send(writer, KEEPALIVE + b"".join(frame(s) for s in range(6, 11)), chunked)
 
     async def _load(self, writer: asyncio.StreamWriter) -> None:
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                     b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n" % (len(RETRY), RETRY))  # fmt: skip
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n" % (len(RETRY), RETRY)
+        )
         self.writers.append(writer)
 
     def broadcast(self) -> None:
@@ -174,8 +188,9 @@ def python_reader(port: int, games: list[str], count: int) -> Any:
     return process, parent
 
 
-def run(label: str, server: FakeServer, games: list[str], count: int, native: bool,
-        load: bool) -> dict[str, Any]:  # fmt: skip
+def run(
+    label: str, server: FakeServer, games: list[str], count: int, native: bool, load: bool
+) -> dict[str, Any]:
     if native:
         reader = pipe = NativeReader(server.port, games, count)
         reader.start()
@@ -187,8 +202,11 @@ def run(label: str, server: FakeServer, games: list[str], count: int, native: bo
         cpu0 = cpu_of(reader.pid)
         if load:
             server.broadcast()
-        finals = {g: (server.load_events if load else EXPECTED[g.split("-")[0]][0])
-                  for g in games if not g.startswith("missing")}  # fmt: skip
+        finals = {
+            g: (server.load_events if load else EXPECTED[g.split("-")[0]][0])
+            for g in games
+            if not g.startswith("missing")
+        }
         pipe.send({"do": "drain", "versions": finals, "seconds": 30.0})
         assert pipe.poll(120), "no drain report"
         report = pipe.recv()
@@ -201,18 +219,24 @@ def run(label: str, server: FakeServer, games: list[str], count: int, native: bo
         if reader.is_alive():
             reader.terminate()
     lat = sorted(x for _, x in report["latencies"])
-    print(f"{label}: opened {opened['opened']}/{count} in {opened['seconds']:.2f} s, failed "
-          f"{opened['failed']}; open now {report['open_now']}, events {report['events']}, gaps "
-          f"{report['gaps']}, dups {report['dups']}, keep-alives {report['keepalives']}, behind "
-          f"{report['behind']}, missing {report['missing']}, dropped {report['dropped']}")  # fmt: skip
+    print(
+        f"{label}: opened {opened['opened']}/{count} in {opened['seconds']:.2f} s, failed "
+        f"{opened['failed']}; open now {report['open_now']}, events {report['events']}, gaps "
+        f"{report['gaps']}, dups {report['dups']}, keep-alives {report['keepalives']}, behind "
+        f"{report['behind']}, missing {report['missing']}, dropped {report['dropped']}"
+    )
     if lat:
-        print(f"  latency ms: p50 {lat[len(lat) // 2] * 1e3:.2f} p99 "
-              f"{lat[int(len(lat) * 0.99)] * 1e3:.2f} max {lat[-1] * 1e3:.2f}; reader CPU "
-              f"{cpu:.2f} s = {cpu / max(report['events'], 1) * 1e6:.1f} us per event")  # fmt: skip
+        print(
+            f"  latency ms: p50 {lat[len(lat) // 2] * 1e3:.2f} p99 "
+            f"{lat[int(len(lat) * 0.99)] * 1e3:.2f} max {lat[-1] * 1e3:.2f}; reader CPU "
+            f"{cpu:.2f} s = {cpu / max(report['events'], 1) * 1e6:.1f} us per event"
+        )
     lags = sorted(x for _, x in report.get("reader_lags", []))
     if lags:
-        print(f"  reader lag ms (kernel receipt -> parsed): p50 {lags[len(lags) // 2] * 1e3:.3f}"
-              f" p99 {lags[int(len(lags) * 0.99)] * 1e3:.3f} max {lags[-1] * 1e3:.3f}")  # fmt: skip
+        print(
+            f"  reader lag ms (kernel receipt -> parsed): p50 {lags[len(lags) // 2] * 1e3:.3f}"
+            f" p99 {lags[int(len(lags) * 0.99)] * 1e3:.3f} max {lags[-1] * 1e3:.3f}"
+        )
     return {"opened": opened, "report": report, "cpu": cpu}
 
 
@@ -222,19 +246,25 @@ def expect(result: dict[str, Any], games: list[str], count: int) -> list[str]:
     want = {
         "opened": sum(k != "missing" for k in kinds),
         "failed": {f"RuntimeError: HTTP 404 {NOT_FOUND}": kinds.count("missing")}
-        if "missing" in kinds else {},
+        if "missing" in kinds
+        else {},
         "events": sum(EXPECTED[k][1] for k in kinds if k in EXPECTED),
         "gaps": sum(EXPECTED[k][2] for k in kinds if k in EXPECTED),
         "dups": sum(EXPECTED[k][3] for k in kinds if k in EXPECTED),
         "keepalives": sum(EXPECTED[k][4] for k in kinds if k in EXPECTED),
         "open_now": sum(k in EXPECTED and EXPECTED[k][5] is None for k in kinds),
-        "behind": 0, "missing": 0,
+        "behind": 0,
+        "missing": 0,
         "dropped": {"EOFError: the server ended the stream": kinds.count("ends")}
-        if "ends" in kinds else {},
-    }  # fmt: skip
+        if "ends" in kinds
+        else {},
+    }
     got = {**result["report"], **{k: result["opened"][k] for k in ("opened", "failed")}}
-    wrong = [f"{key}: {got[key]!r}, expected {value!r}" for key, value in want.items()
-             if got[key] != value]  # fmt: skip
+    wrong = [
+        f"{key}: {got[key]!r}, expected {value!r}"
+        for key, value in want.items()
+        if got[key] != value
+    ]
     lat = [x for _, x in result["report"]["latencies"]]
     if len(lat) != want["events"] or not all(0 <= x < 5 for x in lat):
         wrong.append(f"latencies: {len(lat)}, from {min(lat, default=0)} to {max(lat, default=0)}")
