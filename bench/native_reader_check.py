@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from native_reader import NativeReader  # a sibling script, not a package
 
 PLUS2 = timezone(timedelta(hours=2))
-GO = threading.Event()
+TIMESTAMPS = [True]
 
 
 def cpu_of(pid: int) -> float:
@@ -192,7 +192,7 @@ def run(
     label: str, server: FakeServer, games: list[str], count: int, native: bool, load: bool
 ) -> dict[str, Any]:
     if native:
-        reader = pipe = NativeReader(server.port, games, count)
+        reader = pipe = NativeReader(server.port, games, count, timestamps=TIMESTAMPS[0])
         reader.start()
     else:
         reader, pipe = python_reader(server.port, games, count)
@@ -230,6 +230,12 @@ def run(
             f"  latency ms: p50 {lat[len(lat) // 2] * 1e3:.2f} p99 "
             f"{lat[int(len(lat) * 0.99)] * 1e3:.2f} max {lat[-1] * 1e3:.2f}; reader CPU "
             f"{cpu:.2f} s = {cpu / max(report['events'], 1) * 1e6:.1f} us per event"
+        )
+    if "cpu" in report:
+        events = max(report["events"], 1)
+        print(
+            f"  reader's own report, whole run: user {report['cpu']['user'] / events * 1e6:.1f} "
+            f"+ system {report['cpu']['system'] / events * 1e6:.1f} us per event"
         )
     lags = sorted(x for _, x in report.get("reader_lags", []))
     if lags:
@@ -277,7 +283,9 @@ def main() -> int:
     parser.add_argument("--events", type=int, default=200, help="--load: events per stream")
     parser.add_argument("--load", action="store_true")
     parser.add_argument("--python", action="store_true", help="bench/streams.py's reader too")
+    parser.add_argument("--no-timestamps", action="store_true", help="native: no SO_TIMESTAMPNS")
     args = parser.parse_args()
+    TIMESTAMPS[0] = not args.no_timestamps
     if args.load:
         count = args.streams or 500
         games = [f"load-{i}" for i in range(max(1, count // 50))]

@@ -295,7 +295,10 @@ static void send_request(Stream *s) {
         }
         s->sent += (size_t)w;
     }
-    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)(s - streams)};
+    /* Edge-triggered: a read shorter than the buffer has emptied the socket (TCP), and any later
+     * arrival is a new edge; a level-triggered item would be polled once more per event. */
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET,
+                             .data.u32 = (uint32_t)(s - streams)};
     if (epoll_ctl(ep, EPOLL_CTL_MOD, s->fd, &ev) < 0) {
         end_errno(s, "epoll_ctl", errno);
         return;
@@ -745,7 +748,8 @@ static void head(Stream *s, const struct timespec *now, const struct timespec *k
     }
 }
 
-static void readable(Stream *s) {
+/* One read: the bytes read, 0 at the end of the stream, -1 when there was nothing to read. */
+static ssize_t readable(Stream *s) {
     char control[CMSG_SPACE(sizeof(struct timespec))];
     struct iovec iov = {.iov_base = recvbuf, .iov_len = RECV_SIZE};
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
@@ -755,9 +759,9 @@ static void readable(Stream *s) {
     }
     ssize_t n = recvmsg(s->fd, &msg, 0);
     if (n < 0) {
-        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return -1;
         end_errno(s, "recv", errno);
-        return;
+        return 0;
     }
     if (n == 0) {
         if (s->state == ST_ERRBODY) error_done(s);
@@ -766,7 +770,7 @@ static void readable(Stream *s) {
         else if (s->state == ST_BODY)
             end_stream(s, "IncompleteReadError: the server closed the connection mid-stream");
         else end_stream(s, "IncompleteReadError: the server closed the connection before the head");
-        return;
+        return 0;
     }
     struct timespec now, kernel = {0, 0};
     clock_gettime(CLOCK_REALTIME, &now);
@@ -787,6 +791,7 @@ static void readable(Stream *s) {
         if (s->len >= s->err_want) error_done(s);
         break;
     }
+    return n;
 }
 
 static void on_event(Stream *s, uint32_t events) {
@@ -802,7 +807,13 @@ static void on_event(Stream *s, uint32_t events) {
         return;
     }
     if (s->state == ST_DONE) return;
-    if (events & (EPOLLIN | EPOLLERR | EPOLLHUP)) readable(s);
+    if (!(events & (EPOLLIN | EPOLLERR | EPOLLHUP | EPOLLRDHUP))) return;
+    /* once, unless the buffer filled up; to the end when the peer has closed or failed */
+    int until_end = (events & (EPOLLERR | EPOLLHUP | EPOLLRDHUP)) != 0;
+    for (;;) {
+        ssize_t n = readable(s);
+        if (n <= 0 || s->state == ST_DONE || ((size_t)n < RECV_SIZE && !until_end)) break;
+    }
 }
 
 /* ---------------------------------------------------------------------------------------- */
