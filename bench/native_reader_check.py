@@ -45,7 +45,9 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def frame(seq: int, *, id_: int | None = None, crlf: bool = False, split: bool = False) -> bytes:
+def frame(
+    seq: int, *, id_: int | None = None, crlf: bool = False, split: bool = False, pad: int = 0
+) -> bytes:
     now = datetime.now(UTC)
     created = now.astimezone(PLUS2).isoformat() if seq % 2 else now.isoformat()
     created = created.replace("+00:00", "Z") if seq % 4 == 0 else created
@@ -55,7 +57,7 @@ def frame(seq: int, *, id_: int | None = None, crlf: bool = False, split: bool =
             "type": "rolled",
             "data": {"seq": 999, "x": 'a}"]'},
             "created_at": created,
-            "messages": ["{"],
+            "messages": ["{" + "x" * pad],
         },
         separators=(",", ":"),
     )
@@ -77,8 +79,29 @@ EXPECTED: dict[str, tuple[int, int, int, int, int, str | None]] = {
     "faults": (5, 4, 2, 1, 0, None),
     "ends": (3, 3, 0, 0, 0, "EOFError: the server ended the stream"),
     "crlf": (3, 3, 0, 0, 1, None),
+    "big": (3, 3, 0, 0, 0, None),
 }
 NOT_FOUND = '{"detail":"No game."}'
+
+
+def cut_wire() -> bytes:
+    """A chunked response (4 events, 2 keep-alives; LF and CRLF, 2 data lines, extensions) for
+    the ``cuts`` streams, which each get it cut in three at two places of their own."""
+    rng = random.Random(7)
+    data = b"retry: 2000\n\n: keep-alive\r\n\r\n" + frame(1) + frame(2, crlf=True, split=True)
+    data += frame(3, split=True) + b": k\n\n" + frame(4, crlf=True)
+    wire = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\ntransfer-encoding: Chunked\r\n\r\n"
+    )
+    while data:
+        cut = rng.randint(1, 120)
+        piece, data = data[:cut], data[cut:]
+        size = b"%x" % len(piece) if rng.random() < 0.5 else b"%X;ext=1" % len(piece)
+        wire += size + b"\r\n" + piece + b"\r\n"
+    return wire
+
+
+CUT_WIRE = cut_wire()
 
 
 class FakeServer:
@@ -103,6 +126,12 @@ class FakeServer:
             writer.transport.set_write_buffer_limits(0)  # type: ignore[union-attr]
             if game == "load":
                 await self._load(writer)
+            elif game == "cuts":
+                a, b = map(int, request.split()[1].split("/")[4].split("-")[1:])
+                for piece in (CUT_WIRE[:a], CUT_WIRE[a:b], CUT_WIRE[b:]):
+                    writer.write(piece)
+                    await writer.drain()
+                    await asyncio.sleep(0.02)
             else:
                 await self._script(game, writer)
             await reader.read()  # until the reader closes
@@ -140,6 +169,11 @@ class FakeServer:
             body = b"retry: 2000\r\n\r\n: keep-alive\r\n\r\n"
             body += b"".join(frame(s, crlf=True, split=s == 2) for s in (1, 2, 3))
             await self._send(writer, body, chunked)
+            return
+        if game == "big":  # messages of 300 KB: longer than the native reader's reads
+            body = RETRY + b"".join(frame(s, pad=300_000) for s in (1, 2, 3))
+            for piece in (body[:150_000], body[150_000:]):
+                writer.write(b"%x\r\n%s\r\n" % (len(piece), piece))
             return
         if game == "faults":
             body = RETRY + b"".join(frame(s) for s in (1, 2, 2, 4)) + frame(5, id_=6)
@@ -294,7 +328,7 @@ def main() -> int:
             run("native" if native else "python", server, games, count, native, load=True)
         return 0
     failures = 0
-    everything = ["chunked-a", "identity-a", "faults-a", "ends-a", "missing-a", "crlf-a"]
+    everything = ["chunked-a", "identity-a", "faults-a", "ends-a", "missing-a", "crlf-a", "big-a"]
     for native in [True, *([False] if args.python else [])]:
         games = everything if native else [g for g in everything if not g.startswith("crlf")]
         count = args.streams or 10 * len(games)
@@ -303,6 +337,23 @@ def main() -> int:
         for line in wrong:
             print(f"  WRONG {line}")
         failures += bool(wrong)
+    # the native reader on every place of the response cut, at once with the next, the one after
+    # and the seventh
+    size = len(CUT_WIRE)
+    games = [f"cuts-{a}-{min(a + d, size)}" for a in range(1, size) for d in (1, 2, 7)]
+    with NativeReader(FakeServer().port, games, len(games), batch=500) as reader:
+        opened = reader.opened()
+        report = reader.drain({game: 4 for game in games}, 30.0)
+    got = {k: report[k] for k in ("open_now", "events", "keepalives", "gaps", "dups", "behind")}
+    want = {"open_now": len(games), "events": 4 * len(games), "keepalives": 2 * len(games)}
+    want |= {"gaps": 0, "dups": 0, "behind": 0}
+    print(
+        f"cuts: {len(games)} streams, each with the response cut at 2 places: opened "
+        f"{opened['opened']}, {got}"
+    )
+    if got != want or opened["opened"] != len(games):
+        print(f"  WRONG expected {want}")
+        failures += 1
     print("ok" if not failures else "FAILED")
     return 1 if failures else 0
 

@@ -80,7 +80,8 @@ typedef struct {
     int status;
     uint64_t ck_left;      /* chunk size being read, then the bytes left in the chunk */
     char *buf;             /* the response head, then the SSE body not yet parsed */
-    size_t len, cap, scan; /* scan: where to look for the next line end */
+    size_t len, cap;
+    size_t scan, line;     /* where to look for the next line end; where the line began */
     size_t err_want;
     double err_deadline;
     int64_t last;
@@ -233,7 +234,7 @@ static void end_stream(Stream *s, const char *reason) {
     s->ended = (int16_t)intern(reason);
     free(s->buf);
     s->buf = NULL;
-    s->len = s->cap = s->scan = 0;
+    s->len = s->cap = s->scan = s->line = 0;
 }
 
 static void end_errno(Stream *s, const char *what, int err) {
@@ -549,15 +550,15 @@ static void message(Stream *s, const char *m, size_t n, const struct timespec *n
         s->dups++;
         return;
     }
+    if (seq != s->last + 1) s->gaps++;
+    s->last = seq;
+    s->events++;
     int64_t whole;
     double fraction;
     if (!created || !parse_time(created, created_len, &whole, &fraction)) {
         bad_data(s, "bad created_at", created ? created : data, created ? created_len : data_len);
         return;
     }
-    if (seq != s->last + 1) s->gaps++;
-    s->last = seq;
-    s->events++;
     double latency = (double)(now->tv_sec - whole) + ((double)now->tv_nsec * 1e-9 - fraction);
     double lag = NAN;
     if (kernel && kernel->tv_sec)
@@ -566,9 +567,9 @@ static void message(Stream *s, const char *m, size_t n, const struct timespec *n
     record((double)whole + fraction, latency, lag);
 }
 
-/* Every complete message in the stream's buffer; the rest stays. */
+/* Every complete message in the stream's buffer (it begins at 0); the rest stays. */
 static void messages(Stream *s, const struct timespec *now, const struct timespec *kernel) {
-    size_t start = 0, i = s->scan;
+    size_t start = 0, line = s->line, i = s->scan;
     while (i < s->len) {
         char *nl = memchr(s->buf + i, '\n', s->len - i);
         if (!nl) {
@@ -576,20 +577,22 @@ static void messages(Stream *s, const struct timespec *now, const struct timespe
             break;
         }
         size_t at = (size_t)(nl - s->buf);
-        size_t line_end = at > i && s->buf[at - 1] == '\r' ? at - 1 : at;
-        if (line_end == i) { /* a blank line ends the message */
-            message(s, s->buf + start, i - start, now, kernel);
+        size_t line_end = at > line && s->buf[at - 1] == '\r' ? at - 1 : at;
+        if (line_end == line) { /* a blank line ends the message */
+            message(s, s->buf + start, line - start, now, kernel);
             if (s->state == ST_DONE) return;
             start = at + 1;
         }
-        i = at + 1;
+        line = i = at + 1;
     }
     if (start) {
         memmove(s->buf, s->buf + start, s->len - start);
         s->len -= start;
         i -= start;
+        line -= start;
     }
     s->scan = i;
+    s->line = line;
     if (s->len > MAX_MESSAGE) end_stream(s, "ValueError: a message longer than 64 MiB");
 }
 
@@ -725,7 +728,7 @@ static void head(Stream *s, const struct timespec *now, const struct timespec *k
     size_t rest = s->len - head_len;
     memmove(s->buf, s->buf + head_len, rest);
     s->len = rest;
-    s->scan = 0;
+    s->scan = s->line = 0;
     s->status = status;
     if (status != 200) {
         s->state = ST_ERRBODY;
