@@ -72,9 +72,10 @@ class NativeReader:
         open_seconds: float = OPEN_SECONDS,
         timestamps: bool = True,
     ) -> None:
-        self.argv_tail = [host, str(port), "", str(count), "--batch", str(batch)]
-        self.argv_tail += ["--open-seconds", str(open_seconds)]
-        self.argv_tail += [] if timestamps else ["--no-timestamps"]
+        self.where = [host, str(port)]
+        self.count = count
+        self.options = ["--batch", str(batch), "--open-seconds", str(open_seconds)]
+        self.options += [] if timestamps else ["--no-timestamps"]
         self.games = list(games)
         self.dir: Path | None = None
         self.proc: subprocess.Popen[bytes] | None = None
@@ -90,8 +91,7 @@ class NativeReader:
         self.dir = Path(tempfile.mkdtemp(prefix="sse-reader-"))
         games_file = self.dir / "games"
         games_file.write_text("".join(f"{game}\n" for game in self.games))
-        argv = [str(binary), *self.argv_tail]
-        argv[3] = str(games_file)
+        argv = [str(binary), *self.where, str(games_file), str(self.count), *self.options]
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     @property
