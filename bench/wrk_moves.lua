@@ -1,14 +1,16 @@
 -- wrk script of bench/serve.py: every request is a legal yatzy move on a game of its own thread.
 --
---   wrk -t T -c C -d 15s --latency -s bench/wrk_moves.lua http://127.0.0.1:PORT -- LIST MODE FLOOR
+--   wrk -t T -c C -d 15s --latency -s bench/wrk_moves.lua http://127.0.0.1:PORT -- LIST MODE FLOOR [SEATS]
 --
 -- LIST.<n> (n = 0 .. T-1, one file per wrk thread, so no game is shared by two threads): one game a
 -- line, "<path> <token or -> <moves already made>". A thread goes round its games in turn, so that
 -- one game's consecutive moves are a whole round apart, never two in flight at once as long as a
 -- thread keeps more games than connections (FLOOR games at least). A game's counter c gives its
--- next move: c % 4 in {0, 1, 2} a roll, c % 4 == 3 the score of box c // 4, in sheet order (the
--- yatzy box last, so the joker rule, which needs it already scored, never refuses one).
--- MODE "project": a game leaves the round after its 52nd move (13 turns: it is finished); when a
+-- next move: c % 4 in {0, 1, 2} a roll, c % 4 == 3 the score of box c // (4 * SEATS), in sheet
+-- order (the yatzy box last, so the joker rule, which needs it already scored, never refuses one).
+-- SEATS (1 by default): the games' seats, all played by the token's account (its own seat and hot
+-- seats), each seat's turn in order, so that every seat fills the same box in the same round.
+-- MODE "project": a game leaves the round after its 52 x SEATS-th move (it is finished); when a
 -- thread has fewer than FLOOR games left it stops, and done() prints it (the bench then says the
 -- row is invalid: the games ran out). MODE "anchor": the anchor has no rules, a game never ends.
 --
@@ -20,7 +22,6 @@ local BOXES = {
   "ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind", "four_of_a_kind",
   "full_house", "small_straight", "large_straight", "chance", "yatzy",
 }
-local MOVES_PER_GAME = 4 * #BOXES
 local ROLL = '{"type":"roll"}'
 
 local threads = {}
@@ -36,6 +37,8 @@ function init(args)
   local list, mode = args[1], args[2]
   limited = mode == "project"
   floor = tonumber(args[3]) or 1
+  seats = tonumber(args[4]) or 1
+  moves_per_game = 4 * #BOXES * seats
   games = {}
   for line in io.lines(list .. "." .. id) do
     local path, token, count = line:match("^(%S+) (%S+) (%d+)$")
@@ -44,7 +47,7 @@ function init(args)
       headers["Authorization"] = "Token " .. token
     end
     local c = tonumber(count)
-    if not limited or c < MOVES_PER_GAME then
+    if not limited or c < moves_per_game then
       -- a roll is the same request every time: formatted once
       table.insert(games, {
         path = path, headers = headers, c = c, roll = wrk.format("POST", path, headers, ROLL),
@@ -73,12 +76,12 @@ function request()
   sent = sent + 1
   local req
   if c % 4 == 3 then
-    local body = '{"type":"score","box":"' .. BOXES[math.floor(c / 4) + 1] .. '"}'
+    local body = '{"type":"score","box":"' .. BOXES[math.floor(c / (4 * seats)) + 1] .. '"}'
     req = wrk.format("POST", game.path, game.headers, body)
   else
     req = game.roll
   end
-  if limited and game.c >= MOVES_PER_GAME then
+  if limited and game.c >= moves_per_game then
     table.remove(games, position)
     position = position - 1
     finished = finished + 1
