@@ -22,10 +22,11 @@ from django.utils import timezone
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from games import errors, event_store, followups
+from games.dice import dice_roller
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameStatus, Occupant, Seat
-from games.rules import RuleError, secure_roller
+from games.rules import RuleError
 from games.timers import MoveContext, deadline_after
 from players import rating_service
 from players.models import Player
@@ -237,7 +238,7 @@ def _game_move(
 
     try:
         parsed = engine.command_from_wire(command, seat)
-        events = engine.decide(state, parsed, secure_roller)
+        events = engine.decide(state, parsed, dice_roller())
     except RuleError as exc:
         raise errors.rule_error_to_api(exc) from None
     records, after = _append(game, state, events, actor=actor, automatic=automatic)

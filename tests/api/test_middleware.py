@@ -12,6 +12,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from players.models import Player
+from tests import factories
+from tests.factories import account
 
 pytestmark = pytest.mark.django_db
 
@@ -33,10 +35,7 @@ def answer(client: Any, method: str, url: str, **extra: Any) -> tuple[int, dict[
 
 @pytest.fixture
 def token() -> str:
-    from knox.models import AuthToken
-
-    ann = Player.objects.create_user("ann", password="ann-password-1")
-    return str(AuthToken.objects.create(user=ann)[1])
+    return factories.token(account("ann"))
 
 
 def test_a_token_request_makes_no_session_nor_message_store(token, monkeypatch) -> None:
@@ -90,7 +89,7 @@ def test_a_signed_in_session_and_its_messages_still_work(admin_client) -> None:
     """The admin signs in with a session and shows a message after an action."""
     response = admin_client.get("/admin/")
     assert response.status_code == 200
-    ann = Player.objects.create_user("zed", password="zed-password-1")
+    ann = account("zed")
     response = admin_client.post(
         "/admin/players/player/",
         {"action": "delete_selected", "_selected_action": [str(ann.pk)], "post": "yes"},
