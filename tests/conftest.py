@@ -12,11 +12,12 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 # Without Redis, tasks queued by moves go to an in-process broker rather than the files of
-# `make run`; with REDIS_URL (CI) they go to Redis, where the worker tests read them.
+# `make run`; with REDIS_URL (CI) they go to Redis. The worker tests read them from either.
 if not os.environ.get("REDIS_URL"):
     os.environ.setdefault("CELERY_BROKER_URL", "memory://")
 os.environ.setdefault("COMPUTER_MOVE_DELAY", "0")
 
+from players.models import Player
 from tests import factories
 from tests.doubles import ScriptedDice
 
@@ -67,10 +68,11 @@ def dice(settings: Any) -> ScriptedDice:
 
 
 @pytest.fixture
-def ann(db: None) -> Any:
+def ann(db: None) -> Player:
     return factories.account("ann")
 
 
 @pytest.fixture
-def organiser(db: None) -> Any:
+def organiser(db: None) -> Player:
+    """A staff account, "org", who may schedule tournaments."""
     return factories.organiser()
