@@ -50,18 +50,13 @@ default worker's log), how long a fire took; and CPU use by process.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import heapq
-import http.client
 import math
 import os
 import random
 import re
 import secrets
-import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -75,22 +70,23 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from http_moves import (  # a sibling script, not a package
+from harness import (  # a sibling module: the benches are scripts, not a package
     API,
     CPU_COLUMNS,
     BenchDatabase,
     CpuMeter,
     Http,
+    MakeServe,
     Process,
     YatzyPlayer,
     bench_env,
+    clean_up,
     flush_redis,
     free_port,
     machine_busy,
     manage,
     ms,
     percentile,
-    proc_table,
     register_many,
     server_env,
     start_server,
@@ -126,63 +122,16 @@ def wait_for_log(process: Process, text: str, seconds: float = 60) -> None:
         time.sleep(0.2)
 
 
-class ServeProcess(Process):
-    """``make serve``: make runs honcho in make's own process group, but honcho starts each tier
-    (nginx, gunicorn, the stream tier) in a group of its own. ``stop`` sends SIGTERM to make's
-    group, so honcho stops its tiers as it does on Ctrl-C, waits for every process of the tree,
-    then kills whatever is left of it, by the ids noted before (no orphan outlives the bench)."""
-
-    def descendants(self) -> set[int]:
-        procs = proc_table()
-        tree, grew = {self.pid}, True
-        while grew:
-            grew = False
-            for pid, (ppid, _, _) in procs.items():
-                if ppid in tree and pid not in tree:
-                    tree.add(pid)
-                    grew = True
-        return tree - {self.pid}
-
-    def stop(self, grace: float = 20) -> None:
-        tree = self.descendants()
-        groups = {os.getpgid(pid) for pid in tree if Path(f"/proc/{pid}").exists()}
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in tree):
-            time.sleep(0.2)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=0)  # reap make
-        for group in {*groups, self.pid}:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(group, signal.SIGKILL)
-        super().stop(grace=5)
-
-
 def start_serve(env: dict[str, str], port: int, tmp: Path, concurrency: int) -> Process:
-    """``make serve`` on ``port`` (nginx; gunicorn and the stream tier on two more free ports), in
-    a process group of its own that ``Process.stop`` ends; returns once ``/health/live`` answers
-    through nginx."""
-    argv = [
-        "make", "--no-print-directory", "serve", f"PORT={port}", f"API_PORT={free_port()}",
-        f"STREAMS_PORT={free_port()}", f"NGINX_DIR={tmp / 'nginx'}",
-        f"WEB_CONCURRENCY={concurrency}",
-    ]  # fmt: skip
-    server = ServeProcess("make serve", argv, env, tmp / "server.log")
-    deadline = time.monotonic() + 90
-    while True:
-        server.check()
-        with contextlib.suppress(OSError, http.client.HTTPException):
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/health/live")
-            status = conn.getresponse().status
-            conn.close()
-            if status == 200:
-                return server
-        if time.monotonic() > deadline:
-            server.stop()
-            raise SystemExit(f"make serve did not answer in 90 s:\n{server.log_tail()}")
-        time.sleep(0.3)
+    """``make serve`` on ``port`` (nginx; gunicorn and the stream tier on two more free ports);
+    returns once ``/health/live`` answers through nginx."""
+    server = MakeServe(
+        env, port, tmp / "server.log",
+        {"API_PORT": free_port(), "STREAMS_PORT": free_port(), "NGINX_DIR": tmp / "nginx",
+         "WEB_CONCURRENCY": concurrency},
+    )  # fmt: skip
+    server.wait_ready()
+    return server
 
 
 def start_worker(
@@ -1044,18 +993,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         for process in processes.values():
             process.stop()
-        with contextlib.suppress(Exception):
-            from django.db import connections
-
-            connections.close_all()
-        with contextlib.suppress(Exception):
-            database.drop()
-        with contextlib.suppress(Exception):
-            flush_redis(args.redis_url)
-        if args.keep_logs:
-            print(f"logs kept in {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up(database, args.redis_url, tmp, args.keep_logs)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ PostgreSQL pool, Redis as the cache). Prints figures; never asserts on time.
 1. creates a fresh database (dropped and re-created; its name must contain ``bench``), migrates it,
    flushes the Redis db;
 2. one account with a knox token; it creates one-seat yatzy games (``auto_confirm_seconds`` 0) and
-   plays roll, roll, roll, score turns (``bench/http_moves.py``'s bot) with ``expected_version``;
+   plays roll, roll, roll, score turns (``bench/harness.py``'s bot) with ``expected_version``;
 3. a counting pass (one game, 52 moves): SQL queries per move (``CaptureQueriesContext``) and
    Redis round trips per move (packets sent by redis-py), and the same for ``GET games/{id}/``;
 4. a timed pass: ``--moves`` moves, then as many ``GET games/{id}/``, each timed with the process
@@ -32,7 +32,6 @@ import json
 import os
 import pstats
 import secrets
-import shutil
 import sys
 import tempfile
 import time
@@ -42,10 +41,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from http_moves import (  # a sibling script, not a package
+from harness import (  # a sibling module: the benches are scripts, not a package
     API,
     BenchDatabase,
     bench_env,
+    clean_up,
     flush_redis,
     manage,
     percentile,
@@ -313,15 +313,7 @@ def main(argv: list[str] | None = None) -> int:
             print(out.getvalue())
         return 0
     finally:
-        with contextlib.suppress(Exception):
-            from django.db import connections
-
-            connections.close_all()
-        with contextlib.suppress(Exception):
-            database.drop()
-        with contextlib.suppress(Exception):
-            flush_redis(args.redis_url)
-        shutil.rmtree(tmp, ignore_errors=True)
+        clean_up(database, args.redis_url, tmp, keep_logs=False)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -58,19 +57,25 @@ from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from http_moves import (  # a sibling script, not a package
+from harness import (  # a sibling module: the benches are scripts, not a package
     API,
     ROOT,
     BenchDatabase,
     CpuMeter,
     Http,
+    MakeServe,
     Process,
     bench_env,
+    clean_up,
+    cmdline,
+    descendants,
     flush_redis,
+    free_ports,
     machine_busy,
     manage,
     proc_table,
     register_account,
+    running,
     table,
 )
 
@@ -110,36 +115,6 @@ def become_subreaper() -> bool:
         return False
 
 
-def descendants(root: int) -> set[int]:
-    procs = proc_table()
-    members = {root}
-    grew = True
-    while grew:
-        grew = False
-        for pid, (ppid, _, _) in procs.items():
-            if ppid in members and pid not in members:
-                members.add(pid)
-                grew = True
-    return members - {root}
-
-
-def cmdline(pid: int) -> str:
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return ""
-    return raw.replace(b"\0", b" ").decode(errors="replace").strip()
-
-
-def alive(pid: int) -> bool:
-    """Running (not a zombie waiting to be reaped)."""
-    try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return raw[raw.rindex(")") + 2 :].split()[0] != "Z"
-
-
 def reap() -> None:
     """Collect the exit status of orphans handed to this process (see become_subreaper)."""
     for pid in list(descendants(os.getpid())):
@@ -147,93 +122,21 @@ def reap() -> None:
             os.waitpid(pid, os.WNOHANG)
 
 
-def free_ports(count: int) -> int:
-    """The first of ``count`` consecutive free ports on 127.0.0.1 (make serve takes 3)."""
-    for _ in range(200):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = int(probe.getsockname()[1])
-        if base + count > 65535:
+def tier_roots(serve: MakeServe) -> dict[str, list[int]]:
+    """The root process of each tier: what honcho started for each line of the Procfile."""
+    members = serve.descendants()
+    procs = proc_table()
+    roots: dict[str, list[int]] = {}
+    for pid in members:
+        parent = procs.get(pid, (0, "", 0.0))[0]
+        line = cmdline(pid)
+        if "honcho" not in cmdline(parent) or "honcho" in line:
             continue
-        ok = True
-        for port in range(base, base + count):
-            with socket.socket() as sock:
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                try:
-                    sock.bind(("127.0.0.1", port))
-                except OSError:
-                    ok = False
-                    break
-        if ok:
-            return base
-    raise SystemExit(f"no {count} consecutive free ports on 127.0.0.1")
-
-
-class Serve:
-    """``make serve`` in a session of its own. honcho starts each tier (api, streams, proxy) in a
-    session of its own too: the tiers are found in the process tree, and stopped by honcho (the
-    SIGTERM sent to make's group), else by pid."""
-
-    def __init__(self, port: int, workers: int, env: dict[str, str], log: Path) -> None:
-        self.port = port
-        self.log_path = log
-        self.handle = log.open("wb")
-        argv = ["make", "serve", "HOST=127.0.0.1", f"PORT={port}", f"WEB_CONCURRENCY={workers}"]
-        self.popen = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdout=self.handle, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-        self.seen: set[int] = set()
-
-    @property
-    def pid(self) -> int:
-        return self.popen.pid
-
-    def log_tail(self, chars: int = 3000) -> str:
-        return self.log_path.read_text(errors="replace")[-chars:]
-
-    def check(self) -> None:
-        if self.popen.poll() is not None:
-            raise SystemExit(f"make serve exited ({self.popen.returncode}):\n{self.log_tail()}")
-
-    def tiers(self) -> dict[str, list[int]]:
-        """The root process of each tier: what honcho started for each line of the Procfile."""
-        members = descendants(self.pid)
-        self.seen |= members
-        procs = proc_table()
-        roots: dict[str, list[int]] = {}
-        for pid in members:
-            parent = procs.get(pid, (0, "", 0.0))[0]
-            line = cmdline(pid)
-            if "honcho" not in cmdline(parent) or "honcho" in line:
-                continue
-            for tier in ("gunicorn", "uvicorn", "nginx"):
-                if tier in line:
-                    roots.setdefault(tier, []).append(pid)
-                    break
-        return roots
-
-    def stop(self) -> None:
-        self.seen |= descendants(self.pid)
-        if self.popen.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.popen.wait(timeout=STOP_SECONDS)
-        # honcho waits for its tiers (gunicorn lets its workers finish first); whatever outlived
-        # it, or a make killed before honcho could act, goes by pid: only what was seen started
-        deadline = time.monotonic() + 10
-        while any(alive(pid) for pid in self.seen) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        for pid in self.seen:
-            if alive(pid):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=5)
-        self.handle.close()
+        for tier in ("gunicorn", "uvicorn", "nginx"):
+            if tier in line:
+                roots.setdefault(tier, []).append(pid)
+                break
+    return roots
 
 
 def wait_answers(port: int, path: str, processes: list[Any], what: str) -> None:
@@ -260,31 +163,6 @@ def wait_answers(port: int, path: str, processes: list[Any], what: str) -> None:
 
 # --------------------------------------------------------------------------------------------------
 # database
-
-
-class ServeDatabase(BenchDatabase):
-    """The bench's own database, refused while another session uses it (another run?)."""
-
-    def in_use(self) -> int:
-        import psycopg
-
-        with psycopg.connect(**self.admin) as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.name,)
-            ).fetchone()
-        return int(row[0]) if row else 0
-
-    def create(self) -> None:
-        if self.in_use():
-            raise SystemExit(
-                f"database {self.name} is in use (another run of this bench?): not dropping it"
-            )
-        super().create()
-
-    def connect(self) -> Any:
-        import psycopg
-
-        return psycopg.connect(**{**self.admin, "dbname": self.name})
 
 
 def settle(conn: Any, game_ids: list[str], seconds: float = 20) -> None:
@@ -618,7 +496,7 @@ class Bench:
         self.args = args
         self.tmp = tmp
         self.wrk = Wrk(args.threads, tmp)
-        self.serve: Serve | None = None
+        self.serve: MakeServe | None = None
         self.anchor: Process | None = None
         self.pool: GamePool | None = None
         self.conn: Any = None
@@ -633,7 +511,10 @@ class Bench:
     def start(self, env: dict[str, str]) -> None:
         base = free_ports(3)
         self.ports = {"nginx": base, "gunicorn": base + 1, "streams": base + 2}
-        self.serve = Serve(base, self.args.workers, env, self.tmp / "serve.log")
+        self.serve = MakeServe(
+            env, base, self.tmp / "serve.log",
+            {"HOST": "127.0.0.1", "WEB_CONCURRENCY": self.args.workers},
+        )  # fmt: skip
         self.ports["anchor"] = free_ports(1)
         anchor_env = {
             **env,
@@ -651,7 +532,7 @@ class Bench:
         wait_answers(self.ports["gunicorn"], "/health/live", [self.serve], "make serve (gunicorn)")
         wait_answers(self.ports["anchor"], "/plain/", [self.anchor], "the anchor")
 
-    def prepare(self, database: ServeDatabase) -> None:
+    def prepare(self, database: BenchDatabase) -> None:
         self.conn = database.connect()
         self.conn.autocommit = True
         prefix = f"serve{secrets.token_hex(3)}_"
@@ -681,7 +562,7 @@ class Bench:
         assert self.serve is not None and self.anchor is not None
         if endpoint.side == "anchor":
             return {"server": [self.anchor.pid]}
-        tiers = self.serve.tiers()
+        tiers = tier_roots(self.serve)
         return {"server": [pid for pids in tiers.values() for pid in pids],
                 "nginx": tiers.get("nginx", [])}  # fmt: skip
 
@@ -1032,7 +913,7 @@ def main(argv: list[str] | None = None) -> int:
     began = time.monotonic()
     subreaper = become_subreaper()
     tmp = Path(tempfile.mkdtemp(prefix="dice-bench-serve-"))
-    database = ServeDatabase(args.database_url, False, tmp)
+    database = BenchDatabase(args.database_url)
     env = bench_env(database.url, args.redis_url, LIVE_CHANNEL_PREFIX=LIVE_CHANNEL_PREFIX)
     for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
         env.pop(name, None)
@@ -1053,17 +934,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  machine:  {os.cpu_count()} cores, busy before start: {machine_busy():.2f} cores")
     if not subreaper:
         print("  note: not a child subreaper; a tier outliving honcho is stopped by pid")
-    created = False
     try:
         with terminate_on_signals():
             database.create()
-            created = True
             flush_redis(args.redis_url)
             manage(env, "migrate", "--noinput", "-v", "0")
             bench.start(env)
             bench.prepare(database)
             assert bench.serve is not None and bench.pool is not None
-            tiers = bench.serve.tiers()
+            tiers = tier_roots(bench.serve)
             print(
                 f"  make serve: nginx :{bench.ports['nginx']} -> "
                 f"gunicorn :{bench.ports['gunicorn']}"
@@ -1100,19 +979,11 @@ def main(argv: list[str] | None = None) -> int:
         bench.stop()
         # anything this run started that is still there (subreaper: every descendant is ours)
         for pid in descendants(os.getpid()):
-            if alive(pid):
+            if running(pid):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
         reap()
-        if created and not args.keep_db:
-            with contextlib.suppress(Exception):
-                database.drop()
-        with contextlib.suppress(Exception):
-            flush_redis(args.redis_url)
-        if args.keep_logs:
-            print(f"logs kept in {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up(database, args.redis_url, tmp, args.keep_logs, drop=not args.keep_db)
 
 
 if __name__ == "__main__":

@@ -52,12 +52,8 @@ import json
 import math
 import multiprocessing
 import os
-import resource
 import secrets
-import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -66,27 +62,32 @@ from collections import Counter
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from http_moves import (  # a sibling script, not a package
+from harness import (  # a sibling module: the benches are scripts, not a package
+    API,
     HIGH_RATE,
+    BenchDatabase,
+    CpuMeter,
+    Http,
+    MakeServe,
     bench_env,
-    free_port,
+    clean_up,
+    free_ports,
     manage,
     ms,
     percentile,
-    proc_table,
+    raise_nofile,
+    redis_call,
+    register,
     yatzy_command,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_streams"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
-API = "/api/v1"
 WARMUP_SECONDS = 2.0
 DRAIN_SECONDS = 15.0
 OPEN_SECONDS = 180.0  # at most, to open every stream (a stream not open by then counts as failed)
@@ -103,50 +104,6 @@ def spread(values: list[float]) -> str:
 
 def parse_time(text: str) -> float:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-
-
-def tree(root: int, procs: dict[int, tuple[int, str, float]] | None = None) -> list[int]:
-    procs = procs if procs is not None else proc_table()
-    members = {root} if root in procs else set()
-    grew = True
-    while grew:
-        grew = False
-        for pid, (ppid, _, _) in procs.items():
-            if ppid in members and pid not in members:
-                members.add(pid)
-                grew = True
-    return sorted(members)
-
-
-class CpuMeter:
-    """Cores used over an interval: this process (the movers), named process trees, every process
-    named ``postgres``, the whole machine, and ``other`` (Redis, kernel, anything else)."""
-
-    def __init__(self, trees: dict[str, int]) -> None:
-        self.trees = trees
-        self.wall = time.monotonic()
-        self.start = self._sample()
-
-    def _sample(self) -> dict[str, float]:
-        procs = proc_table()
-        sample = {"movers": sum(os.times()[:2])}
-        for label, root in self.trees.items():
-            members = tree(root, procs)
-            sample[label] = sum(procs[pid][2] for pid in members)
-            for pid in members:
-                sample[f"{label}:{pid}"] = procs[pid][2]
-        sample["postgres"] = sum(cpu for _, name, cpu in procs.values() if name == "postgres")
-        parts = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-        sample["machine"] = (sum(parts) - parts[3] - parts[4]) / os.sysconf("SC_CLK_TCK")
-        return sample
-
-    def read(self) -> dict[str, float]:
-        wall = max(time.monotonic() - self.wall, 1e-9)
-        end = self._sample()
-        cores = {k: max(end[k] - self.start.get(k, 0.0), 0.0) / wall for k in end}
-        counted = sum(v for k, v in cores.items() if k != "machine" and ":" not in k)
-        cores["other"] = max(cores["machine"] - counted, 0)
-        return cores
 
 
 def cpu_line(cpu: dict[str, float]) -> str:
@@ -177,20 +134,6 @@ def process_figures(pids: list[int]) -> dict[str, Any]:
     }
 
 
-def free_port_run(count: int) -> int:
-    """A port P with P .. P+count-1 all free: make serve binds PORT, PORT+1 and PORT+2."""
-    for _ in range(100):
-        base = free_port()
-        try:
-            for port in range(base, base + count):
-                with socket.socket() as probe:
-                    probe.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        return base
-    raise SystemExit("no run of free ports")
-
-
 def tiers_figures(server: Any) -> dict[str, Any]:
     """Memory and threads per tier of ``make serve``, and in all."""
     figures = {name: process_figures(server.tier(name)) for name in ("streams", "api", "proxy")}
@@ -210,222 +153,8 @@ def nofile_limit(pid: int) -> str:
 # database, Redis, server
 
 
-class BenchDatabase:
-    def __init__(self, url: str) -> None:
-        parts = urlsplit(url)
-        if not parts.scheme.startswith("postgres"):
-            raise SystemExit(f"--database-url must name PostgreSQL: {url}")
-        self.url = url
-        self.name = unquote(parts.path.lstrip("/"))
-        if "bench" not in self.name:
-            raise SystemExit(f"refusing to drop a database whose name lacks 'bench': {self.name}")
-        self.admin = {
-            "host": parts.hostname or "127.0.0.1",
-            "port": parts.port or 5432,
-            "user": unquote(parts.username or "postgres"),
-            "password": unquote(parts.password or "") or None,
-            "dbname": "postgres",
-            "autocommit": True,
-        }
-        self.conn: Any = None
-        self.created = False
-        self.lock = threading.Lock()
-
-    def _execute(self, statement: Any, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        """On one kept admin connection: it is opened before the server starts, so the figures can
-        still be read when the server's connections fill ``max_connections``."""
-        import psycopg
-
-        with self.lock:
-            if self.conn is None or self.conn.closed:
-                self.conn = psycopg.connect(**self.admin)
-            cursor = self.conn.execute(statement, params)
-            return cursor.fetchall() if cursor.description else []
-
-    def close(self) -> None:
-        if self.conn is not None:
-            with contextlib.suppress(Exception):
-                self.conn.close()
-            self.conn = None
-
-    def create(self) -> None:
-        from psycopg import sql
-
-        if self.connections():
-            raise SystemExit(
-                f"database {self.name} is in use (another run of this bench?): not dropping it"
-            )
-        name = sql.Identifier(self.name)
-        self._execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-        self._execute(sql.SQL("CREATE DATABASE {}").format(name))
-        self.created = True
-
-    def drop(self) -> None:
-        """Only a database this run created."""
-        from psycopg import sql
-
-        if not self.created:
-            return
-
-        name = sql.Identifier(self.name)
-        self._execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(name))
-
-    def max_connections(self) -> int:
-        return int(self._execute("SHOW max_connections")[0][0])
-
-    def connections(self) -> int:
-        """Server connections open to the bench database now (every client, by pg_stat_activity)."""
-        rows = self._execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.name,)
-        )
-        return int(rows[0][0])
-
-    def sessions(self) -> int:
-        """Connections ever opened to the bench database (pg_stat_database, PostgreSQL 14+)."""
-        rows = self._execute(
-            "SELECT sessions FROM pg_stat_database WHERE datname = %s", (self.name,)
-        )
-        return int(rows[0][0] or 0) if rows else 0
-
-    def all_connections(self) -> int:
-        return int(self._execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = "
-                                 "'client backend'")[0][0])  # fmt: skip
-
-
-def redis_call(url: str, what: str) -> Any:
-    import redis
-
-    client = redis.Redis.from_url(url, socket_timeout=5)
-    try:
-        if what == "flush":
-            return client.flushdb()
-        if what == "clients":
-            return int(client.info("clients")["connected_clients"])
-        if what == "ping":
-            return client.ping()
-    finally:
-        client.close()
-    raise ValueError(what)
-
-
-def raise_nofile(want: int) -> int:
-    """Raise this process's soft open-file limit towards ``want`` (at most the hard limit)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
-    if target > soft:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-
-
-class Server:
-    """``make serve`` (nginx + gunicorn + the stream tier) in its own session, so that the whole
-    tree can be ended by its process group."""
-
-    def __init__(
-        self, env: dict[str, str], port: int, workers: int, web: int, nofile: int, log: Path
-    ):
-        self.log_path = log
-        self.handle = log.open("wb")
-        argv = [
-            "make", "--no-print-directory", "serve", f"PORT={port}", f"STREAM_WORKERS={workers}",
-            f"WEB_CONCURRENCY={web}",
-        ]  # fmt: skip
-        self.popen = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdout=self.handle, stderr=subprocess.STDOUT,
-            start_new_session=True, preexec_fn=lambda: raise_nofile(nofile),
-        )  # fmt: skip
-        self.pid = self.popen.pid
-        deadline = time.monotonic() + 90
-        while True:
-            if self.popen.poll() is not None:
-                raise SystemExit(f"make serve exited ({self.popen.returncode}):\n{self.log_tail()}")
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/health/live")
-                status = conn.getresponse().status
-                conn.close()
-                if status == 200 and len(self.tier("streams")) >= workers:
-                    return
-            if time.monotonic() > deadline:
-                self.stop()
-                raise SystemExit(f"make serve did not answer in 90 s:\n{self.log_tail()}")
-            time.sleep(0.2)
-
-    def tier(self, name: str) -> list[int]:
-        """The pids of one tier: ``streams`` (uvicorn), ``api`` (gunicorn) or ``proxy``."""
-        marks = {"streams": "config.streams", "api": "gunicorn", "proxy": "nginx"}[name]
-        found = []
-        for pid in tree(self.pid):
-            with contextlib.suppress(OSError):
-                if marks in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace"):
-                    found.append(pid)
-        return found
-
-    def log_tail(self, chars: int = 3000) -> str:
-        return self.log_path.read_text(errors="replace")[-chars:]
-
-    def stop(self) -> None:
-        # honcho starts each tier in a session of its own: SIGTERM to the group reaches honcho,
-        # which ends its tiers; whatever is still there after that is killed by pid.
-        descendants = tree(self.pid)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=15)
-        time.sleep(0.5)
-        for pid in [self.pid, *descendants]:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=5)
-        self.handle.close()
-
-
 # --------------------------------------------------------------------------------------------------
 # the movers (threads, http.client keep-alive)
-
-
-class Http:
-    RETRYABLE = (
-        http.client.RemoteDisconnected, http.client.CannotSendRequest, ConnectionResetError,
-        BrokenPipeError, ConnectionAbortedError,
-    )  # fmt: skip
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.conn: http.client.HTTPConnection | None = None
-
-    def request(
-        self, method: str, path: str, token: str | None, body: Any = None
-    ) -> tuple[int, Any]:
-        payload = None if body is None else json.dumps(body).encode()
-        headers = {"Accept": "application/json"}
-        if payload is not None:
-            headers["Content-Type"] = "application/json"
-        if token:
-            headers["Authorization"] = f"Token {token}"
-        for attempt in (1, 2):
-            if self.conn is None:
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-            try:
-                self.conn.request(method, path, body=payload, headers=headers)
-                response = self.conn.getresponse()
-                raw = response.read()
-            except self.RETRYABLE:
-                self.close()  # a kept-alive connection the server closed: once more
-                if attempt == 2:
-                    raise
-                continue
-            if response.will_close:
-                self.close()
-            ctype = response.getheader("Content-Type", "")
-            return response.status, json.loads(raw) if raw and "json" in ctype else raw
-        raise AssertionError("unreachable")
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
 
 
 def setup_games(port: int, count: int, seats: int) -> tuple[list[dict], list[dict]]:
@@ -436,26 +165,16 @@ def setup_games(port: int, count: int, seats: int) -> tuple[list[dict], list[dic
     seat_specs = [{"type": "me"}] + [{"type": "hotseat", "name": f"H{i}"} for i in range(1, seats)]
 
     def one(index: int) -> list[dict]:
-        client = Http(port)
+        token = register(port, f"{prefix}{index}")
+        client = Http(port, token)
         try:
-            status, body = client.request(
-                "POST", f"{API}/accounts/register/", None,
-                {"username": f"{prefix}{index}", "password": "bench-" + secrets.token_hex(12)},
-            )  # fmt: skip
-            if status != 201:
-                raise SystemExit(f"register: HTTP {status} {str(body)[:300]}")
-            token = body["token"]
             games = []
             for _ in range(2):
-                status, body = client.request(
-                    "POST", f"{API}/games/", token,
+                body = client.expect(
+                    201, "POST", f"{API}/games/",
                     {"kind": "yatzy", "seats": seat_specs, "options": {"auto_confirm_seconds": 0}},
                 )  # fmt: skip
-                if status != 201:
-                    raise SystemExit(f"create game: HTTP {status} {str(body)[:300]}")
-                status, body = client.request("POST", f"{API}/games/{body['id']}/start/", token)
-                if status != 200:
-                    raise SystemExit(f"start game: HTTP {status} {str(body)[:300]}")
+                body = client.expect(200, "POST", f"{API}/games/{body['id']}/start/")
                 games.append({"token": token, "id": body["id"], "game": body})
             return games
         finally:
@@ -505,7 +224,7 @@ def run_movers(
                     path = f"{API}/games/{entry['id']}/moves/"
                     t0 = time.perf_counter()
                     try:
-                        status, body = client.request("POST", path, entry["token"], command)
+                        status, body = client.request("POST", path, command, token=entry["token"])
                     except (OSError, http.client.HTTPException) as exc:
                         status, body = -1, type(exc).__name__
                         client.close()
@@ -526,7 +245,7 @@ def run_movers(
                     errors[f"{status} {code}"] += 1
                     with contextlib.suppress(OSError, http.client.HTTPException):
                         status, body = client.request(
-                            "GET", f"{API}/games/{entry['id']}/", entry["token"]
+                            "GET", f"{API}/games/{entry['id']}/", token=entry["token"]
                         )
                         if status == 200:
                             entry["game"] = body
@@ -797,14 +516,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:
         raise SystemExit(f"Redis does not answer at {args.redis_url}: {exc}") from None
     env = bench_env(database.url, args.redis_url, COMPUTER_MOVE_DELAY="0")
-    server: Server | None = None
+    server: MakeServe | None = None
     reader: Any = None
     parent_conn: Any = None
     print(
         f"streams: {args.streams} SSE streams over {args.games} games, {args.movers} movers, "
         f"{args.seconds:.0f} s; python {sys.version.split()[0]}; {os.cpu_count()} cores"
     )
-    meter = CpuMeter({})
+    meter = CpuMeter({}, own="movers")
     time.sleep(1.0)
     busy = meter.read()
     print(
@@ -816,8 +535,12 @@ def main(argv: list[str] | None = None) -> int:
         database.create()
         redis_call(args.redis_url, "flush")
         manage(env, "migrate", "--noinput", "-v", "0")
-        port = free_port_run(3)
-        server = Server(env, port, args.workers, args.web, nofile, tmp / "server.log")
+        port = free_ports(3)
+        server = MakeServe(
+            env, port, tmp / "server.log",
+            {"STREAM_WORKERS": args.workers, "WEB_CONCURRENCY": args.web}, nofile=nofile,
+        )  # fmt: skip
+        server.wait_ready(ready=lambda: len(server.tier("streams")) >= args.workers)
         streams_pids = server.tier("streams")
         print(
             f"  server:   make serve: nginx, gunicorn x {args.web} (WSGI), stream tier x "
@@ -844,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         # -- baseline: no stream open --------------------------------------------------------
         idle = tiers_figures(server)
         base_seconds = args.seconds / 2
-        meter = CpuMeter({"server": server.pid})
+        meter = CpuMeter({"server": [server.pid]}, own="movers", by_pid=True)
         base_watch = Watch(database, server, args.redis_url, None)
         base, b0, b1, _, _ = run_movers(port, base_games, args.movers, WARMUP_SECONDS, base_seconds)
         base_watch.stop()
@@ -875,7 +598,9 @@ def main(argv: list[str] | None = None) -> int:
         )
 
         # -- moves with every stream open ----------------------------------------------------
-        meter = CpuMeter({"server": server.pid, "reader": reader.pid})
+        meter = CpuMeter(
+            {"server": [server.pid], "reader": [reader.pid]}, own="movers", by_pid=True
+        )
         at = WARMUP_SECONDS + args.seconds * 0.8
         live_watch = Watch(database, server, args.redis_url, at)
         live, s0, s1, w0, w1 = run_movers(
@@ -890,7 +615,9 @@ def main(argv: list[str] | None = None) -> int:
         versions: dict[str, int] = {}
         client = Http(port)
         for entry in stream_games:
-            status, body = client.request("GET", f"{API}/games/{entry['id']}/", entry["token"])
+            status, body = client.request(
+                "GET", f"{API}/games/{entry['id']}/", token=entry["token"]
+            )
             versions[entry["id"]] = body["version"] if status == 200 else entry["game"]["version"]
         client.close()
         parent_conn.send({"do": "drain", "versions": versions, "seconds": DRAIN_SECONDS})
@@ -987,16 +714,7 @@ def main(argv: list[str] | None = None) -> int:
                 reader.join(timeout=5)
         if server is not None:
             server.stop()
-        if database.created:
-            with contextlib.suppress(Exception):
-                database.drop()
-            with contextlib.suppress(Exception):
-                redis_call(args.redis_url, "flush")
-        database.close()
-        if args.keep_logs:
-            print(f"logs kept in {tmp}")
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up(database, args.redis_url, tmp, args.keep_logs)
 
 
 if __name__ == "__main__":

@@ -289,6 +289,10 @@ GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
 # pooled connection while it fires.
 GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 
+# The server's dice (games.dice): the operating system's cryptographic RNG. Deliberately not read
+# from the environment; the tests set a roller of their own (tests/conftest.py: ``dice``).
+GAMES_DICE_ROLLER = "games.rules.secure_roller"
+
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import caches
@@ -54,13 +55,19 @@ class RateThrottle(SimpleRateThrottle):
         return self.retry_after
 
 
-def hit(key: str, seconds: int, cache: BaseCache | None = None) -> tuple[int, float]:
+def hit(
+    key: str,
+    seconds: int,
+    cache: BaseCache | None = None,
+    clock: Callable[[], float] = time.time,
+) -> tuple[int, float]:
     """Count one request against ``key`` in its window of ``seconds``: the count so far in the
-    window, and the seconds left before it closes."""
+    window, and the seconds left before it closes. ``clock`` (epoch seconds) times the windows of
+    a cache other than Redis, whose windows are its keys' expiries."""
     cache = caches["default"] if cache is None else cache
     if isinstance(cache, RedisCache):
         return _hit_redis(cache, key, seconds)
-    return _hit_cache(cache, key, seconds)
+    return _hit_cache(cache, key, seconds, clock)
 
 
 # Django's Redis cache builds a client object around its connection pool at every call; one per
@@ -84,10 +91,12 @@ def _hit_redis(cache: RedisCache, key: str, seconds: int) -> tuple[int, float]:
     return int(count), left_ms / 1000 if left_ms >= 0 else float(seconds)
 
 
-def _hit_cache(cache: BaseCache, key: str, seconds: int) -> tuple[int, float]:
+def _hit_cache(
+    cache: BaseCache, key: str, seconds: int, clock: Callable[[], float]
+) -> tuple[int, float]:
     """Any other cache (the in-process one of the embedded defaults): add and incr, and the
     window's opening time beside the count, for Retry-After."""
-    now = time.time()
+    now = clock()
     opened_key = f"{key}:opened"
     if cache.add(key, 1, seconds):
         cache.set(opened_key, now, seconds)

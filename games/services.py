@@ -23,10 +23,11 @@ from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from config.refusals import Refusal, refused_by_rules
 from games import event_store, followups
+from games.dice import dice_roller
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameStatus, Occupant, Seat
-from games.rules import RuleError, secure_roller
+from games.rules import RuleError
 from games.timers import MoveContext, deadline_after
 from players import rating_service
 from players.models import Player
@@ -238,7 +239,7 @@ def _game_move(
 
     try:
         parsed = engine.command_from_wire(command, seat)
-        events = engine.decide(state, parsed, secure_roller)
+        events = engine.decide(state, parsed, dice_roller())
     except RuleError as exc:
         raise refused_by_rules(exc) from None
     records, after = _append(game, state, events, actor=actor, automatic=automatic)

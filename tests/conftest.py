@@ -1,16 +1,25 @@
-"""Shared by every test package. API fixtures live in tests/api/conftest.py."""
+"""The fixtures of every test package; the data they build comes from tests/factories.py, the
+injected dice and clock from tests/doubles.py."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from django.test import override_settings
+from rest_framework.test import APIClient
 
 # Without Redis, tasks queued by moves go to an in-process broker rather than the files of
-# `make run`; with REDIS_URL (CI) they go to Redis, where the worker tests read them.
+# `make run`; with REDIS_URL (CI) they go to Redis. The worker tests read them from either.
 if not os.environ.get("REDIS_URL"):
     os.environ.setdefault("CELERY_BROKER_URL", "memory://")
 os.environ.setdefault("COMPUTER_MOVE_DELAY", "0")
+
+from players.models import Player
+from tests import factories
+from tests.doubles import ScriptedDice
 
 
 def on_postgres() -> bool:
@@ -22,3 +31,48 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords and not on_postgres():
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Iterator[None]:
+    # Making an account hashes its password in most tests; the real hasher is slow by design.
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> None:
+    """Throttle counters live in the cache: every test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def make_client(db: None) -> Callable[..., factories.Client]:
+    """Clients of new accounts, registered through the API (tests/factories.py: api_client)."""
+    return factories.api_client
+
+
+@pytest.fixture
+def anon() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def dice(settings: Any) -> ScriptedDice:
+    """The server's dice for this test: queued rolls, then seeded ones."""
+    scripted = ScriptedDice()
+    settings.GAMES_DICE_ROLLER = scripted
+    return scripted
+
+
+@pytest.fixture
+def ann(db: None) -> Player:
+    return factories.account("ann")
+
+
+@pytest.fixture
+def organiser(db: None) -> Player:
+    """A staff account, "org", who may schedule tournaments."""
+    return factories.organiser()

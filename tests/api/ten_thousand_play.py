@@ -1,4 +1,4 @@
-"""Helpers to drive Dés 10 000 games through HTTP in tests."""
+"""Helpers to play Dés 10 000 games through HTTP in tests (their games: tests/factories.py)."""
 
 from __future__ import annotations
 
@@ -6,34 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.ten_thousand import keep_options, score_keep
-from tests.api.yatzy_play import GAMES, game_url
-
-__all__ = [
-    "GAMES",
-    "all_events",
-    "check_event_log",
-    "choose_keep",
-    "move",
-    "new_game",
-    "play_scripted_turn",
-    "play_until_finished",
-]
-
-
-def new_game(
-    client: Any,
-    seats: Sequence[dict[str, Any]],
-    target: int | None = None,
-    joiners: Sequence[Any] = (),
-) -> dict[str, Any]:
-    """Create a ten_thousand game, let ``joiners`` take the open seats in order, and start it."""
-    payload: dict[str, Any] = {"kind": "ten_thousand", "seats": list(seats)}
-    if target is not None:
-        payload["options"] = {"target": target}
-    game = client.ok("post", GAMES, payload, status=201)
-    for joiner in joiners:
-        joiner.ok("post", game_url(game["id"], "join/"))
-    return client.ok("post", game_url(game["id"], "start/"))
+from tests.factories import game_url
 
 
 def move(client: Any, game_id: str, move_type: str, keep: Sequence[int] = (), **extra: Any) -> Any:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.yatzy_play import GAMES, game_url
+from tests.factories import api_game, game_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_detail_etag_and_304(make_client) -> None:
     ann = make_client()
-    game = ann.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
+    game = api_game(ann, start=False)
     url = game_url(game["id"])
     first = ann.get(url)
     etag = first["ETag"]
@@ -26,8 +26,7 @@ def test_detail_etag_and_304(make_client) -> None:
 
 def test_if_match_is_the_expected_version(make_client) -> None:
     ann = make_client()
-    game = ann.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    ann.ok("post", game_url(game["id"], "start/"))
+    game = api_game(ann)
     url = game_url(game["id"], "moves/")
     etag = ann.get(game_url(game["id"]))["ETag"]
     moved = ann.post(url, {"type": "roll"}, format="json", HTTP_IF_MATCH=etag)

@@ -17,13 +17,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
-from games import automation, selectors, services
+from games import automation, selectors
 from games.api import serializers as s
 from games.api.render import event_body, game_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
 from players.models import Player
-from tests.api.yatzy_play import game_url
+from tests.factories import account, game_url, move, new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -42,19 +42,9 @@ def serializer_events(game: Game) -> Any:
     return as_json(s.GameEventSerializer(events, many=True, context={"kind": game.kind}).data)
 
 
-def create(creator: Player, kind: str, seats: list[dict[str, str]], **options: Any) -> Game:
-    specs = [services.SeatSpec(**seat) for seat in seats]
-    return services.game_create(creator=creator, kind=kind, seats=specs, options=options)
-
-
-def play(game: Game, player: Player, **command: Any) -> None:
-    services.game_move(game_id=game.pk, command=command, actor=player)
-
-
 @pytest.fixture
 def people() -> dict[str, Any]:
-    ann = Player.objects.create_user("ann", password="ann-password-1", display_name="Ann")
-    bob = Player.objects.create_user("bob", password="bob-password-1")
+    ann, bob = account("ann", display_name="Ann"), account("bob")
     return {"creator": ann, "other": bob, "anonymous": AnonymousUser()}
 
 
@@ -65,7 +55,7 @@ def games(people: dict[str, Any]) -> list[Game]:
 
     # yatzy, open: a seat for Ann, one open, a hot seat, a computer.
     made.append(
-        create(
+        new_game(
             ann,
             "yatzy",
             [
@@ -74,47 +64,49 @@ def games(people: dict[str, Any]) -> list[Game]:
                 {"type": "hotseat", "name": "Bea"},
                 {"type": "computer", "level": "casual"},
             ],
+            start=False,
         )
     )
 
     # yatzy, active: Bob joined, Ann's hot seat; a few moves, one box scored.
-    game = create(
+    game = new_game(
         ann,
         "yatzy",
         [{"type": "me"}, {"type": "open"}, {"type": "hotseat", "name": "Bea"}],
+        joiners=[bob],
         auto_confirm_seconds=0,
     )
-    services.game_join(game_id=game.pk, player=bob)
-    services.game_start(game_id=game.pk, player=ann)
-    play(game, ann, type="roll")
-    play(game, ann, type="roll", hold=[0, 1])
+    move(game, ann, type="roll")
+    move(game, ann, type="roll", hold=[0, 1])
     state = Game.objects.get(pk=game.pk).state
     assert state is not None
     legal = kind_for("yatzy").engine.state_from_wire(state).legal_boxes()  # type: ignore[attr-defined]
-    play(game, ann, type="score", box=next(iter(legal)))
-    play(game, bob, type="roll")
+    move(game, ann, type="score", box=next(iter(legal)))
+    move(game, bob, type="roll")
     made.append(game)
 
     # yatzy, finished: a computer seat plays the whole game for Ann.
-    game = create(ann, "yatzy", [{"type": "computer", "level": "casual"}])
-    services.game_start(game_id=game.pk, player=ann)
+    game = new_game(ann, "yatzy", [{"type": "computer", "level": "casual"}])
     automation.run_until_idle(game.pk)
     made.append(game)
 
     # ten_thousand, open (the "Humans + 1 AI" setup).
     made.append(
-        create(ann, "ten_thousand", [{"type": "me"}, {"type": "open"}, {"type": "computer"}])
+        new_game(
+            ann,
+            "ten_thousand",
+            [{"type": "me"}, {"type": "open"}, {"type": "computer"}],
+            start=False,
+        )
     )
 
     # ten_thousand, active with a roll pending, against the computer.
-    game = create(ann, "ten_thousand", [{"type": "me"}, {"type": "computer", "level": "classic"}])
-    services.game_start(game_id=game.pk, player=ann)
-    play(game, ann, type="roll")
+    game = new_game(ann, "ten_thousand", [{"type": "me"}, {"type": "computer", "level": "classic"}])
+    move(game, ann, type="roll")
     made.append(game)
 
     # ten_thousand, finished: the computer alone, to 5000.
-    game = create(ann, "ten_thousand", [{"type": "computer", "level": "classic"}], target=5000)
-    services.game_start(game_id=game.pk, player=ann)
+    game = new_game(ann, "ten_thousand", [{"type": "computer", "level": "classic"}], target=5000)
     automation.run_until_idle(game.pk)
     made.append(game)
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import services
 from games.models import Game, GameEvent
 from players.models import Player
+from tests.factories import account, move, new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -31,12 +31,8 @@ def test_openapi_schema_and_swagger_ui_are_served(anon) -> None:
 @pytest.fixture
 def admin_client_with_game() -> tuple[Client, Game]:
     admin = Player.objects.create_superuser("root", "root@example.com", "root-password-1")
-    player = Player.objects.create_user("pat", password="pat-password-1")
-    game = services.game_create(
-        creator=player, kind="yatzy", seats=[services.SeatSpec(type="me")], options={}
-    )
-    services.game_start(game_id=game.pk, player=player)
-    services.game_move(game_id=game.pk, command={"type": "roll"}, actor=player)
+    player = account("pat")
+    game = move(new_game(player), player, type="roll")
     client = Client()
     client.force_login(admin)
     return client, game

@@ -9,15 +9,13 @@ import pytest
 from games.models import Game
 from games.selectors import game_replay_matches_snapshot
 from tests.api.ten_thousand_play import (
-    GAMES,
     all_events,
     check_event_log,
     move,
-    new_game,
     play_scripted_turn,
     play_until_finished,
 )
-from tests.api.yatzy_play import game_url
+from tests.factories import GAMES, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -196,7 +194,7 @@ def test_two_seat_game_with_hot_dice_lost_rounds_and_a_last_round_from_seat_one(
 
 def test_equal_totals_share_first_place(make_client, dice) -> None:
     alice, bob = make_client(), make_client()
-    game = new_game(alice, [{"type": "me"}, {"type": "open"}], target=5000, joiners=[bob])
+    game = api_game(alice, "ten_thousand", ["me", "open"], options={"target": 5000}, joiners=[bob])
     play_scripted_turn(alice, game["id"], dice, EIGHT_THOUSAND)
     body = play_scripted_turn(bob, game["id"], dice, EIGHT_THOUSAND)[-1]
     assert types(body)[-2:] == ["turn_banked", "game_finished"]
@@ -216,7 +214,7 @@ def test_three_way_result_shares_places(make_client, dice) -> None:
     """1 + the number of strictly higher totals: 8000, 500, 8000 -> places 1, 3, 1."""
     host = make_client()
     seats = [{"type": "hotseat", "name": n} for n in ("Ann", "Ben", "Cat")]
-    game = new_game(host, seats, target=5000)
+    game = api_game(host, "ten_thousand", seats, options={"target": 5000})
     play_scripted_turn(host, game["id"], dice, EIGHT_THOUSAND)
     play_scripted_turn(host, game["id"], dice, FIVE_HUNDRED)
     game = play_scripted_turn(host, game["id"], dice, EIGHT_THOUSAND)[-1]["game"]
@@ -233,7 +231,7 @@ def test_passing_the_target_during_the_last_round_changes_nothing(make_client, d
     """Seat 1 triggers; seat 2 passes it and wins; the game still ends back at seat 1."""
     host = make_client()
     seats = [{"type": "hotseat", "name": n} for n in ("Ann", "Ben", "Cat")]
-    game = new_game(host, seats, target=5000)
+    game = api_game(host, "ten_thousand", seats, options={"target": 5000})
     gid = game["id"]
     play_scripted_turn(host, gid, dice, FIFTY)
     body = play_scripted_turn(host, gid, dice, EIGHT_THOUSAND)[-1]
@@ -268,7 +266,9 @@ def test_passing_the_target_during_the_last_round_changes_nothing(make_client, d
 def test_a_game_ends_exactly_when_its_target_is_reached(make_client, dice, target, turns) -> None:
     """A one-seat game banks up to target - 50 (still playing), then 50 more: finished."""
     solo = make_client()
-    game = new_game(solo, [{"type": "hotseat", "name": "Solo"}], target=target)
+    game = api_game(
+        solo, "ten_thousand", [{"type": "hotseat", "name": "Solo"}], options={"target": target}
+    )
     assert game["options"] == {"target": target}
     assert game["state"]["target"] == target
     for turn in turns:
@@ -303,7 +303,7 @@ def test_default_target_is_ten_thousand(make_client) -> None:
 def test_three_seat_hotseat_game_with_random_dice(make_client, dice) -> None:
     host = make_client("host")
     seats = [{"type": "hotseat", "name": name} for name in ("Ann", "Ben", "Cat")]
-    game = new_game(host, seats, target=5000)
+    game = api_game(host, "ten_thousand", seats, options={"target": 5000})
     assert game["your_seats"] == [0, 1, 2]
     assert [seat["name"] for seat in game["seats"]] == ["Ann", "Ben", "Cat"]
 
@@ -340,7 +340,7 @@ def test_three_seat_hotseat_game_with_random_dice(make_client, dice) -> None:
 
 def test_state_block_through_a_turn(make_client, dice) -> None:
     solo = make_client()
-    game = new_game(solo, [{"type": "me"}], target=5000)
+    game = api_game(solo, "ten_thousand", [{"type": "me"}], options={"target": 5000})
     gid = game["id"]
     state = game["state"]
     assert state["roll"] == []
@@ -427,7 +427,7 @@ def test_state_block_through_a_turn(make_client, dice) -> None:
 def test_dice_of_two_rolls_never_combine(make_client, dice) -> None:
     """Two 5s from one roll and a third from the next are 100 + 50, not three of a kind."""
     solo = make_client()
-    game = new_game(solo, [{"type": "me"}], target=5000)
+    game = api_game(solo, "ten_thousand", [{"type": "me"}], options={"target": 5000})
     bodies = play_scripted_turn(
         solo, game["id"], dice, [((5, 5, 2, 3, 4, 6), [0, 1]), ((5, 2, 3, 4), [0])]
     )
@@ -457,7 +457,7 @@ def test_dice_of_two_rolls_never_combine(make_client, dice) -> None:
 )
 def test_worked_examples_banked_through_http(make_client, dice, roll, keep, points) -> None:
     solo = make_client()
-    game = new_game(solo, [{"type": "me"}], target=10000)
+    game = api_game(solo, "ten_thousand", [{"type": "me"}], options={"target": 10000})
     body = play_scripted_turn(solo, game["id"], dice, [(roll, keep)])[-1]
     assert body["events"][0]["data"]["points"] == points
     banked = next(e for e in body["events"] if e["type"] == "turn_banked")

@@ -2,15 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.api.yatzy_play import GAMES, game_url
+from tests.factories import api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
 
 def test_preview_scores_a_selection_without_recording_it(make_client, dice) -> None:
     ann = make_client()
-    game = ann.ok("post", GAMES, {"kind": "ten_thousand", "seats": [{"type": "me"}]}, status=201)
-    ann.ok("post", game_url(game["id"], "start/"))
+    game = api_game(ann, "ten_thousand")
     dice.push((1, 5, 3, 3, 6, 2))
     ann.ok("post", game_url(game["id"], "moves/"), {"type": "roll"}, status=201)
     version = ann.ok("get", game_url(game["id"]))["version"]
@@ -30,7 +29,7 @@ def test_preview_scores_a_selection_without_recording_it(make_client, dice) -> N
 
 def test_preview_is_for_ten_thousand_only(make_client) -> None:
     ann = make_client()
-    game = ann.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
+    game = api_game(ann, start=False)
     response = ann.get(game_url(game["id"], "preview/") + "?keep=0")
     assert response.status_code == 400
     assert response.json()["code"] == "preview_not_available"

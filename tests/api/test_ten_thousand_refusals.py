@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from games.models import Game, GameEvent
-from tests.api.ten_thousand_play import GAMES, move, new_game, play_scripted_turn
-from tests.api.yatzy_play import game_url
+from tests.api.ten_thousand_play import move, play_scripted_turn
+from tests.factories import GAMES, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ FARKLE = (2, 3, 4, 4, 6, 6)
 def table(make_client, dice) -> dict[str, Any]:
     """A started two-seat game to 5000: alice (seat 0, to play), bob (seat 1), an outsider."""
     alice, bob, carol = make_client("alice"), make_client("bob"), make_client("carol")
-    game = new_game(alice, [{"type": "me"}, {"type": "open"}], target=5000, joiners=[bob])
+    game = api_game(alice, "ten_thousand", ["me", "open"], options={"target": 5000}, joiners=[bob])
     return {"alice": alice, "bob": bob, "carol": carol, "id": game["id"], "dice": dice}
 
 
@@ -247,7 +247,9 @@ def test_create_refusals(make_client, payload, code, field) -> None:
 def test_every_target_and_six_humans_plus_one_computer_are_accepted(make_client, target) -> None:
     alice = make_client()
     seats = [{"type": "me"}] + [{"type": "hotseat", "name": f"P{i}"} for i in range(5)]
-    game = new_game(alice, [*seats, {"type": "computer"}], target=target)
+    game = api_game(
+        alice, "ten_thousand", [*seats, {"type": "computer"}], options={"target": target}
+    )
     assert game["state"]["target"] == target
     assert len(game["state"]["totals"]) == 7
     assert game["seats"][6]["kind"] == "computer"

@@ -15,6 +15,7 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
 
 from config import throttling
+from tests.doubles import Clock
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def test_one_counter_per_request(make_client) -> None:
     assert seen[0].startswith("rate:user:")
 
 
-def test_a_window_closes(monkeypatch) -> None:
+def test_a_window_closes() -> None:
     cache = caches["default"]
     key = "rate:test:window"
     if isinstance(cache, RedisCache):
@@ -85,14 +86,13 @@ def test_a_window_closes(monkeypatch) -> None:
         count, left = throttling.hit(key, 1)
         assert count == 1 and 0 < left <= 1
         return
-    clock = [1000.0]
-    monkeypatch.setattr(throttling.time, "time", lambda: clock[0])
-    assert throttling.hit(key, 60) == (1, 60.0)
-    clock[0] += 20
-    assert throttling.hit(key, 60) == (2, 40.0)
+    clock = Clock(1000.0)
+    assert throttling.hit(key, 60, clock=clock) == (1, 60.0)
+    clock.now += 20
+    assert throttling.hit(key, 60, clock=clock) == (2, 40.0)
     cache.delete(key)  # what expiry does
-    clock[0] += 41
-    assert throttling.hit(key, 60) == (1, 60.0)
+    clock.now += 41
+    assert throttling.hit(key, 60, clock=clock) == (1, 60.0)
 
 
 @pytest.mark.skipif(

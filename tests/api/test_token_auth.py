@@ -14,6 +14,7 @@ from knox.signals import token_expired
 from rest_framework.test import APIClient
 
 from players.models import Player
+from tests.factories import account
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ TOKEN = "/api/v1/accounts/token/"
 
 @pytest.fixture
 def zoe() -> Player:
-    return Player.objects.create_user("zoe", password="long-enough-pass")
+    return account("zoe", password="long-enough-pass")
 
 
 def client_with(raw: str) -> APIClient:

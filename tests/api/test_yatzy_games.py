@@ -6,7 +6,8 @@ import pytest
 
 from games.models import Game, GameEvent
 from games.selectors import game_replay_matches_snapshot
-from tests.api.yatzy_play import GAMES, expected_totals_from_events, game_url, play_turn
+from tests.api.yatzy_play import expected_totals_from_events, play_turn
+from tests.factories import GAMES, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -17,9 +18,7 @@ def all_events(client, game_id: str) -> list[dict]:
 
 def test_two_seat_game_from_creation_to_result(make_client, dice) -> None:
     alice, bob = make_client("alice"), make_client("bob")
-    game = alice.ok(
-        "post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}, status=201
-    )
+    game = api_game(alice, seats=["me", "open"], start=False)
     assert game["status"] == "open"
     assert game["state"] is None
     assert [seat["open"] for seat in game["seats"]] == [False, True]
@@ -87,8 +86,7 @@ def test_three_seat_hotseat_game_played_from_one_client(make_client, dice) -> No
 def test_scripted_game_reaches_known_totals(make_client, dice) -> None:
     """A one-seat game with chosen dice: every box, the upper bonus and a joker Yatzy bonus."""
     solo = make_client()
-    game = solo.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    game = solo.ok("post", game_url(game["id"], "start/"))
+    game = api_game(solo)
     plan = [
         ((6, 6, 6, 6, 6), "yatzy", 50),
         ((6, 6, 6, 6, 6), "sixes", 30),  # joker step 1: only sixes, +100
@@ -124,8 +122,7 @@ def test_scripted_game_reaches_known_totals(make_client, dice) -> None:
 
 def test_detail_carries_what_a_client_draws(make_client, dice) -> None:
     alice = make_client()
-    game = alice.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    game = alice.ok("post", game_url(game["id"], "start/"))
+    game = api_game(alice)
     dice.push((1, 1, 3, 4, 6), (2, 5))
     url = game_url(game["id"], "moves/")
     state = alice.ok("post", url, {"type": "roll"}, status=201)["game"]["state"]
@@ -148,8 +145,7 @@ def test_detail_carries_what_a_client_draws(make_client, dice) -> None:
 
 def test_must_sacrifice_flag_and_message(make_client, dice) -> None:
     alice = make_client()
-    game = alice.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    game = alice.ok("post", game_url(game["id"], "start/"))
+    game = api_game(alice)
     url = game_url(game["id"], "moves/")
     # Fill ones, threes, fours, sixes and chance, then roll 1 1 3 4 6: nothing free scores.
     for roll, box in [
@@ -171,8 +167,7 @@ def test_must_sacrifice_flag_and_message(make_client, dice) -> None:
 
 def test_events_after_and_replay_at(make_client, dice) -> None:
     alice = make_client()
-    game = alice.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    game = alice.ok("post", game_url(game["id"], "start/"))
+    game = api_game(alice)
     url = game_url(game["id"], "moves/")
     dice.push((1, 2, 3, 4, 5), (6,), (6,))
     alice.ok("post", url, {"type": "roll"}, status=201)
@@ -198,11 +193,8 @@ def test_events_after_and_replay_at(make_client, dice) -> None:
 
 def test_list_filters_kind_status_and_mine(make_client, anon) -> None:
     alice, bob = make_client(), make_client()
-    mine = alice.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    alice.ok("post", game_url(mine["id"], "start/"))
-    theirs = bob.ok(
-        "post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}, status=201
-    )
+    mine = api_game(alice)
+    theirs = api_game(bob, seats=["me", "open"], start=False)
 
     def ids(client, query: str) -> set[str]:
         return {g["id"] for g in client.ok("get", GAMES + query)["results"]}

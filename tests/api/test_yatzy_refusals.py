@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from games.models import Game, GameEvent
-from tests.api.yatzy_play import GAMES, game_url
+from tests.factories import GAMES, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -16,11 +16,7 @@ pytestmark = pytest.mark.django_db
 def table(make_client, dice) -> dict[str, Any]:
     """A started two-seat game: alice (seat 0, to play) and bob (seat 1), plus an outsider."""
     alice, bob, carol = make_client("alice"), make_client("bob"), make_client("carol")
-    game = alice.ok(
-        "post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}, status=201
-    )
-    bob.ok("post", game_url(game["id"], "join/"))
-    alice.ok("post", game_url(game["id"], "start/"))
+    game = api_game(alice, seats=["me", "open"], joiners=[bob])
     return {"alice": alice, "bob": bob, "carol": carol, "id": game["id"], "dice": dice}
 
 
@@ -147,16 +143,13 @@ def test_invalid_token(table, anon) -> None:
 
 def test_game_not_started(make_client) -> None:
     alice = make_client()
-    game = alice.ok(
-        "post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}, status=201
-    )
+    game = api_game(alice, seats=["me", "open"], start=False)
     refused(alice, game["id"], {"type": "roll"}, 409, "game_not_started")
 
 
 def test_game_finished(make_client, dice) -> None:
     alice = make_client()
-    game = alice.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    alice.ok("post", game_url(game["id"], "start/"))
+    game = api_game(alice)
     from games.rules.yatzy import BOXES
 
     for box in BOXES:
@@ -194,9 +187,7 @@ def test_unknown_game(make_client) -> None:
 
 def test_lobby_refusals(make_client) -> None:
     alice, bob, carol = make_client(), make_client(), make_client()
-    game = alice.ok(
-        "post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}, status=201
-    )
+    game = api_game(alice, seats=["me", "open"], start=False)
     url = game_url(game["id"])
 
     def code(client, suffix, status):

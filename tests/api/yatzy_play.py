@@ -1,16 +1,11 @@
-"""Helpers to drive yatzy games through HTTP in tests."""
+"""Helpers to play yatzy games through HTTP in tests (their games: tests/factories.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.rules import yatzy
-
-GAMES = "/api/v1/games/"
-
-
-def game_url(game_id: str, suffix: str = "") -> str:
-    return f"{GAMES}{game_id}/{suffix}"
+from tests.factories import game_url
 
 
 def play_turn(client: Any, game: dict[str, Any], turn: int) -> dict[str, Any]:

@@ -11,29 +11,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import automation, services
+from games import automation
 from games.models import Game, GameEvent, GameStatus
 from games.selectors import game_replay_matches_snapshot
 from players.models import Player
+from tests import factories
+from tests.factories import account, move, new_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def ann() -> Player:
-    return Player.objects.create_user("ann", password="ann-password-1")
-
-
-def new_game(ann: Player, kind: str, seats: list[dict], **options: object) -> Game:
-    specs = [services.SeatSpec(**seat) for seat in seats]
-    game = services.game_create(creator=ann, kind=kind, seats=specs, options=options)
-    services.game_start(game_id=game.pk, player=ann)
-    return Game.objects.get(pk=game.pk)
-
-
-def move(game: Game, player: Player, **command: object) -> Game:
-    services.game_move(game_id=game.pk, command=command, actor=player)
-    return Game.objects.get(pk=game.pk)
 
 
 @pytest.mark.parametrize("level", ["optimal", "casual"])
@@ -91,11 +76,7 @@ def test_a_task_for_an_old_version_does_nothing(ann) -> None:
 
 
 def rolled_out(ann: Player, **options: object) -> Game:
-    game = new_game(ann, "yatzy", [{"type": "me"}], **options)
-    game = move(game, ann, type="roll")
-    game = move(game, ann, type="roll", hold=[0])
-    assert game.deadline_at is None  # a roll is left: no timer yet
-    return move(game, ann, type="roll", hold=[0])
+    return factories.rolled_out(new_game(ann, "yatzy", ["me"], **options), ann)
 
 
 def test_the_last_roll_sets_a_deadline_three_seconds_on(ann) -> None:
@@ -142,7 +123,7 @@ def test_a_player_who_scores_first_wins_the_race(ann) -> None:
 
 
 def test_auto_confirm_off_with_zero_delay(ann) -> None:
-    game = rolled_out(ann, auto_confirm_seconds=0)
+    game = factories.rolled_out(new_game(ann, auto_confirm_seconds=0), ann, timer=False)
     assert game.deadline_at is None
 
 
@@ -156,8 +137,7 @@ def test_the_sweep_catches_lost_timers_and_stalled_computer_turns(ann, settings)
     settings.GAMES_SWEEP_GRACE_SECONDS = 1.0
     settings.GAMES_COMPUTER_MOVE_DELAY = 0.0
     timed = rolled_out(ann)
-    bob = Player.objects.create_user("bob", password="bob-password-1")
-    stalled = new_game(bob, "yatzy", [{"type": "computer"}])
+    stalled = new_game(account("bob"), "yatzy", [{"type": "computer"}])
     stalled.refresh_from_db()
     # Half a second after the computer's last move, nothing is past its grace yet.
     assert automation.sweep(now=stalled.last_move_at + timedelta(seconds=0.5)) == 0
@@ -179,13 +159,8 @@ def test_computer_seat_levels_are_checked(ann) -> None:
 
 
 def test_the_turn_clock_plays_an_idle_seat_and_gives_the_next_seat_its_full_clock(ann) -> None:
-    bob = Player.objects.create_user("bob", password="bob-password-1")
-    specs = [services.SeatSpec(type="me"), services.SeatSpec(type="player", player=bob)]
-    game = services.game_create(
-        creator=ann, kind="yatzy", seats=specs, options={}, turn_clock_seconds=60
-    )
-    services.game_start(game_id=game.pk, player=ann)
-    game.refresh_from_db()
+    bob = account("bob")
+    game = new_game(ann, "yatzy", ["me", {"type": "player", "player": bob}], turn_clock_seconds=60)
     assert game.deadline_at - game.last_move_at == timedelta(seconds=60)
     # Ann is away: the clock hands her turn to the computer, move by move at its own pace.
     later = game.deadline_at

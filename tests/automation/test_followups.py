@@ -15,7 +15,8 @@ from games import automation, jobs, live, services
 from games.models import Game, GameStatus
 from games.rules import yatzy
 from games.tournaments import scheduling
-from players.models import Player, RatingChange
+from players.models import RatingChange
+from tests.factories import new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -38,21 +39,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     return seen
 
 
-@pytest.fixture
-def ann() -> Player:
-    return Player.objects.create_user("ann", password="ann-password-1")
-
-
-def start(ann: Player, seats: list[dict[str, str]], **fields: Any) -> Game:
-    specs = [services.SeatSpec(**seat) for seat in seats]
-    game = services.game_create(creator=ann, kind="yatzy", seats=specs, options={}, **fields)
-    services.game_start(game_id=game.pk, player=ann)
-    return game
-
-
 @pytest.mark.django_db(transaction=True)
 def test_nothing_follows_before_the_commit_and_then_in_order(ann, calls) -> None:
-    game = start(ann, [{"type": "me"}, {"type": "hotseat", "name": "Bea"}])
+    game = new_game(ann, "yatzy", [{"type": "me"}, {"type": "hotseat", "name": "Bea"}])
     calls.clear()
     with transaction.atomic():
         services.game_move(game_id=game.pk, command={"type": "roll"}, actor=ann)
@@ -76,7 +65,7 @@ def test_nothing_follows_before_the_commit_and_then_in_order(ann, calls) -> None
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rolled_back_move_sets_nothing_going(ann, calls) -> None:
-    game = start(ann, [{"type": "me"}])
+    game = new_game(ann, "yatzy", [{"type": "me"}])
     calls.clear()
 
     def move_then_fail() -> None:
@@ -93,7 +82,7 @@ def test_a_rolled_back_move_sets_nothing_going(ann, calls) -> None:
 def test_the_followups_read_nothing(ann, django_capture_on_commit_callbacks) -> None:
     """The notes are built after the commit from the captured values: no query (the embedded
     bus's one write of the notes aside: without Redis, publishing is an INSERT)."""
-    game = start(ann, [{"type": "me"}, {"type": "computer", "level": "casual"}])
+    game = new_game(ann, "yatzy", [{"type": "me"}, {"type": "computer", "level": "casual"}])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.game_move(game_id=game.pk, command={"type": "roll"}, actor=ann)
     assert len(callbacks) == 1
@@ -116,7 +105,7 @@ def test_the_followups_read_nothing(ann, django_capture_on_commit_callbacks) -> 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_finished_game_is_handed_to_the_tournaments(ann, calls) -> None:
-    game = start(ann, [{"type": "computer", "level": "casual"}])
+    game = new_game(ann, "yatzy", [{"type": "computer", "level": "casual"}])
     automation.run_until_idle(game.pk)
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
     assert calls[-1] == ("tournament", {"game_id": game.pk, "finished": True})
@@ -124,7 +113,9 @@ def test_a_finished_game_is_handed_to_the_tournaments(ann, calls) -> None:
 
 
 def test_a_rated_game_is_rated_with_its_last_move(ann) -> None:
-    game = start(ann, [{"type": "me"}, {"type": "computer", "level": "casual"}], rated=True)
+    game = new_game(
+        ann, "yatzy", [{"type": "me"}, {"type": "computer", "level": "casual"}], rated=True
+    )
     for _turn in range(200):
         fresh = Game.objects.get(pk=game.pk)
         if fresh.status == GameStatus.FINISHED:
@@ -158,7 +149,7 @@ def test_every_task_the_move_path_names_is_registered() -> None:
 def test_on_redis_the_notes_and_the_timer_go_in_one_round_trip(ann) -> None:
     import redis.connection
 
-    game = start(ann, [{"type": "me"}])
+    game = new_game(ann, "yatzy", [{"type": "me"}])
     sent: list[bytes] = []
     original = redis.connection.AbstractConnection.send_packed_command
 

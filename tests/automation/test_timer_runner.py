@@ -23,23 +23,10 @@ from games.models import Game, GameEvent
 from games.timer_runner import TimerRunner
 from games.timer_wheel import DatabaseWheel, RedisWheel, timer_schedule
 from players.models import Player
+from tests.doubles import Clock
+from tests.factories import account, new_game, rolled_out
 
 needs_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: REDIS_URL")
-
-
-class Clock:
-    """Epoch seconds, set by the test."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def ann(db: None) -> Player:
-    return Player.objects.create_user("ann", password="ann-password-1")
 
 
 @pytest.fixture
@@ -54,23 +41,6 @@ def redis_key(settings: Any) -> Iterator[str]:
     redis_client().delete(key, f"{key}:version")
 
 
-def new_game(player: Player) -> Game:
-    game = services.game_create(
-        creator=player, kind="yatzy", seats=[services.SeatSpec(type="me")], options={}
-    )
-    services.game_start(game_id=game.pk, player=player)
-    return Game.objects.get(pk=game.pk)
-
-
-def roll_out(game: Game, player: Player) -> Game:
-    """Three rolls: the auto-confirm is due 3 s after the last."""
-    for hold in ([], [0], [0]):
-        services.game_move(game_id=game.pk, command={"type": "roll", "hold": hold}, actor=player)
-    game.refresh_from_db()
-    assert game.deadline_at is not None
-    return game
-
-
 def scores(game: Game) -> list[GameEvent]:
     return list(GameEvent.objects.filter(game=game, type="box_scored"))
 
@@ -80,7 +50,7 @@ def scores(game: Game) -> list[GameEvent]:
 
 
 def test_a_timer_fires_its_move_once_when_due_and_not_before(ann: Player) -> None:
-    game = roll_out(new_game(ann), ann)
+    game = rolled_out(new_game(ann), ann)
     due = game.deadline_at.timestamp()
     clock = Clock(due - 0.05)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=clock, max_sleep=0.2)
@@ -102,7 +72,7 @@ def test_a_timer_fires_its_move_once_when_due_and_not_before(ann: Player) -> Non
 
 
 def test_a_timer_the_player_beat_does_nothing(ann: Player) -> None:
-    game = roll_out(new_game(ann), ann)
+    game = rolled_out(new_game(ann), ann)
     version, due = game.version, game.deadline_at.timestamp()
     services.game_move(game_id=game.pk, command={"type": "score", "box": "chance"}, actor=ann)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=Clock(due + 1))
@@ -112,7 +82,7 @@ def test_a_timer_the_player_beat_does_nothing(ann: Player) -> None:
 
 
 def test_a_failed_fire_is_tried_again_a_second_later(ann: Player, monkeypatch: Any) -> None:
-    game = roll_out(new_game(ann), ann)
+    game = rolled_out(new_game(ann), ann)
     due = game.deadline_at.timestamp()
     clock = Clock(due)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=clock, max_sleep=5)
@@ -140,7 +110,7 @@ def test_redis_a_timer_fires_once_when_due_and_not_before(
     ann: Player, redis_key: str, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = roll_out(new_game(ann), ann)
+        game = rolled_out(new_game(ann), ann)
     wheel = RedisWheel(key=redis_key)
     due = game.deadline_at.timestamp()
     assert wheel.next_due() == pytest.approx(due, abs=1e-6)
@@ -160,7 +130,7 @@ def test_redis_a_move_that_leaves_no_deadline_removes_the_timer(
     ann: Player, redis_key: str, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = roll_out(new_game(ann), ann)
+        game = rolled_out(new_game(ann), ann)
         due = game.deadline_at.timestamp()
         services.game_move(game_id=game.pk, command={"type": "score", "box": "chance"}, actor=ann)
     wheel = RedisWheel(key=redis_key)
@@ -187,11 +157,11 @@ def test_redis_a_stale_timer_does_nothing(
     ann: Player, redis_key: str, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = roll_out(new_game(ann), ann)
+        game = rolled_out(new_game(ann), ann)
     wheel = RedisWheel(key=redis_key)
     due = game.deadline_at.timestamp()
     # A timer for a version the game has left (set by hand: the move path replaces its own).
-    other = roll_out(new_game(ann), ann)
+    other = rolled_out(new_game(ann), ann)
     wheel.schedule(game_id=str(other.pk), version=other.version + 5, due=due)
     runner = TimerRunner(wheel=wheel, clock=Clock(due))
     runner.run_once()
@@ -205,7 +175,7 @@ def test_redis_the_sweep_still_catches_a_lost_timer(
 ) -> None:
     settings.GAMES_SWEEP_GRACE_SECONDS = 1.0
     with django_capture_on_commit_callbacks(execute=True):
-        game = roll_out(new_game(ann), ann)
+        game = rolled_out(new_game(ann), ann)
     wheel = RedisWheel(key=redis_key)
     wheel.client.delete(redis_key)  # lost: a flushed Redis, a runner killed after its claim
     due = game.deadline_at
@@ -234,8 +204,8 @@ def test_redis_a_timer_that_cannot_be_set_is_left_to_the_sweep(
 @needs_redis
 @pytest.mark.django_db(transaction=True)
 def test_redis_two_runners_fire_each_timer_once(redis_key: str) -> None:
-    players = [Player.objects.create_user(f"p{i}", password="pass-word-1") for i in range(4)]
-    games = [roll_out(new_game(players[i % 4]), players[i % 4]) for i in range(24)]
+    players = [account(f"p{i}") for i in range(4)]
+    games = [rolled_out(new_game(players[i % 4]), players[i % 4]) for i in range(24)]
     wheel_a, wheel_b = RedisWheel(key=redis_key), RedisWheel(key=redis_key)
     assert len(wheel_a.client.zrange(redis_key, 0, -1)) == len(games)
     claimed: dict[str, list[str]] = {"a": [], "b": []}
@@ -251,26 +221,27 @@ def test_redis_two_runners_fire_each_timer_once(redis_key: str) -> None:
         wheel.claim = claim_and_record  # type: ignore[method-assign]
         return wheel
 
-    # Both runners' clocks are past every deadline; each fires on two threads of its own.
-    ahead = max(g.deadline_at.timestamp() for g in games) - time.time() + 0.01
+    # Both runners' clock is past every deadline; each fires on two threads of its own.
+    clock = Clock(max(g.deadline_at.timestamp() for g in games) + 0.01)
     runners = [
-        TimerRunner(wheel=recording(wheel, name), threads=2, clock=lambda: time.time() + ahead)
+        TimerRunner(wheel=recording(wheel, name), threads=2, clock=clock)
         for wheel, name in ((wheel_a, "a"), (wheel_b, "b"))
     ]
     threads = [threading.Thread(target=runner.run) for runner in runners]
     for thread in threads:
         thread.start()
     try:
-        for _poll in range(300):  # 30 s at most
+        for _poll in range(300):  # a time-out (30 s), not a bound
             if GameEvent.objects.filter(game__in=games, type="box_scored").count() >= len(games):
                 break
             time.sleep(0.1)
-        time.sleep(0.3)  # a second fire of any timer would show by now
     finally:
         for runner in runners:
             runner.stop()
         for thread in threads:
             thread.join(timeout=30)
+    # A stopped runner returns once its threads have fired all they claimed: every fire is in.
+    assert not any(thread.is_alive() for thread in threads)
 
     ids = {str(g.pk) for g in games}
     assert set(claimed["a"]) | set(claimed["b"]) == ids

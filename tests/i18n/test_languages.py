@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from games.presenters import ten_thousand as ten_thousand_view
 from players.models import Player
-from tests.api.yatzy_play import GAMES, game_url
+from tests.factories import GAMES, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -174,8 +174,7 @@ def labels(moves: list[dict[str, str]]) -> dict[str, str]:
 def sacrifice_game(make_client, dice) -> tuple[Any, str]:
     """A one-seat yatzy game where the dice 1 1 3 4 6 score in no free box (RULES.md example)."""
     alice = make_client()
-    game = alice.ok("post", GAMES, {"kind": "yatzy", "seats": [{"type": "me"}]}, status=201)
-    alice.ok("post", game_url(game["id"], "start/"))
+    game = api_game(alice)
     url = game_url(game["id"], "moves/")
     for roll, box in [
         ((1, 2, 2, 2, 2), "ones"),

@@ -12,17 +12,14 @@ from config.errors import ApiError
 from games import services
 from games.models import Game, GameEvent
 from players.models import Player
+from tests.factories import account, move, new_game, new_tournament, organiser
 
 
 def started_game(seats: int = 1) -> tuple[Game, Player]:
-    alice = Player.objects.create_user("alice", password="x-long-password")
-    specs = [services.SeatSpec(type="me")] + [
-        services.SeatSpec(type="hotseat", name=f"guest {n}") for n in range(1, seats)
-    ]
-    game = services.game_create(creator=alice, kind="yatzy", seats=specs, options={})
-    services.game_start(game_id=game.pk, player=alice)
-    services.game_move(game_id=game.pk, command={"type": "roll"}, actor=alice)
-    return Game.objects.get(pk=game.pk), alice
+    """Alice's yatzy game (she and ``seats`` - 1 hot seats), her first roll played."""
+    alice = account("alice")
+    guests = [{"type": "hotseat", "name": f"guest {n}"} for n in range(1, seats)]
+    return move(new_game(alice, "yatzy", ["me", *guests]), alice, type="roll"), alice
 
 
 def race(count: int, move: Any) -> list[Any]:
@@ -123,21 +120,11 @@ def test_a_game_with_a_log_cannot_be_deleted() -> None:
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_starting_a_due_tournament_twice_at_once_creates_its_games_once() -> None:
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     from games.tournaments import services as tournaments
     from games.tournaments.models import TournamentGame
 
-    organiser = Player.objects.create_user("org", password="org-password-1", is_staff=True)
-    cup = tournaments.tournament_create(
-        created_by=organiser,
-        name="Race cup",
-        kind="yatzy",
-        format="round_robin",
-        starts_at=timezone.now() + timedelta(hours=1),
-        computers=["casual"] * 4,
+    cup = new_tournament(
+        organiser(), name="Race cup", rated=True, turn_clock_seconds=60, computers=["casual"] * 4
     )
     # Two schedulers tick at the same moment: one starts it, the other finds it started.
     results = race(2, lambda: tournaments.tournaments_tick(now=cup.starts_at)["started"])

@@ -57,7 +57,8 @@ def test_the_move_path_and_the_streams_work_behind_pgbouncer(shared_dir: Path) -
         os.environ["DATABASE_URL"].replace("postgres://", "postgresql://", 1)
     )
     host, port, user = server.get("host", "127.0.0.1"), server.get("port", "5432"), server["user"]
-    name = "dice_pgbouncer"
+    # Named after this run's own database: runs of other checkouts on the machine keep theirs.
+    name = f"{server.get('dbname') or 'dice'}_pgbouncer"
     admin = f"host={host} port={port} user={user} dbname=postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS test_{name} WITH (FORCE)")

@@ -24,10 +24,8 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from knox.models import AuthToken
 
-from games import services
-from players.models import Player
+from tests.factories import account, new_game, token
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -175,12 +173,9 @@ def tiers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[Tier, Tier]]
 
 def test_a_move_through_one_tier_reaches_the_streams_of_the_other(tiers) -> None:
     one, other = tiers
-    ann = Player.objects.create_user("ann", password="ann-password-1")
-    bob = Player.objects.create_user("bob", password="bob-password-1")
-    ann_token, bob_token = (AuthToken.objects.create(user=p)[1] for p in (ann, bob))
-    seats = [services.SeatSpec(type="me"), services.SeatSpec(type="open")]
-    game = services.game_create(creator=ann, kind="yatzy", seats=seats, options={})
-    services.game_join(game_id=game.pk, player=bob)
+    ann, bob = account("ann"), account("bob")
+    ann_token, bob_token = token(ann), token(bob)
+    game = new_game(ann, "yatzy", ["me", "open"], joiners=[bob], start=False)
 
     watchers = [
         SseClient(other.port, f"/api/v1/games/{game.pk}/events/?after=0", {}),

@@ -19,14 +19,14 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import Client
 from django.utils import timezone
-from knox.models import AuthToken
 
-from games import automation, services
+from games import automation
 from games.models import Game
 from games.rules.yatzy import BOXES
 from games.streams import reads
 from games.streams.app import StreamApp
 from players.models import Player
+from tests.factories import account, move, new_game, new_tournament, organiser, token
 from tests.streams import asgi
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -56,24 +56,10 @@ def game_path(game: Game, what: str = "stream") -> str:
     return f"/api/v1/games/{game.pk}/{what}/"
 
 
-def account(name: str) -> Player:
-    return Player.objects.create_user(name, password=f"{name}-password-1")
-
-
-def token(player: Player) -> str:
-    return AuthToken.objects.create(user=player)[1]
-
-
 def started_game(*seats: str, **options: Any) -> tuple[Game, Player]:
+    """A started yatzy game of Ann's (with a computer unless ``seats`` say otherwise), and Ann."""
     ann = account("ann")
-    specs = [services.SeatSpec(type=seat) for seat in seats or ("me", "computer")]
-    game = services.game_create(creator=ann, kind="yatzy", seats=specs, options=options)
-    services.game_start(game_id=game.pk, player=ann)
-    return Game.objects.get(pk=game.pk), ann
-
-
-def move(game: Game, player: Player | None, command: dict[str, Any]) -> None:
-    services.game_move(game_id=game.pk, command=command, actor=player)
+    return new_game(ann, "yatzy", seats or ("me", "computer"), **options), ann
 
 
 async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(app) -> None:
@@ -86,7 +72,7 @@ async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(app
     poll = asyncio.create_task(asgi.get(app, path, {"after": game.version, "wait": "20"}))
     await asyncio.sleep(0.3)
     assert not poll.done()
-    await sync_to_async(move)(game, ann, {"type": "roll"})
+    await sync_to_async(move)(game, ann, type="roll")
     response = await asyncio.wait_for(poll, timeout=2)
     body = await response.json()
     assert [event["type"] for event in body["events"]] == ["dice_rolled"]
@@ -145,7 +131,7 @@ async def test_last_event_id_wins_over_after_on_reconnect(app) -> None:
     """A browser's EventSource reconnects to the same URL (``?after=0``) with Last-Event-ID."""
     game, ann = await sync_to_async(started_game)("me", "hotseat")
     for _ in range(3):
-        await sync_to_async(move)(game, ann, {"type": "roll"})
+        await sync_to_async(move)(game, ann, type="roll")
     headers = {"Accept": "text/event-stream", "Last-Event-ID": "3"}
     response = await asgi.get(app, game_path(game, "events"), {"after": 0}, headers=headers)
     assert [e["seq"] for e in await response.events(1)] == [4]
@@ -174,7 +160,7 @@ async def test_every_stream_of_a_game_gets_each_event_once_read_once(app, monkey
     joined = len(calls)
     assert joined == 20
     for _ in range(3):
-        await sync_to_async(move)(game, ann, {"type": "roll"})
+        await sync_to_async(move)(game, ann, type="roll")
         for response in streams:
             (event,) = await response.events(1)
             assert event["type"] == "dice_rolled"
@@ -194,9 +180,9 @@ async def test_streams_that_join_while_moves_go_on_miss_nothing_and_repeat_nothi
     def play() -> None:
         for turn in range(moves // 4):
             for _ in range(3):
-                move(game, ann, {"type": "roll"})
+                move(game, ann, type="roll")
             box = ["chance", "ones", "twos", "threes", "fours", "fives"][turn]
-            move(game, ann, {"type": "score", "box": box})
+            move(game, ann, type="score", box=box)
 
     mover = asyncio.create_task(sync_to_async(play, thread_sensitive=False)())
     streams = []
@@ -248,32 +234,25 @@ async def test_the_player_stream_follows_a_whole_game_of_two_accounts(app) -> No
         for name, who in (("ann", ann), ("bob", bob))
     }
 
-    def create_and_join() -> Game:
-        seats = [services.SeatSpec(type="me"), services.SeatSpec(type="open")]
-        game = services.game_create(creator=ann, kind="yatzy", seats=seats, options={})
-        services.game_join(game_id=game.pk, player=bob)
-        services.game_start(game_id=game.pk, player=ann)
-        return game
-
-    game = await sync_to_async(create_and_join)()
+    game = await sync_to_async(new_game)(ann, "yatzy", ["me", "open"], joiners=[bob])
     (ann_started, ann_turn) = await streams["ann"].events(2)
     assert (ann_started["type"], ann_turn["type"]) == ("game_started", "your_turn")
     (bob_started,) = await streams["bob"].events(1)
     assert bob_started == {**bob_started, "type": "game_started", "seat": 1, "game": str(game.pk)}
 
-    await sync_to_async(move)(game, ann, {"type": "roll"})
-    await sync_to_async(move)(game, ann, {"type": "score", "box": "chance"})
+    await sync_to_async(move)(game, ann, type="roll")
+    await sync_to_async(move)(game, ann, type="score", box="chance")
     (bob_turn,) = await streams["bob"].events(1)
     assert (bob_turn["type"], bob_turn["seat"], bob_turn["version"]) == ("your_turn", 1, 3)
 
     def play_out() -> None:
         boxes = [box for box in BOXES if box != "chance"]
-        move(game, bob, {"type": "roll"})
-        move(game, bob, {"type": "score", "box": "chance"})
+        move(game, bob, type="roll")
+        move(game, bob, type="score", box="chance")
         for box in boxes:
             for player in (ann, bob):
-                move(game, player, {"type": "roll"})
-                move(game, player, {"type": "score", "box": box})
+                move(game, player, type="roll")
+                move(game, player, type="score", box=box)
 
     await sync_to_async(play_out)()
     for name, seat in (("ann", 0), ("bob", 1)):
@@ -296,14 +275,13 @@ async def until(response: asgi.Response, event_type: str) -> list[dict[str, Any]
 
 
 async def test_the_player_stream_hears_a_tournament_round_start(app) -> None:
-    from games.tournaments.services import tournament_create, tournament_register, tournament_start
+    from games.tournaments.services import tournament_register, tournament_start
 
     def tournament() -> Player:
         ann = account("ann")
-        organiser = Player.objects.create_user("org", password="org-password-1", is_staff=True)
-        cup = tournament_create(
-            created_by=organiser, name="Cup", kind="yatzy", format="round_robin",
-            starts_at=timezone.now() + timedelta(minutes=5), computers=["casual"], rated=False,
+        cup = new_tournament(
+            organiser(), name="Cup", starts_at=timezone.now() + timedelta(minutes=5),
+            computers=["casual"], turn_clock_seconds=60,
         )  # fmt: skip
         tournament_register(tournament_id=cup.pk, player=ann)
         ann.cup_id = cup.pk  # type: ignore[attr-defined]
@@ -371,7 +349,7 @@ async def test_a_note_without_its_events_or_after_a_lost_one_reads_the_log(
 
     monkeypatch.setattr(live, "game_note", lossy)
     for _ in range(3):
-        await sync_to_async(move)(game, ann, {"type": "roll"})
+        await sync_to_async(move)(game, ann, type="roll")
     assert dropped == [3]
     assert [e["seq"] for e in await response.events(3)] == [2, 3, 4]
     await response.nothing_more(0.3)
@@ -435,7 +413,7 @@ async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
     polled = await asgi.get(app, game_path(game, "events"), {"after": 1, "wait": 0.7})
     assert await polled.json() == {"version": 1, "events": []}
     # A move still gets through on a stream that has been kept alive.
-    await sync_to_async(move)(game, ann, {"type": "roll"})
+    await sync_to_async(move)(game, ann, type="roll")
     assert [event["type"] for event in await sse.events(1)] == ["dice_rolled"]
     await sse.close()
     await account_stream.close()

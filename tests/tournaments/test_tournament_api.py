@@ -12,7 +12,7 @@ from games.models import Game, GameStatus
 from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentStatus
 from players.models import Player
-from tests.api.conftest import Client
+from tests.factories import Client
 
 pytestmark = pytest.mark.django_db
 

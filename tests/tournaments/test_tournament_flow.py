@@ -14,26 +14,10 @@ from games import automation
 from games.models import Game, GameEvent, GameStatus
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament, TournamentGame, TournamentStatus
-from players.models import Player, RatingChange
+from players.models import RatingChange
+from tests.factories import account, new_tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser() -> Player:
-    return Player.objects.create_user("org", password="org-password-1", is_staff=True)
-
-
-def create(organiser: Player, **fields: object) -> Tournament:
-    defaults: dict[str, object] = {
-        "name": "Test cup",
-        "kind": "yatzy",
-        "format": "round_robin",
-        "starts_at": timezone.now() + timedelta(hours=1),
-        "rated": False,
-        "turn_clock_seconds": 5,
-    }
-    return services.tournament_create(created_by=organiser, **{**defaults, **fields})
 
 
 def add_computers(tournament: Tournament, levels: list[str]) -> None:
@@ -70,7 +54,7 @@ def meetings(tournament: Tournament) -> list[frozenset[int]]:
 
 
 def test_round_robin_with_an_odd_count(organiser) -> None:
-    tournament = create(organiser)
+    tournament = new_tournament(organiser)
     add_computers(tournament, ["optimal", "casual", "casual", "optimal", "casual"])
     tournament = play_out(tournament)
     assert tournament.status == TournamentStatus.FINISHED
@@ -89,7 +73,7 @@ def test_round_robin_with_an_odd_count(organiser) -> None:
 
 
 def test_swiss_with_an_odd_count_and_no_repeats(organiser) -> None:
-    tournament = create(organiser, format="swiss", rounds=3)
+    tournament = new_tournament(organiser, format="swiss", rounds=3)
     add_computers(tournament, ["optimal", "casual"] * 3 + ["optimal"])
     tournament = play_out(tournament)
     assert tournament.status == TournamentStatus.FINISHED
@@ -106,7 +90,7 @@ def test_swiss_with_an_odd_count_and_no_repeats(organiser) -> None:
 
 
 def test_swiss_with_four_seat_tables(organiser) -> None:
-    tournament = create(organiser, format="swiss", rounds=2, table_size=4)
+    tournament = new_tournament(organiser, format="swiss", rounds=2, table_size=4)
     add_computers(tournament, ["casual"] * 9)
     tournament = play_out(tournament)
     assert tournament.status == TournamentStatus.FINISHED
@@ -119,7 +103,7 @@ def test_swiss_with_four_seat_tables(organiser) -> None:
 
 
 def test_knockout_seeds_byes_and_a_champion(organiser) -> None:
-    tournament = create(organiser, format="knockout")
+    tournament = new_tournament(organiser, format="knockout")
     add_computers(tournament, ["optimal", "optimal", "casual", "casual", "casual", "casual"])
     tournament = play_out(tournament)
     assert tournament.status == TournamentStatus.FINISHED
@@ -134,7 +118,7 @@ def test_knockout_seeds_byes_and_a_champion(organiser) -> None:
 
 
 def test_a_tied_knockout_table_is_replayed(organiser) -> None:
-    tournament = create(organiser, format="knockout")
+    tournament = new_tournament(organiser, format="knockout")
     add_computers(tournament, ["casual", "casual"])
     services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
     (table,) = TournamentGame.objects.filter(round__tournament=tournament)
@@ -149,8 +133,8 @@ def test_a_tied_knockout_table_is_replayed(organiser) -> None:
 
 
 def test_withdrawal_before_the_start(organiser) -> None:
-    tournament = create(organiser)
-    ann, bob = (Player.objects.create_user(n, password=f"{n}-password-1") for n in ("ann", "bob"))
+    tournament = new_tournament(organiser)
+    ann, bob = account("ann"), account("bob")
     services.tournament_register(tournament_id=tournament.pk, player=ann)
     services.tournament_register(tournament_id=tournament.pk, player=bob)
     add_computers(tournament, ["casual"])
@@ -167,8 +151,8 @@ def test_withdrawal_before_the_start(organiser) -> None:
 
 
 def test_an_absent_human_gets_a_result_and_a_rating(organiser) -> None:
-    tournament = create(organiser, rated=True, turn_clock_seconds=1)
-    ann = Player.objects.create_user("ann", password="ann-password-1")
+    tournament = new_tournament(organiser, rated=True, turn_clock_seconds=1)
+    ann = account("ann")
     services.tournament_register(tournament_id=tournament.pk, player=ann)
     add_computers(tournament, ["casual"])
     tournament = play_out(tournament)
@@ -184,7 +168,7 @@ def test_an_absent_human_gets_a_result_and_a_rating(organiser) -> None:
 
 
 def test_under_the_minimum_it_is_cancelled_with_a_reason(organiser) -> None:
-    tournament = create(organiser, min_entrants=3)
+    tournament = new_tournament(organiser, min_entrants=3)
     add_computers(tournament, ["casual", "casual"])
     assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
     tournament.refresh_from_db()
@@ -194,7 +178,7 @@ def test_under_the_minimum_it_is_cancelled_with_a_reason(organiser) -> None:
 
 
 def test_starting_twice_creates_the_games_once(organiser) -> None:
-    tournament = create(organiser)
+    tournament = new_tournament(organiser)
     add_computers(tournament, ["casual"] * 4)
     assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
     assert not services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
@@ -205,8 +189,8 @@ def test_the_tick_opens_registration_starts_due_ones_and_schedules_the_next_edit
     organiser,
 ) -> None:
     now = timezone.now()
-    later = create(organiser, starts_at=now + timedelta(hours=2))
-    due = create(organiser, starts_at=now + timedelta(minutes=1), recurrence="0 18 * * *")
+    later = new_tournament(organiser, starts_at=now + timedelta(hours=2))
+    due = new_tournament(organiser, starts_at=now + timedelta(minutes=1), recurrence="0 18 * * *")
     add_computers(due, ["casual", "casual"])
     assert services.tournaments_tick(now=now)["opened"] == 2
     later.refresh_from_db()
@@ -233,14 +217,14 @@ def test_the_tick_opens_registration_starts_due_ones_and_schedules_the_next_edit
 )
 def test_creation_refusals(organiser, fields, code) -> None:
     with pytest.raises(ApiError) as error:
-        create(organiser, **fields)
+        new_tournament(organiser, **fields)
     assert error.value.get_codes() == code
     assert not Tournament.objects.exists()
 
 
 def test_a_new_round_tells_each_seated_account(organiser) -> None:
-    tournament = create(organiser)
-    ann = Player.objects.create_user("ann", password="ann-password-1")
+    tournament = new_tournament(organiser)
+    ann = account("ann")
     services.tournament_register(tournament_id=tournament.pk, player=ann)
     add_computers(tournament, ["casual"])
     services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
