@@ -1,7 +1,8 @@
 """Benchmark of the event streams: thousands of open SSE streams while moves go on.
 
     .venv/bin/python bench/streams.py [--streams 500] [--games 50] [--seconds 30] [--movers 8]
-        [--workers 1] [--web 4] [--seats 6] [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
+        [--load wrk|python] [--reader native|python] [--workers 1] [--web 4] [--seats 6]
+        [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_streams]
 
 Issue: "A benchmark in bench/ holds at least 500 open streams on this machine while moves go on,
@@ -17,13 +18,16 @@ it." Prints figures; never asserts on time.
 3. registers ``--games`` accounts; each creates two yatzy games (``auto_confirm_seconds`` 0, one
    ``me`` seat and ``--seats``-1 hot seats, so that a game lasts 60 x seats moves and none ends
    during the run) and starts them: one game for the streams phase, one for the baseline;
-4. baseline: ``--movers`` threads play moves on the baseline games through the HTTP API
-   (roll/roll/roll/score turns with ``expected_version``, each thread going round its own games one
-   move at a time) for ``--seconds``/2 after a warm-up, with no stream open;
-5. a separate process (asyncio, a minimal HTTP/1.1 client reading the chunked SSE body) opens
-   ``--streams`` SSE streams, ``GET /api/v1/games/{id}/events/?after=0`` with
-   ``Accept: text/event-stream``, spread evenly over the stream games; a stream counts as open when
-   its first chunk (``retry:``) arrives, which the server sends after subscribing to Redis;
+4. baseline: ``--movers`` movers play moves on the baseline games for ``--seconds``/2 after a
+   warm-up, with no stream open: wrk (``--load wrk``, the default: ``bench/wrk_moves.lua``, each
+   of its 2 threads going round its own games, every request the next legal move) or Python threads
+   (``--load python``: roll/roll/roll/score with ``expected_version``, which also time each move's
+   response against its events' ``created_at``);
+5. the stream reader opens ``--streams`` SSE streams, ``GET /api/v1/games/{id}/events/?after=0``
+   with ``Accept: text/event-stream``, spread evenly over the stream games: ``bench/sse_reader.c``
+   (``--reader native``, the default: C, one thread, epoll, a few microseconds of CPU an event) or
+   a Python process (``--reader python``: asyncio on uvloop); a stream counts as open when its
+   first chunk (``retry:``) arrives, which the server sends after subscribing to Redis;
 6. with every stream open, the same movers play the stream games for ``--seconds``; the reader
    checks each stream's ``seq`` goes up by exactly 1 (gaps, duplicates), notes streams that end;
 7. the movers stop; the reader waits (up to 15 s) for every open stream to reach its game's final
@@ -38,7 +42,8 @@ the Redis publish, plus the response) is printed beside it, as a bound from the 
 Only events created inside the measured window count.
 
 Everything runs on one machine: the server, PostgreSQL, Redis, the movers and the stream reader
-share its cores; the cores each used are printed.
+share its cores; the cores each used are printed. Native load (wrk and sse_reader.c) keeps the
+load generators' share small: a Python client on the same two cores measures itself.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -85,6 +91,8 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     register,
     yatzy_command,
 )
+from native_reader import NativeReader
+from wrk_load import Wrk, WrkResult, settle, write_lists
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_streams"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
@@ -272,6 +280,113 @@ def run_movers(
     for thread in threads:
         thread.join(timeout=120)
     return result, start, end, wall_start, wall_end
+
+
+# The moves each game has made, from its snapshot: 4 per box scored at any seat, plus the rolls of
+# the turn under way (wrk_moves.lua plays the next one from there).
+MOVES_MADE = """
+SELECT id::text, coalesce((state->>'rolls_used')::int, 0) + 4 * (
+    SELECT count(*) FROM jsonb_array_elements(state->'sheets') AS sheet, jsonb_each(sheet) AS box
+    WHERE box.value <> 'null'::jsonb)
+FROM games_game WHERE id = ANY(%s::uuid[])
+"""
+EVENTS_BETWEEN = """
+SELECT count(*) FROM games_gameevent
+WHERE game_id = ANY(%s::uuid[]) AND created_at BETWEEN to_timestamp(%s) AND to_timestamp(%s)
+"""
+
+
+class WrkMoves:
+    """The movers as wrk: ``connections`` connections over 2 threads, each thread going round its
+    own games (wrk_moves.lua), every request the next legal move of its game."""
+
+    def __init__(self, port: int, database: BenchDatabase, seats: int, tmp: Path) -> None:
+        self.port = port
+        self.conn = database.connect()
+        self.conn.autocommit = True
+        self.seats = seats
+        self.tmp = tmp
+        self.wrk = Wrk(2, tmp)
+
+    def run(
+        self, games: list[dict], connections: int, seconds: float
+    ) -> tuple[WrkResult, float, float]:
+        """One run; returns wrk's figures and the run's wall-clock start and end."""
+        ids = [g["id"] for g in games]
+        settle(self.conn, ids)  # the last run's moves in flight when wrk stopped, committed
+        made = dict(self.conn.execute(MOVES_MADE, (ids,)).fetchall())
+        dealt = [
+            [(f"{API}/games/{g['id']}/moves/", g["token"], made[g["id"]]) for g in mine]
+            for mine in (games[i :: self.wrk.threads] for i in range(self.wrk.threads))
+        ]
+        write_lists(self.tmp / "games", dealt)
+        # More games than connections in every thread: no game gets two moves at once.
+        floor = -(-connections // self.wrk.threads) + 1
+        script = [str(self.tmp / "games"), "project", str(floor), str(self.seats)]
+        start = time.time()
+        result = self.wrk.run(f"http://127.0.0.1:{self.port}", connections, seconds, script)
+        return result, start, time.time()
+
+    def events_between(self, games: list[dict], start: float, end: float) -> int:
+        ids = [g["id"] for g in games]
+        return int(self.conn.execute(EVENTS_BETWEEN, (ids, start, end)).fetchone()[0])
+
+    def stop(self) -> None:
+        self.wrk.stop()
+        self.conn.close()
+
+
+@dataclass
+class Phase:
+    """A phase's moves, whoever made them."""
+
+    who: str
+    seconds: float
+    moves: int
+    failed: int
+    errors: dict[str, int]
+    latency: str
+    wall: tuple[float, float]  # the measured window, wall clock
+    committed: int  # events created in the window, in the phase's games
+    response_lag: str = ""  # the Python movers only: response - created_at
+    finished: int = 0
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+
+def run_phase(
+    port: int, games: list[dict], args: argparse.Namespace, wrk: WrkMoves | None, seconds: float
+) -> Phase:
+    if wrk is not None:
+        wrk.run(games, args.movers, WARMUP_SECONDS)
+        result, start, end = wrk.run(games, args.movers, seconds)
+        ok = result.requests - result.non2xx
+        return Phase(
+            who=f"wrk ({args.movers} connections)",
+            seconds=result.seconds,
+            moves=ok,
+            failed=result.non2xx + result.socket_errors,
+            errors={"non-2xx": result.non2xx} if result.non2xx else {},
+            latency=f"p50 {ms(result.p50)}  p99 {ms(result.p99)}",
+            wall=(start, end),
+            committed=wrk.events_between(games, start, end),
+        )
+    done, m0, m1, w0, w1 = run_movers(port, games, args.movers, WARMUP_SECONDS, seconds)
+    latencies, failed = window_moves(done, m0, m1)
+    return Phase(
+        who=f"Python threads ({args.movers})",
+        seconds=m1 - m0,
+        moves=len(latencies),
+        failed=failed,
+        errors=dict(done.errors),
+        latency=spread(latencies),
+        wall=(w0, w1),
+        committed=sum(1 for created in done.events if w0 <= created <= w1),
+        response_lag=spread([lag for created, lag in done.response_lags if w0 <= created <= w1]),
+        finished=done.finished,
+    )
 
 
 def window_moves(result: MoverResult, start: float, end: float) -> tuple[list[float], int]:
@@ -496,7 +611,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--streams", type=int, default=500, help="SSE streams to hold open")
     parser.add_argument("--games", type=int, default=50, help="games the streams watch")
     parser.add_argument("--seconds", type=float, default=30.0, help="moves window with streams")
-    parser.add_argument("--movers", type=int, default=8, help="concurrent mover threads")
+    parser.add_argument(
+        "--movers", type=int, default=8, help="concurrent movers (wrk connections or threads)"
+    )
+    parser.add_argument(
+        "--load",
+        choices=("wrk", "python"),
+        default="wrk",
+        help="who makes the moves: wrk (native, wrk_moves.lua) or Python threads",
+    )
+    parser.add_argument(
+        "--reader",
+        choices=("native", "python"),
+        default="native",
+        help="who holds the streams: sse_reader.c (native) or a Python (uvloop) process",
+    )
     parser.add_argument("--workers", type=int, default=1, help="stream tier processes")
     parser.add_argument("--web", type=int, default=4, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--seats", type=int, default=6, help="seats per game (1 me + hot seats)")
@@ -517,6 +646,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"Redis does not answer at {args.redis_url}: {exc}") from None
     env = bench_env(database.url, args.redis_url, COMPUTER_MOVE_DELAY="0")
     server: MakeServe | None = None
+    wrk_moves: WrkMoves | None = None
     reader: Any = None
     parent_conn: Any = None
     print(
@@ -567,22 +697,25 @@ def main(argv: list[str] | None = None) -> int:
         # -- baseline: no stream open --------------------------------------------------------
         idle = tiers_figures(server)
         base_seconds = args.seconds / 2
+        wrk_moves = WrkMoves(port, database, args.seats, tmp) if args.load == "wrk" else None
         meter = CpuMeter({"server": [server.pid]}, own="movers", by_pid=True)
         base_watch = Watch(database, server, args.redis_url, None)
-        base, b0, b1, _, _ = run_movers(port, base_games, args.movers, WARMUP_SECONDS, base_seconds)
+        base = run_phase(port, base_games, args, wrk_moves, base_seconds)
         base_watch.stop()
         base_cpu = meter.read()  # includes the warm-up: a close enough figure for the cores
-        base_lat, base_err = window_moves(base, b0, b1)
-        base_rate = len(base_lat) / (b1 - b0)
 
         # -- open the streams -------------------------------------------------------------
-        ctx = multiprocessing.get_context("spawn")
-        parent_conn, child_conn = ctx.Pipe()
-        reader = ctx.Process(
-            target=reader_process,
-            args=(child_conn, port, [g["id"] for g in stream_games], args.streams, nofile),
-            daemon=True,
-        )
+        stream_ids = [g["id"] for g in stream_games]
+        if args.reader == "native":
+            reader = parent_conn = NativeReader(port, stream_ids, args.streams)
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            parent_conn, child_conn = ctx.Pipe()
+            reader = ctx.Process(
+                target=reader_process,
+                args=(child_conn, port, stream_ids, args.streams, nofile),
+                daemon=True,
+            )
         reader.start()
         if not parent_conn.poll(OPEN_SECONDS + 60):
             raise SystemExit(f"the stream reader did not report in {OPEN_SECONDS + 60:.0f} s")
@@ -603,13 +736,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         at = WARMUP_SECONDS + args.seconds * 0.8
         live_watch = Watch(database, server, args.redis_url, at)
-        live, s0, s1, w0, w1 = run_movers(
-            port, stream_games, args.movers, WARMUP_SECONDS, args.seconds
-        )
+        live = run_phase(port, stream_games, args, wrk_moves, args.seconds)
         live_watch.stop()
         live_cpu = meter.read()
-        live_lat, live_err = window_moves(live, s0, s1)
-        live_rate = len(live_lat) / (s1 - s0)
+        w0, w1 = live.wall
 
         # -- drain, then the reader's report --------------------------------------------------
         versions: dict[str, int] = {}
@@ -618,7 +748,7 @@ def main(argv: list[str] | None = None) -> int:
             status, body = client.request(
                 "GET", f"{API}/games/{entry['id']}/", token=entry["token"]
             )
-            versions[entry["id"]] = body["version"] if status == 200 else entry["game"]["version"]
+            versions[entry["id"]] = body["version"] if status == 200 else 0
         client.close()
         parent_conn.send({"do": "drain", "versions": versions, "seconds": DRAIN_SECONDS})
         if not parent_conn.poll(DRAIN_SECONDS + 120):
@@ -627,25 +757,25 @@ def main(argv: list[str] | None = None) -> int:
         after = tiers_figures(server)
 
         in_window = [lat for created, lat in report["latencies"] if w0 <= created <= w1]
-        committed = sum(1 for created in live.events if w0 <= created <= w1)
+        committed = live.committed
         watchers = Counter(stream_games[i % len(stream_games)]["id"] for i in range(args.streams))
         expected = committed * args.streams / len(stream_games)  # every game has as many streams
-        response_lag = [lag for created, lag in live.response_lags if w0 <= created <= w1]
-        base_response_lag = [lag for _, lag in base.response_lags]
 
         print()
-        print(f"Streams phase: {s1 - s0:.1f} s measured after {WARMUP_SECONDS:.0f} s warm-up; "
-              f"{min(watchers.values())}-{max(watchers.values())} streams per game")  # fmt: skip
+        print(f"Streams phase: {live.seconds:.1f} s measured after {WARMUP_SECONDS:.0f} s warm-up; "
+              f"{min(watchers.values())}-{max(watchers.values())} streams per game; "
+              f"moves by {live.who}, streams held by the {args.reader} reader")  # fmt: skip
         print(f"  streams open: {opened['opened']} opened, {report['open_now']} still open at the "
               f"end; dropped: {report['dropped'] or 0}")  # fmt: skip
-        print(f"  moves/s: {live_rate:.1f} ({len(live_lat)} moves, {live_err} failed: "
-              f"{dict(live.errors) or 0}); move latency {spread(live_lat)}")  # fmt: skip
+        print(f"  moves/s: {live.rate:.1f} ({live.moves} moves, {live.failed} failed: "
+              f"{live.errors or 0}); move latency {live.latency}")  # fmt: skip
         print(
             f"  events committed in the window: {committed}; deliveries to streams: "
-            f"{len(in_window)} of {expected:.0f} expected ({len(in_window) / (s1 - s0):.0f}/s)"
+            f"{len(in_window)} of {expected:.0f} expected ({len(in_window) / live.seconds:.0f}/s)"
         )
         print(f"  delivery latency, created_at -> client: {spread(in_window)}")
-        print(f"  (beside it: the mover's own response - created_at: {spread(response_lag)})")
+        if live.response_lag:
+            print(f"  (beside it: the mover's own response - created_at: {live.response_lag})")
         print(
             f"  gaps {report['gaps']}, duplicates {report['dups']} (must be 0); after the "
             f"movers stopped, {report['behind']} streams short of their game's last event "
@@ -654,15 +784,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"  cores: {cpu_line(live_cpu)}")
         print()
-        print(f"Baseline, no stream open: {b1 - b0:.1f} s measured after {WARMUP_SECONDS:.0f} s "
-              f"warm-up, same movers on other games")  # fmt: skip
-        print(f"  moves/s: {base_rate:.1f} ({len(base_lat)} moves, {base_err} failed: "
-              f"{dict(base.errors) or 0}); move latency {spread(base_lat)}")  # fmt: skip
-        print(f"  (mover's response - created_at: {spread(base_response_lag)})")
+        print(f"Baseline, no stream open: {base.seconds:.1f} s measured after "
+              f"{WARMUP_SECONDS:.0f} s warm-up, same movers on other games")  # fmt: skip
+        print(f"  moves/s: {base.rate:.1f} ({base.moves} moves, {base.failed} failed: "
+              f"{base.errors or 0}); move latency {base.latency}")  # fmt: skip
+        if base.response_lag:
+            print(f"  (mover's response - created_at: {base.response_lag})")
         print(f"  cores: {cpu_line(base_cpu)}")
-        if base_rate:
+        if base.rate:
             print(f"  move throughput with {report['open_now']} streams open / without: "
-                  f"{live_rate / base_rate:.2f}x")  # fmt: skip
+                  f"{live.rate / base.rate:.2f}x")  # fmt: skip
         print()
         mid = live_watch.proc or after
         print("Server by tier (make serve): RSS MiB / threads / open fds")
@@ -682,8 +813,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             f"PostgreSQL connections opened (pg_stat_database.sessions): {live_watch.sessions} "
-            f"in the streams phase ({len(live.samples)} moves), {base_watch.sessions} in the "
-            f"baseline ({len(base.samples)} moves)"
+            f"in the streams phase ({live.moves} moves), {base_watch.sessions} in the "
+            f"baseline ({base.moves} moves)"
         )
         print(f"Redis connected clients (whole server): {redis_held} with the streams open, "
               f"at most {live_watch.redis_max} during the moves")  # fmt: skip
@@ -701,6 +832,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {count:>6}  {line}")
         if live.finished or base.finished:
             print(f"note: {live.finished + base.finished} games finished during the run")
+        if args.reader == "native":
+            print(f"stream reader (sse_reader.c): {reader.cpu_seconds():.2f} s of CPU in all")
         parent_conn.send({"do": "close"})
         with contextlib.suppress(EOFError):
             if parent_conn.poll(30):
@@ -712,6 +845,8 @@ def main(argv: list[str] | None = None) -> int:
             if reader.is_alive():
                 reader.terminate()
                 reader.join(timeout=5)
+        if wrk_moves is not None:
+            wrk_moves.stop()
         if server is not None:
             server.stop()
         clean_up(database, args.redis_url, tmp, args.keep_logs)
