@@ -42,7 +42,7 @@ CODE_MESSAGES = {
 class ApiError(exceptions.APIException):
     """A refused request; subclasses set ``status_code``, ``default_detail``, ``default_code``."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     default_detail = _("The request was refused.")
     default_code = "refused"
 
@@ -133,9 +133,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         detail = exc.detail
         code = getattr(detail, "code", None) or exc.default_code
         body = {"code": code, "detail": str(detail), "field": getattr(exc, "field", None)}
-        if getattr(exc, "params", None):
-            body["params"] = exc.params
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            body["retry_after"] = int(exc.wait + 0.999)
+        params = getattr(exc, "params", None)
+        if params:
+            body["params"] = params
+        if isinstance(exc, exceptions.Throttled):
+            # DRF's Throttled sets ``wait`` (seconds, or None) in __init__; its stubs omit it.
+            wait: float | None = getattr(exc, "wait", None)
+            if wait is not None:
+                body["retry_after"] = int(wait + 0.999)
     response.data = body
     return response
