@@ -9,13 +9,15 @@ tokens of the account are deleted when it next signs in (``players.services.toke
 instead of on every request.
 
 Nothing is cached between requests: a revoked token is refused by the very next request.
+
+``request_player`` gives the views the account of a request they let in only authenticated.
 """
 
 from __future__ import annotations
 
 import binascii
 from hmac import compare_digest
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -27,6 +29,12 @@ from knox.signals import token_expired
 from rest_framework import exceptions
 
 from config.queries import PreparedSelect
+from players.models import Player
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+    from knox.models import AuthToken
+    from rest_framework.request import Request
 
 _Token = get_token_model()
 # A token's candidates (same key prefix; in practice one) with their account: one query.
@@ -37,10 +45,24 @@ _BY_KEY = PreparedSelect(
 )
 
 
+def request_player(request: Request | HttpRequest) -> Player:
+    """The account that made a request its view lets in only authenticated (``IsAuthenticated``,
+    or ``IsAuthenticatedOrReadOnly`` for a write; the admin, staff only). The type checker
+    cannot see a permission: ``request.user`` is an account or ``AnonymousUser`` to it."""
+    user = request.user
+    if not isinstance(user, Player):  # not reached behind those permissions
+        raise exceptions.NotAuthenticated()
+    return user
+
+
 class TokenAuthentication(knox_auth.TokenAuthentication):
     """knox's header (``Authorization: Token <token>``), tokens and expiry rules."""
 
-    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+    if TYPE_CHECKING:
+        # knox's, which it leaves unannotated: the token's account (refused if inactive).
+        def validate_user(self, auth_token: AuthToken) -> tuple[Player, AuthToken]: ...
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Player, AuthToken]:
         invalid = _("Invalid token.")
         try:
             raw = token.decode("utf-8")
@@ -59,5 +81,5 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
                 break
             if knox_settings.AUTO_REFRESH and auth_token.expiry:
                 self.renew_token(auth_token)
-            return self.validate_user(auth_token)  # type: ignore[no-any-return]
+            return self.validate_user(auth_token)
         raise exceptions.AuthenticationFailed(invalid)
