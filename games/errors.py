@@ -6,16 +6,20 @@ becomes words, so every message goes through gettext in one place.
 
 from __future__ import annotations
 
-from django.utils.functional import Promise
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import CODE_MESSAGES, ApiError, Conflict, Forbidden, InvalidInput, StaleVersion
 from games.rules import RuleError
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 # Malformed commands are 400; a well-formed move that the position does not allow is 409.
 _MALFORMED = {"unknown_move", "invalid_dice_indices", "unknown_box", "invalid_option"}
 
-RULE_MESSAGES: dict[str, Promise] = {
+RULE_MESSAGES: dict[str, StrPromise] = {
     "unknown_move": _("Unknown move type."),
     "invalid_dice_indices": _("Dice must be given as distinct positions of the current roll."),
     "unknown_box": _("There is no such box on the score sheet."),
