@@ -13,7 +13,9 @@ from games.kinds import KINDS
 
 #: The game kinds as a field's choices (``GameKind.YATZY`` is ``"yatzy"``): their codes and names
 #: are those of ``games.kinds``, where everything else about a kind is too.
-GameKind = models.TextChoices(
+# Enum's functional API (a class from a list of members), which django-stubs type only as the
+# call that looks a member up: the class's type is declared, the call's overloads ignored.
+GameKind: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
     "GameKind",
     [(kind.code.upper(), (kind.code, kind.label)) for kind in KINDS.values()],
     module=__name__,
