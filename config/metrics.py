@@ -38,7 +38,7 @@ STREAMS_OPEN = Gauge("dice_streams_open", "Open event streams", multiprocess_mod
 def metrics(request: HttpRequest) -> HttpResponse:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        multiprocess.MultiProcessCollector(registry)
         body = generate_latest(registry)
     else:
         body = generate_latest()

@@ -10,14 +10,20 @@ query parameter for clients that cannot set headers; a ``lang`` that is not one 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.conf import settings
 from django.contrib.messages import middleware as messages
 from django.contrib.messages.storage import default_storage
 from django.contrib.sessions import middleware as sessions
-from django.http import HttpRequest, HttpResponseBase
+from django.contrib.sessions.backends.base import SessionBase
+from django.http import HttpRequest, HttpResponse
 from django.middleware import locale
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject, empty
+
+if TYPE_CHECKING:
+    from django.http.request import _ImmutableQueryDict
 
 QUERY_PARAMETER = "lang"
 
@@ -42,7 +48,8 @@ def query_language(request: HttpRequest) -> str | None:
     query = request.GET.copy()
     raw = query.pop(QUERY_PARAMETER)[-1]
     query._mutable = False
-    request.GET = query
+    # Made immutable again, as Django's own request.GET is: the stubs' (stub-only) type for it.
+    request.GET = cast("_ImmutableQueryDict", query)
     code = raw.strip().lower().replace("_", "-")
     if not code:
         return None
@@ -58,20 +65,25 @@ class SessionMiddleware(sessions.SessionMiddleware):
     The admin and the browsable API use sessions; a request with an API token never touches its
     session. Without a session cookie there is then nothing to save, delete or vary on: the
     response is left as is, exactly as Django's middleware leaves it for a session nobody read.
+
+    Both classes' ``process_response`` are typed as django-stubs type the methods they extend
+    (``HttpResponse``); Django hands them any response, streaming ones included, and neither
+    reads more than every response has.
     """
 
     def process_request(self, request: HttpRequest) -> None:
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        request.session = SimpleLazyObject(lambda: self.SessionStore(session_key))  # type: ignore[assignment]
+        # A lazy proxy that forwards every attribute to the store it makes when first used.
+        request.session = cast(
+            SessionBase, SimpleLazyObject(lambda: self.SessionStore(session_key))
+        )
 
-    def process_response(
-        self, request: HttpRequest, response: HttpResponseBase
-    ) -> HttpResponseBase:
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         # With a session cookie, Django deletes one that cannot be a session key even unread.
         unread = _never_read(request, "session") and not settings.SESSION_SAVE_EVERY_REQUEST
         if unread and settings.SESSION_COOKIE_NAME not in request.COOKIES:
             return response
-        return super().process_response(request, response)  # type: ignore[no-any-return]
+        return super().process_response(request, response)
 
 
 class MessageMiddleware(messages.MessageMiddleware):
@@ -79,14 +91,14 @@ class MessageMiddleware(messages.MessageMiddleware):
     view or template uses it, which no API request does."""
 
     def process_request(self, request: HttpRequest) -> None:
+        # Django's MessageMiddleware sets this private attribute, which HttpRequest's stub does
+        # not declare; the messages framework reads it by that name.
         request._messages = SimpleLazyObject(lambda: default_storage(request))  # type: ignore[attr-defined]
 
-    def process_response(
-        self, request: HttpRequest, response: HttpResponseBase
-    ) -> HttpResponseBase:
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         if _never_read(request, "_messages"):
             return response
-        return super().process_response(request, response)  # type: ignore[no-any-return]
+        return super().process_response(request, response)
 
 
 def _never_read(request: HttpRequest, attribute: str) -> bool:

@@ -56,7 +56,8 @@ class PreparedSelect(Generic[M]):
         )
 
     def _compile(self, queryset: QuerySet[M], connection: BaseDatabaseWrapper) -> _Compiled:
-        if queryset._prefetch_related_lookups or queryset.query.annotations:
+        # A private attribute of Django's QuerySet, which its stub does not declare.
+        if queryset._prefetch_related_lookups or queryset.query.annotations:  # type: ignore[attr-defined]
             raise ValueError("PreparedSelect takes plain select_related querysets")
         compiler = queryset.query.get_compiler(using=queryset.db)
         sql, params = compiler.as_sql()
@@ -72,7 +73,8 @@ class PreparedSelect(Generic[M]):
             init_list=[column[0].target.attname for column in select[start:end]],
             start=start,
             end=end,
-            populators=get_related_populators(klass_info, select, queryset.db),
+            # Django 5.2's signature; django-stubs 6 describe Django 6's, which adds fetch_mode.
+            populators=get_related_populators(klass_info, select, queryset.db),  # type: ignore[call-arg]
         )
 
     def __call__(self, value: Any, using: str = "default") -> list[M]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
@@ -42,7 +42,9 @@ class RateThrottle(SimpleRateThrottle):
         rate = self.get_rate()
         if rate is None:
             return True
-        limit, seconds = self.parse_rate(rate)
+        # parse_rate gives (None, None) only for a None rate; the stubs' one return type cannot
+        # say that a str gives two ints.
+        limit, seconds = cast(tuple[int, int], self.parse_rate(rate))
         ident = user.pk if authenticated else self.get_ident(request)
         key = self.cache_format % {"scope": scope, "ident": ident}
         count, left = hit(key, seconds)

@@ -21,12 +21,12 @@ from config.metrics import TIMER_LAG_SECONDS
 from config.refusals import Refusal
 from games import services
 from games.kinds import kind_for
-from games.models import Game, GameStatus, Occupant
+from games.models import Game, GameId, GameStatus, Occupant
 
 log = logging.getLogger(__name__)
 
 
-def _load(game_id: object, version: int) -> tuple[Game, Any] | None:
+def _load(game_id: GameId, version: int) -> tuple[Game, Any] | None:
     # Most timers find the game moved on: that answer should cost one indexed row, no state.
     current = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE, version=version)
     if not current.exists():
@@ -38,7 +38,7 @@ def _load(game_id: object, version: int) -> tuple[Game, Any] | None:
     return game, kind_for(game.kind).engine.state_from_wire(game.state)
 
 
-def _move(game_id: object, command: dict[str, Any], version: int) -> bool:
+def _move(game_id: GameId, command: dict[str, Any], version: int) -> bool:
     try:
         services.game_move(
             game_id=game_id, command=command, actor=None, expected_version=version, automatic=True
@@ -51,7 +51,7 @@ def _move(game_id: object, command: dict[str, Any], version: int) -> bool:
     return True
 
 
-def game_play_computer(*, game_id: object, version: int) -> bool:
+def game_play_computer(*, game_id: GameId, version: int) -> bool:
     """Play one move for the computer seat whose turn it is at ``version``; False if none."""
     loaded = _load(game_id, version)
     if loaded is None:
@@ -63,7 +63,7 @@ def game_play_computer(*, game_id: object, version: int) -> bool:
     return _move(game.pk, kind_for(game.kind).computer(state, seat.level), version)
 
 
-def game_fire_timer(*, game_id: object, version: int, now: datetime | None = None) -> bool:
+def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = None) -> bool:
     """Move for the idle seat at ``version`` once the game's timer is due (its ``deadline_at``):
     the kind's auto-confirm, else the turn clock's stand-in computer. False if nothing was due."""
     now = now or timezone.now()
@@ -79,6 +79,8 @@ def game_fire_timer(*, game_id: object, version: int, now: datetime | None = Non
     if row is None:
         return False
     kind, wire, deadline_at = row
+    # An active game has its state; the filter matched a deadline: neither is None.
+    assert wire is not None and deadline_at is not None
     state = kind_for(kind).engine.state_from_wire(wire)
     TIMER_LAG_SECONDS.observe((now - deadline_at).total_seconds())
     return _move(game_id, kind_for(kind).timer_move(state), version)
@@ -105,7 +107,7 @@ def sweep(*, now: datetime | None = None) -> int:
     return moved
 
 
-def run_until_idle(game_id: object, *, limit: int = 10_000) -> int:
+def run_until_idle(game_id: GameId, *, limit: int = 10_000) -> int:
     """Play every computer move due in a game right now, synchronously (tests, tools)."""
     moves = 0
     while moves < limit:

@@ -25,14 +25,25 @@ EVENT_FIELDS = ("game", "seq", "type", "data", "actor", "automatic", "created_at
 
 @cache
 def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
-    return tuple(model._meta.get_field(name) for name in names)  # type: ignore[misc]
+    fields = []
+    for name in names:
+        field = model._meta.get_field(name)
+        # A column of the model's own table (a Field), never the other side of a relation.
+        assert isinstance(field, Field), name
+        fields.append(field)
+    return tuple(fields)
+
+
+def _quoted(field: Field[Any, Any]) -> str:
+    assert field.column is not None  # every field of the table's own columns has one
+    return connection.ops.quote_name(field.column)
 
 
 @cache
 def _insert_sql(rows: int) -> str:
     table = connection.ops.quote_name(GameEvent._meta.db_table)
     fields = _fields(GameEvent, EVENT_FIELDS)
-    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    columns = ", ".join(_quoted(field) for field in fields)
     row = "(" + ", ".join(["%s"] * len(fields)) + ")"
     return f"INSERT INTO {table} ({columns}) VALUES " + ", ".join([row] * rows)
 
@@ -40,9 +51,7 @@ def _insert_sql(rows: int) -> str:
 @cache
 def _update_sql(names: tuple[str, ...]) -> str:
     table = connection.ops.quote_name(Game._meta.db_table)
-    sets = ", ".join(
-        f"{connection.ops.quote_name(field.column)} = %s" for field in _fields(Game, names)
-    )
+    sets = ", ".join(f"{_quoted(field)} = %s" for field in _fields(Game, names))
     return f"UPDATE {table} SET {sets} WHERE {connection.ops.quote_name('id')} = %s"
 
 
@@ -69,6 +78,6 @@ def snapshot_save(game: Game, names: Sequence[str]) -> None:
         field.get_db_prep_save(getattr(game, field.attname), connection)
         for field in _fields(Game, key)
     ]
-    params.append(Game._meta.pk.get_db_prep_save(game.pk, connection))  # type: ignore[union-attr]
+    params.append(Game._meta.pk.get_db_prep_save(game.pk, connection))
     with connection.cursor() as cursor:
         cursor.execute(_update_sql(key), params)

@@ -23,10 +23,18 @@ ADVANCE_TOURNAMENT = "games.tournaments.tasks.advance_tournament"
 TASK_NAMES = (PLAY_COMPUTER_MOVE, FIRE_TIMER, ADVANCE_TOURNAMENT)
 
 
-def _queue(name: str, *args: object, **options: object) -> None:
+def _queue(
+    name: str, *args: object, countdown: float | None = None, eta: datetime | None = None
+) -> None:
     # A signature resolves its name through the app's registry, so the settings (eager mode,
     # routes) apply as they would to ``task.apply_async``.
-    current_app.signature(name, args=args).apply_async(**options)
+    signature = current_app.signature(name, args=args)
+    if eta is not None:
+        signature.apply_async(eta=eta)
+    elif countdown is not None:
+        signature.apply_async(countdown=countdown)
+    else:
+        signature.apply_async()
 
 
 def queue_computer_move(*, game_id: object, version: int) -> None:

@@ -124,23 +124,35 @@ def on_game_advanced(
     publish(notes + [player_note(player, note) for player, note in player_notes], batch)
 
 
+# Read-only members (properties), as the frozen dataclasses of games.followups give them.
 class SeatFacts(Protocol):
-    index: int
-    occupant: str
-    player_id: int | None
+    @property
+    def index(self) -> int: ...
+    @property
+    def occupant(self) -> str: ...
+    @property
+    def player_id(self) -> int | None: ...
 
 
 class TableFacts(Protocol):
     """A game's version as a move left it (``games.followups.Advance``): plain values."""
 
-    game_id: Any
-    kind: str
-    version: int
-    finished: bool
-    turn_seat: int | None
-    created_by_id: int
-    deadline_at: datetime | None
-    seats: Sequence[SeatFacts]
+    @property
+    def game_id(self) -> Any: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def turn_seat(self) -> int | None: ...
+    @property
+    def created_by_id(self) -> int: ...
+    @property
+    def deadline_at(self) -> datetime | None: ...
+    @property
+    def seats(self) -> Sequence[SeatFacts]: ...
 
 
 def player_notes(table: TableFacts) -> list[PlayerNote]:

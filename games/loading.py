@@ -13,11 +13,11 @@ from collections.abc import Callable
 from django.db.models import QuerySet
 
 from config.queries import PreparedSelect
-from games.models import Game, Seat
+from games.models import Game, GameId, Seat
 
 
-def _seats_of(*, lock: bool) -> Callable[[object], QuerySet[Seat]]:
-    def build(game_id: object) -> QuerySet[Seat]:
+def _seats_of(*, lock: bool) -> Callable[[GameId], QuerySet[Seat]]:
+    def build(game_id: GameId) -> QuerySet[Seat]:
         seats = Seat.objects.select_related("game__created_by", "player").filter(game_id=game_id)
         # Only the game row is locked: it alone serialises moves. SQLite has no FOR UPDATE; its
         # transactions take the write lock when they begin (settings).
@@ -31,7 +31,7 @@ _READ = PreparedSelect(_seats_of(lock=False), _GAME_FIELD, uuid.UUID(int=0))
 _LOCKED = PreparedSelect(_seats_of(lock=True), _GAME_FIELD, uuid.UUID(int=0))
 
 
-def game_with_seats(game_id: object, *, lock: bool = False) -> Game:
+def game_with_seats(game_id: GameId, *, lock: bool = False) -> Game:
     """The game (``Game.DoesNotExist``; ``ValidationError`` or ``ValueError`` for an id that
     cannot be one), with ``lock`` its row locked until the transaction ends."""
     seats = (_LOCKED if lock else _READ)(game_id)

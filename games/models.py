@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any, TypeAlias
 
 from django.conf import settings
 from django.db import models
@@ -12,7 +13,9 @@ from games.kinds import KINDS
 
 #: The game kinds as a field's choices (``GameKind.YATZY`` is ``"yatzy"``): their codes and names
 #: are those of ``games.kinds``, where everything else about a kind is too.
-GameKind = models.TextChoices(
+# Enum's functional API (a class from a list of members), which django-stubs type only as the
+# call that looks a member up: the class's type is declared, the call's overloads ignored.
+GameKind: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
     "GameKind",
     [(kind.code.upper(), (kind.code, kind.label)) for kind in KINDS.values()],
     module=__name__,
@@ -32,6 +35,10 @@ class Occupant(models.TextChoices):
     PLAYER = "player", _("Player")
     HOTSEAT = "hotseat", _("Hot-seat player")
     COMPUTER = "computer", _("Computer")
+
+
+#: A game's id as the code receives it: a UUID (URLs, rows) or its text (task arguments, JSON).
+GameId: TypeAlias = uuid.UUID | str
 
 
 class Game(models.Model):
@@ -89,7 +96,8 @@ class Game(models.Model):
         for seat in seats:
             seat.game = self
         queryset._result_cache = seats
-        queryset._prefetch_done = True
+        # Private to Django's QuerySet (as prefetch_related sets it); its stub does not declare it.
+        queryset._prefetch_done = True  # type: ignore[attr-defined]
         cache["seats"] = queryset
 
 
@@ -184,10 +192,10 @@ class GameEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.game} #{self.seq} {self.type}"
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:  # passed on to Model.save as they come
         if not self._state.adding:
             raise PermissionError("game events are append-only")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
+        super().save(*args, **kwargs)
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise PermissionError("game events are append-only")

@@ -10,7 +10,7 @@ from django.db.models import Prefetch, QuerySet
 from config.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_with_seats
-from games.models import Game, GameEvent, GameStatus, Seat
+from games.models import Game, GameEvent, GameId, GameStatus, Seat
 from games.services import controlled_seats
 from players.models import Player
 
@@ -21,7 +21,7 @@ def game_queryset() -> QuerySet[Game]:
     )
 
 
-def game_get(game_id: object) -> Game:
+def game_get(game_id: GameId) -> Game:
     """The game with its creator, its seats and their accounts (one query)."""
     try:
         return game_with_seats(game_id)
@@ -53,7 +53,7 @@ def game_replay_matches_snapshot(game: Game) -> bool:
     return replayed.to_wire() == game.state
 
 
-def game_hint(*, game_id: object, player: Player) -> dict[str, Any]:
+def game_hint(*, game_id: GameId, player: Player) -> dict[str, Any]:
     """What the computer would play now, for the player who is to move (never for onlookers)."""
     game = game_get(game_id)
     if game.status != GameStatus.ACTIVE or game.state is None:

@@ -26,7 +26,7 @@ from games import event_store, followups
 from games.dice import dice_roller
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
-from games.models import Game, GameEvent, GameStatus, Occupant, Seat
+from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import RuleError
 from games.timers import MoveContext, deadline_after
 from players import rating_service
@@ -55,7 +55,7 @@ class MoveResult:
     state: WireState
 
 
-def _lock(game_id: object) -> Game:
+def _lock(game_id: GameId) -> Game:
     """The game, its row locked until the transaction ends, with its seats and their accounts:
     one query (games.loading)."""
     try:
@@ -128,7 +128,7 @@ def _seat_level(kind: str, spec: SeatSpec, index: int) -> str:
 
 
 @transaction.atomic
-def game_join(*, game_id: object, player: Player, seat_index: int | None = None) -> Game:
+def game_join(*, game_id: GameId, player: Player, seat_index: int | None = None) -> Game:
     game = _lock(game_id)
     if game.status != GameStatus.OPEN:
         raise Refusal.GAME_NOT_OPEN.error()
@@ -147,7 +147,7 @@ def game_join(*, game_id: object, player: Player, seat_index: int | None = None)
 
 
 @transaction.atomic
-def game_start(*, game_id: object, player: Player) -> Game:
+def game_start(*, game_id: GameId, player: Player) -> Game:
     game = _lock(game_id)
     if game.created_by_id != player.pk:
         raise Refusal.NOT_CREATOR.error()
@@ -179,7 +179,7 @@ def controlled_seats(game: Game, player: Player | None) -> set[int]:
 
 def game_move(
     *,
-    game_id: object,
+    game_id: GameId,
     command: Mapping[str, Any],
     actor: Player | None,
     expected_version: int | None = None,
@@ -208,7 +208,7 @@ def game_move(
 
 def _game_move(
     *,
-    game_id: object,
+    game_id: GameId,
     command: Mapping[str, Any],
     actor: Player | None,
     expected_version: int | None,

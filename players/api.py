@@ -18,11 +18,11 @@ from rest_framework.views import APIView
 from config.refusals import Refusal
 from config.throttling import RateThrottle
 from players import services
-from players.auth import TokenAuthentication
+from players.auth import TokenAuthentication, request_player
 from players.models import Player
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     name = serializers.CharField(source="public_name", read_only=True)
 
     class Meta:
@@ -31,7 +31,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RegisterInput(serializers.Serializer):
+class RegisterInput(serializers.Serializer[None]):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(write_only=True, max_length=128)
     display_name = serializers.CharField(
@@ -39,7 +39,7 @@ class RegisterInput(serializers.Serializer):
     )
 
 
-class CredentialsInput(serializers.Serializer):
+class CredentialsInput(serializers.Serializer[None]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(write_only=True, max_length=128)
 
@@ -58,7 +58,7 @@ def _token_body(instance: AuthToken, raw: str) -> dict[str, Any]:
     return {"token": raw, "expiry": instance.expiry, "player": PlayerSerializer(instance.user).data}
 
 
-def parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def parse(serializer_class: type[serializers.Serializer[None]], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -103,7 +103,7 @@ class TokenRevokeView(APIView):
     def post(self, request: Request) -> Response:
         revoke_all = request.query_params.get("all", "").lower() in {"1", "true", "yes"}
         if revoke_all:
-            services.token_revoke_all(player=request.user)  # type: ignore[arg-type]
+            services.token_revoke_all(player=request_player(request))
         else:
             if not isinstance(request.auth, AuthToken):
                 raise Refusal.TOKEN_REQUIRED.error()
@@ -116,4 +116,4 @@ class MeView(APIView):
 
     @extend_schema(responses=PlayerSerializer, tags=["accounts"])
     def get(self, request: Request) -> Response:
-        return Response(PlayerSerializer(request.user).data)
+        return Response(PlayerSerializer(request_player(request)).data)

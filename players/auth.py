@@ -9,13 +9,15 @@ tokens of the account are deleted when it next signs in (``players.services.toke
 instead of on every request.
 
 Nothing is cached between requests: a revoked token is refused by the very next request.
+
+``request_player`` gives the views the account of a request they let in only authenticated.
 """
 
 from __future__ import annotations
 
 import binascii
 from hmac import compare_digest
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from knox import auth as knox_auth
@@ -26,6 +28,12 @@ from knox.signals import token_expired
 
 from config.queries import PreparedSelect
 from config.refusals import Refusal
+from players.models import Player
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+    from knox.models import AuthToken
+    from rest_framework.request import Request
 
 _Token = get_token_model()
 # A token's candidates (same key prefix; in practice one) with their account: one query.
@@ -36,10 +44,24 @@ _BY_KEY = PreparedSelect(
 )
 
 
+def request_player(request: Request | HttpRequest) -> Player:
+    """The account that made a request its view lets in only authenticated (``IsAuthenticated``,
+    or ``IsAuthenticatedOrReadOnly`` for a write; the admin, staff only). The type checker
+    cannot see a permission: ``request.user`` is an account or ``AnonymousUser`` to it."""
+    user = request.user
+    if not isinstance(user, Player):  # not reached behind those permissions
+        raise Refusal.NOT_AUTHENTICATED.error()
+    return user
+
+
 class TokenAuthentication(knox_auth.TokenAuthentication):
     """knox's header (``Authorization: Token <token>``), tokens and expiry rules."""
 
-    def authenticate_credentials(self, token: bytes) -> tuple[Any, Any]:
+    if TYPE_CHECKING:
+        # knox's, which it leaves unannotated: the token's account (refused if inactive).
+        def validate_user(self, auth_token: AuthToken) -> tuple[Player, AuthToken]: ...
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Player, AuthToken]:
         try:
             raw = token.decode("utf-8")
             digest = hash_token(raw)
@@ -57,5 +79,5 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
                 break
             if knox_settings.AUTO_REFRESH and auth_token.expiry:
                 self.renew_token(auth_token)
-            return self.validate_user(auth_token)  # type: ignore[no-any-return]
+            return self.validate_user(auth_token)
         raise Refusal.INVALID_TOKEN.error()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -19,13 +20,14 @@ from players.rating_service import leaderboard
 HISTORY = 20
 
 
-class RatingSerializer(serializers.ModelSerializer):
+class RatingSerializer(serializers.ModelSerializer[PlayerRating]):
     class Meta:
         model = PlayerRating
         fields = ["kind", "rating", "deviation", "games", "updated_at"]
 
 
-class LeaderboardRowSerializer(serializers.Serializer):
+# Renders dicts: one, or a list of them with many=True.
+class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):
     rank = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField()
@@ -61,7 +63,7 @@ class LeaderboardView(APIView):
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 
 
-class ProfileSerializer(serializers.Serializer):
+class ProfileSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     name = serializers.CharField()
     date_joined = serializers.DateTimeField()

@@ -75,7 +75,7 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
 
 def event_body(event: GameEvent, kind: str) -> dict[str, Any]:
     """``GameEventSerializer``'s answer; ``kind`` is the game's."""
-    actor = event.actor.username if event.actor_id is not None else None
+    actor = event.actor.username if event.actor is not None else None
     wire = live.event_wire(
         event.seq, event.type, event.data, actor, event.automatic, event.created_at
     )

@@ -18,6 +18,7 @@ from rest_framework import serializers
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
 from games.services import controlled_seats
+from players.models import Player
 
 SEAT_TYPES = [
     ("me", _("My own account")),
@@ -27,7 +28,7 @@ SEAT_TYPES = [
 ]
 
 
-class SeatInput(serializers.Serializer):
+class SeatInput(serializers.Serializer[None]):
     type = serializers.ChoiceField(choices=SEAT_TYPES)
     name = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
     level = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
@@ -40,17 +41,17 @@ class SeatInput(serializers.Serializer):
         return attrs
 
 
-class GameCreateInput(serializers.Serializer):
+class GameCreateInput(serializers.Serializer[None]):
     kind = serializers.ChoiceField(choices=GameKind.choices)
     options = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True, allow_empty=False)
 
 
-class JoinInput(serializers.Serializer):
+class JoinInput(serializers.Serializer[None]):
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
 
 
-class MoveInput(serializers.Serializer):
+class MoveInput(serializers.Serializer[None]):
     """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
 
     type = serializers.CharField(help_text=_("yatzy: roll or score; ten_thousand: roll or bank"))
@@ -103,13 +104,13 @@ class MoveInput(serializers.Serializer):
         return {"command": command, "expected_version": checked.get("expected_version")}
 
 
-class PlayerRef(serializers.Serializer):
+class PlayerRef(serializers.Serializer[Player]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     name = serializers.CharField(source="public_name")
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(serializers.ModelSerializer[Seat]):
     name = serializers.CharField(source="display_name")
     player = PlayerRef(allow_null=True)
     open = serializers.BooleanField(source="is_open")
@@ -132,7 +133,7 @@ class SeatSerializer(serializers.ModelSerializer):
         ]  # fmt: skip
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(serializers.ModelSerializer[Game]):
     kind_name = serializers.CharField(source="get_kind_display")
     status_name = serializers.CharField(source="get_status_display")
     created_by = PlayerRef()
@@ -169,12 +170,12 @@ class GameSummarySerializer(GameSerializer):
         fields = [f for f in GameSerializer.Meta.fields if f != "state"]
 
 
-class MessageSerializer(serializers.Serializer):
+class MessageSerializer(serializers.Serializer[dict[str, str]]):
     code = serializers.CharField()
     text = serializers.CharField()
 
 
-class GameEventSerializer(serializers.ModelSerializer):
+class GameEventSerializer(serializers.ModelSerializer[GameEvent]):
     """An event; ``messages`` are what the app shows for it, in the request's language. Give the
     game's kind as ``context["kind"]``."""
 
@@ -191,23 +192,23 @@ class GameEventSerializer(serializers.ModelSerializer):
         return [] if kind is None else kind.presenter.event_messages(event.type)
 
 
-class MoveResultSerializer(serializers.Serializer):
+class MoveResultSerializer(serializers.Serializer[dict[str, Any]]):
     events = GameEventSerializer(many=True)
     game = GameSerializer()
 
 
-class EventPageSerializer(serializers.Serializer):
+class EventPageSerializer(serializers.Serializer[dict[str, Any]]):
     version = serializers.IntegerField()
     events = GameEventSerializer(many=True)
 
 
-class ReplaySerializer(serializers.Serializer):
+class ReplaySerializer(serializers.Serializer[dict[str, Any]]):
     at = serializers.IntegerField()
     version = serializers.IntegerField()
     state = serializers.DictField(allow_null=True)
 
 
-class KeepPreviewSerializer(serializers.Serializer):
+class KeepPreviewSerializer(serializers.Serializer[dict[str, Any]]):
     keep = serializers.ListField(child=serializers.IntegerField())
     valid = serializers.BooleanField(help_text=_("Whether these dice may be set aside together"))
     points = serializers.IntegerField()
@@ -217,7 +218,7 @@ class KeepPreviewSerializer(serializers.Serializer):
     farkle_risk = serializers.FloatField(allow_null=True)
 
 
-class HintSerializer(serializers.Serializer):
+class HintSerializer(serializers.Serializer[dict[str, Any]]):
     move = serializers.DictField(help_text=_("The move, as it would be sent to moves/"))
     expected_value = serializers.FloatField(
         allow_null=True,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 from django.db.models import QuerySet
@@ -21,11 +22,12 @@ from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
+from players.auth import request_player
 
 MAX_EVENT_PAGE = 500
 
 
-def parse(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def parse(serializer_class: type[serializers.Serializer[None]], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -48,7 +50,7 @@ def render_game(request: Request, game: Game, status: int = 200) -> Response:
     return Response(game_body(game, None, request.user), status=status)
 
 
-class GameListCreateView(generics.ListAPIView):
+class GameListCreateView(generics.ListAPIView[Game]):
     serializer_class = s.GameSummarySerializer
     filterset_class = GameFilter
     pagination_class = GameCursorPagination
@@ -60,7 +62,7 @@ class GameListCreateView(generics.ListAPIView):
     def post(self, request: Request) -> Response:
         data = parse(s.GameCreateInput, request.data)
         game = services.game_create(
-            creator=request.user,  # type: ignore[arg-type]
+            creator=request_player(request),
             kind=data["kind"],
             options=data["options"],
             seats=[services.SeatSpec(**seat) for seat in data["seats"]],
@@ -91,7 +93,7 @@ class GameDetailView(APIView):
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         etag = game_etag(game)
         if etag in request.headers.get("If-None-Match", ""):
@@ -107,11 +109,11 @@ class GameJoinView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=s.JoinInput, responses=s.GameSerializer, tags=["games"])
-    def post(self, request: Request, game_id: str) -> Response:
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.JoinInput, request.data)
         game = services.game_join(
             game_id=game_id,
-            player=request.user,  # type: ignore[arg-type]
+            player=request_player(request),
             seat_index=data["seat"],
         )
         return render_game(request, game)
@@ -121,8 +123,8 @@ class GameStartView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
-    def post(self, request: Request, game_id: str) -> Response:
-        game = services.game_start(game_id=game_id, player=request.user)  # type: ignore[arg-type]
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        game = services.game_start(game_id=game_id, player=request_player(request))
         return render_game(request, game)
 
 
@@ -142,7 +144,7 @@ class GameMoveView(APIView):
         ],
         tags=["games"],
     )
-    def post(self, request: Request, game_id: str) -> Response:
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
         from_header = version_from_if_match(request)
@@ -151,7 +153,7 @@ class GameMoveView(APIView):
         moved = services.game_move(
             game_id=game_id,
             command=data["command"],
-            actor=request.user,  # type: ignore[arg-type]
+            actor=request_player(request),
             expected_version=expected if expected is not None else from_header,
         )
         # Rendered from what the move holds: the game with its seats and accounts, and the rules
@@ -181,7 +183,7 @@ class GameEventsView(APIView):
         responses=s.EventPageSerializer,
         tags=["games"],
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         after = query_int(request, "after", 0)
         limit = min(query_int(request, "limit", MAX_EVENT_PAGE, minimum=1) or 1, MAX_EVENT_PAGE)
@@ -196,7 +198,7 @@ class GameReplayView(APIView):
         responses=s.ReplaySerializer,
         tags=["games"],
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
         state = selectors.game_state_at(game, at=at)
@@ -214,7 +216,7 @@ class GamePreviewView(APIView):
         responses=s.KeepPreviewSerializer,
         tags=["games"],
     )
-    def get(self, request: Request, game_id: str) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         preview = kind_for(game.kind).preview
         if preview is None:
@@ -235,6 +237,6 @@ class GameHintView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=s.HintSerializer, tags=["games"])
-    def get(self, request: Request, game_id: str) -> Response:
-        hint = selectors.game_hint(game_id=game_id, player=request.user)  # type: ignore[arg-type]
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+        hint = selectors.game_hint(game_id=game_id, player=request_player(request))
         return Response(hint)

@@ -129,6 +129,8 @@ def account_for_session(session_key: str) -> int | None:
     from django.contrib.auth import get_user
 
     session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    # get_user reads nothing of the request but its session: a namespace holding one stands in
+    # for the HttpRequest that the stream tier does not build, and the stubs ask for.
     user = get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]
     return int(user.pk) if user.is_authenticated and user.is_active else None
 

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from config.errors import ApiError
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound
+from players.auth import request_player
 
 
 class TournamentForm(ModelForm):
@@ -73,7 +74,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
-            obj.created_by = request.user  # type: ignore[assignment]
+            obj.created_by = request_player(request)
         super().save_model(request, obj, form, change)
 
     @admin.action(description=_("Start now (or cancel if under the minimum)"))

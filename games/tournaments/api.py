@@ -3,7 +3,8 @@ here too (or in the Django admin)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 import django_filters
 from django.db.models import QuerySet
@@ -21,9 +22,10 @@ from games.api.pagination import GameCursorPagination
 from games.models import GameKind
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
+from players.auth import request_player
 
 
-class EntrantSerializer(serializers.ModelSerializer):
+class EntrantSerializer(serializers.ModelSerializer[Entrant]):
     name = serializers.CharField(source="display_name")
     username = serializers.CharField(source="player.username", default=None)
     computer = serializers.BooleanField(source="is_computer")
@@ -41,7 +43,7 @@ class EntrantSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "username", "computer", "computer_level", "seed_rating"]
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     format_name = serializers.CharField(source="get_format_display", read_only=True)
     status_name = serializers.CharField(source="get_status_display", read_only=True)
     kind_name = serializers.CharField(source="get_kind_display", read_only=True)
@@ -62,10 +64,12 @@ class TournamentSerializer(serializers.ModelSerializer):
 
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
         active = [e for e in tournament.entrants.all() if e.withdrawn_at is None]
-        return EntrantSerializer(active, many=True).data  # type: ignore[return-value]
+        # many=True makes a ListSerializer, whose data is a list; the stubs keep the class's
+        # own (a dict).
+        return cast(list[dict[str, Any]], EntrantSerializer(active, many=True).data)
 
 
-class TournamentCreateInput(serializers.Serializer):
+class TournamentCreateInput(serializers.Serializer[None]):
     name = serializers.CharField(max_length=100)
     kind = serializers.ChoiceField(choices=GameKind.choices)
     format = serializers.ChoiceField(choices=TournamentFormat.choices)
@@ -117,7 +121,7 @@ class IsStaffForWrites(BasePermission):
         return bool(request.user and request.user.is_staff)
 
 
-class TournamentListCreateView(generics.ListAPIView):
+class TournamentListCreateView(generics.ListAPIView[Tournament]):
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     pagination_class = TournamentPagination
@@ -131,7 +135,7 @@ class TournamentListCreateView(generics.ListAPIView):
         serializer = TournamentCreateInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         tournament = services.tournament_create(
-            created_by=request.user,  # type: ignore[arg-type]
+            created_by=request_player(request),
             **serializer.validated_data,
         )
         fresh = selectors.tournament_get(tournament.pk)
@@ -149,7 +153,9 @@ class TournamentRegisterView(APIView):
 
     @extend_schema(request=None, responses={201: EntrantSerializer})
     def post(self, request: Request, tournament_id: int) -> Response:
-        entrant = services.tournament_register(tournament_id=tournament_id, player=request.user)  # type: ignore[arg-type]
+        entrant = services.tournament_register(
+            tournament_id=tournament_id, player=request_player(request)
+        )
         return Response(EntrantSerializer(entrant).data, status=201)
 
 
@@ -158,11 +164,12 @@ class TournamentWithdrawView(APIView):
 
     @extend_schema(request=None, responses={204: None})
     def post(self, request: Request, tournament_id: int) -> Response:
-        services.tournament_withdraw(tournament_id=tournament_id, player=request.user)  # type: ignore[arg-type]
+        services.tournament_withdraw(tournament_id=tournament_id, player=request_player(request))
         return Response(status=204)
 
 
-class StandingSerializer(serializers.Serializer):
+# The output serializers below render dicts: one, or a list of them with many=True.
+class StandingSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):
     rank = serializers.IntegerField()
     entrant = EntrantSerializer()
     points = serializers.FloatField()
@@ -183,7 +190,7 @@ class TournamentStandingsView(APIView):
         return Response(StandingSerializer(rows, many=True).data)
 
 
-class RoundGameSerializer(serializers.Serializer):
+class RoundGameSerializer(serializers.Serializer[dict[str, Any]]):
     table = serializers.IntegerField()
     replay = serializers.IntegerField()
     game = serializers.UUIDField()
@@ -191,7 +198,7 @@ class RoundGameSerializer(serializers.Serializer):
     seats = serializers.ListField(child=serializers.DictField())
 
 
-class RoundSerializer(serializers.Serializer):
+class RoundSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):
     number = serializers.IntegerField()
     finished = serializers.BooleanField()
     byes = EntrantSerializer(many=True)

@@ -3,10 +3,22 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Protocol, cast
 
 from celery.schedules import crontab
 
 from config.refusals import Refusal
+
+
+class _Expanded(Protocol):
+    """What a crontab makes of its five fields in __init__: the values each one names, which
+    celery-types does not declare."""
+
+    minute: set[int]
+    hour: set[int]
+    day_of_month: set[int]
+    month_of_year: set[int]
+    day_of_week: set[int]
 
 
 def _crontab(line: str) -> crontab:
@@ -34,7 +46,7 @@ def validate_cron(line: str) -> None:
 def next_occurrence(line: str, *, after: datetime) -> datetime:
     """The first minute strictly after ``after`` that the cron line names (UTC). As in Celery's
     crontab, a day must match both the day of month and the day of week fields."""
-    schedule = _crontab(line)
+    schedule = cast(_Expanded, _crontab(line))
     start = after.astimezone(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
     day = start.replace(hour=0, minute=0)
     for _ in range(366 * 5):  # a line naming a day that never comes (30 February) ends here

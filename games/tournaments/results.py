@@ -52,6 +52,8 @@ def ratings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> dict[int,
         )
     )
     return {
-        e.pk: kind.level_rating(e.level) if e.is_computer else stored.get(e.player_id, 1500.0)
+        e.pk: kind.level_rating(e.level)
+        if e.player_id is None  # is_computer, said so the type checker sees the account's id
+        else stored.get(e.player_id, 1500.0)
         for e in entrants
     }

@@ -4,10 +4,11 @@ for beat; beat's tick catches any that is lost). Called by ``games.followups.aft
 from __future__ import annotations
 
 from games import jobs
+from games.models import GameId
 from games.tournaments.models import TournamentGame
 
 
-def on_game_advanced(*, game_id: object, finished: bool, **_: object) -> None:
+def on_game_advanced(*, game_id: GameId, finished: bool, **_: object) -> None:
     if not finished:
         return
     tournament_id = (

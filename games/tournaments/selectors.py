@@ -10,11 +10,7 @@ from config.refusals import Refusal
 from games.tournaments import pairing as p
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.results import pairing_history
-
-try:  # the standings may live beside the pairing or in a module of their own
-    from games.tournaments.standings import standings as compute_standings
-except ImportError:  # pragma: no cover
-    from games.tournaments.pairing import standings as compute_standings  # type: ignore[no-redef]
+from games.tournaments.standings import standings as compute_standings
 
 
 def tournament_queryset() -> QuerySet[Tournament]:
@@ -23,7 +19,7 @@ def tournament_queryset() -> QuerySet[Tournament]:
     )
 
 
-def tournament_get(tournament_id: object) -> Tournament:
+def tournament_get(tournament_id: int | str) -> Tournament:
     try:
         return tournament_queryset().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):

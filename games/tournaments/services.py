@@ -34,7 +34,7 @@ from players.models import Player
 OPEN_FOR_ENTRY = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTRATION)
 
 
-def _lock(tournament_id: object) -> Tournament:
+def _lock(tournament_id: int | str) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
@@ -117,7 +117,7 @@ def _active(tournament: Tournament) -> list[Entrant]:
 
 
 @transaction.atomic
-def tournament_register(*, tournament_id: object, player: Player) -> Entrant:
+def tournament_register(*, tournament_id: int | str, player: Player) -> Entrant:
     tournament = _lock(tournament_id)
     _entry_open(tournament, timezone.now())
     entrant = tournament.entrants.filter(player=player).first()
@@ -133,7 +133,7 @@ def tournament_register(*, tournament_id: object, player: Player) -> Entrant:
 
 
 @transaction.atomic
-def tournament_withdraw(*, tournament_id: object, player: Player) -> None:
+def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
         raise Refusal.REGISTRATION_CLOSED.error()
@@ -145,7 +145,9 @@ def tournament_withdraw(*, tournament_id: object, player: Player) -> None:
 
 
 @transaction.atomic
-def tournament_add_computer(*, tournament_id: object, level: str = "", name: str = "") -> Entrant:
+def tournament_add_computer(
+    *, tournament_id: int | str, level: str = "", name: str = ""
+) -> Entrant:
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
         raise Refusal.REGISTRATION_CLOSED.error()
@@ -162,7 +164,7 @@ def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant
 
 
 @transaction.atomic
-def tournament_cancel(*, tournament_id: object, reason: str) -> Tournament:
+def tournament_cancel(*, tournament_id: int | str, reason: str) -> Tournament:
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
         raise Refusal.CANNOT_CANCEL.error()
@@ -173,7 +175,7 @@ def tournament_cancel(*, tournament_id: object, reason: str) -> Tournament:
 
 
 @transaction.atomic
-def tournament_start(*, tournament_id: object, now: datetime | None = None) -> bool:
+def tournament_start(*, tournament_id: int | str, now: datetime | None = None) -> bool:
     """Start a due tournament: its first round's games, or cancel it under the minimum.
     False if another run already started (or cancelled) it."""
     now = now or timezone.now()
@@ -209,7 +211,7 @@ def tournament_start(*, tournament_id: object, now: datetime | None = None) -> b
 
 
 @transaction.atomic
-def tournament_advance(*, tournament_id: object) -> bool:
+def tournament_advance(*, tournament_id: int | str) -> bool:
     """Once every game of the current round is over: replay tied knockout tables, open the next
     round, or finish the tournament. False if there was nothing to do yet."""
     tournament = _lock(tournament_id)
