@@ -7,14 +7,9 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from games.tournaments import errors
-from games.tournaments import pairing as p
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.results import pairing_history
-
-try:  # the standings may live beside the pairing or in a module of their own
-    from games.tournaments.standings import standings as compute_standings
-except ImportError:  # pragma: no cover
-    from games.tournaments.pairing import standings as compute_standings  # type: ignore[no-redef]
+from games.tournaments.standings import standings as compute_standings
 
 
 def tournament_queryset() -> QuerySet[Tournament]:
@@ -89,4 +84,4 @@ def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
     return rounds
 
 
-__all__ = ["p", "tournament_get", "tournament_rounds", "tournament_standings"]
+__all__ = ["tournament_get", "tournament_queryset", "tournament_rounds", "tournament_standings"]
