@@ -202,12 +202,15 @@ def _sheet_to_wire(sheet: tuple[int | None, ...]) -> dict[str, int | None]:
     return dict(zip(BOXES, sheet, strict=True))
 
 
+_BOX_NAMES = frozenset(BOXES)
+
+
 def _sheet_from_wire(raw: object) -> tuple[int | None, ...]:
-    if not isinstance(raw, Mapping) or set(raw) != set(BOXES):
+    if not isinstance(raw, Mapping) or raw.keys() != _BOX_NAMES:
         raise WireError(f"a sheet must map all 13 boxes, got {raw!r}")
-    cells = tuple(raw[box] for box in BOXES)
+    cells = tuple(map(raw.__getitem__, BOXES))
     for cell in cells:
-        if cell is not None and (not isinstance(cell, int) or isinstance(cell, bool) or cell < 0):
+        if cell is not None and (type(cell) is not int or cell < 0):  # a bool is no points
             raise WireError(f"bad box points: {cell!r}")
     return cells
 
