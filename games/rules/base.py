@@ -189,6 +189,11 @@ class TaggedUnion(Generic[F]):
         return read
 
 
+def unknown_move(kind: object) -> RuleError:
+    """The refusal of a command whose ``"type"`` names no move of the game (``TaggedUnion``)."""
+    return RuleError("unknown_move", field="type")
+
+
 def options_from_wire(options: type[F], data: object) -> F:
     """Options from a new-game request: missing keys take their defaults, each field's ``Wire``
     checks its value; ``RuleError("invalid_option")`` for a key that is not an option."""

@@ -20,6 +20,7 @@ from games.rules.base import (
     WireError,
     WireForm,
     stored_options,
+    unknown_move,
 )
 from games.rules.ten_thousand_scoring import (
     DICE,
@@ -53,6 +54,7 @@ def options_from_wire(data: Mapping[str, Any] | None) -> TenThousandOptions:
     return base.options_from_wire(TenThousandOptions, data)
 
 
+#: The options as an event or a state stores them.
 Options = Annotated[TenThousandOptions, stored_options(TenThousandOptions)]
 
 
@@ -96,11 +98,7 @@ class Bank(WireForm):
 
 
 Command: TypeAlias = Roll | Bank
-
-
-COMMANDS = TaggedUnion[Command](
-    Roll, Bank, unknown=lambda _: RuleError("unknown_move", field="type")
-)
+COMMANDS = TaggedUnion[Command](Roll, Bank, unknown=unknown_move)
 
 
 def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:

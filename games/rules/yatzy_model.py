@@ -21,6 +21,7 @@ from games.rules.base import (
     WireError,
     WireForm,
     stored_options,
+    unknown_move,
 )
 from games.rules.yatzy_scoring import (
     BOXES,
@@ -62,6 +63,7 @@ def options_from_wire(data: Mapping[str, Any] | None) -> YatzyOptions:
     return base.options_from_wire(YatzyOptions, data)
 
 
+#: The options as an event or a state stores them.
 Options = Annotated[YatzyOptions, stored_options(YatzyOptions)]
 
 
@@ -115,9 +117,7 @@ class Select(WireForm):
 
 
 Command: TypeAlias = Roll | Score | Select
-COMMANDS = TaggedUnion[Command](
-    Roll, Score, Select, unknown=lambda _: RuleError("unknown_move", field="type")
-)
+COMMANDS = TaggedUnion[Command](Roll, Score, Select, unknown=unknown_move)
 
 
 def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
