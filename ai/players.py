@@ -13,19 +13,23 @@ from games.rules.ten_thousand import TenThousandState
 from games.rules.yatzy import YatzyState
 
 
-def faces_to_indices(dice: Sequence[int], faces: Sequence[int]) -> list[int]:
-    """Positions in ``dice`` showing ``faces`` (a sub-multiset), lowest positions first."""
-    free = list(enumerate(dice))
-    chosen = []
+def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
+    """Positions in ``roll`` of the dice ``faces`` (first matching positions, ascending).
+
+    The computer players choose faces; the engines take positions (yatzy's ``hold``, Dés 10 000's
+    ``keep``). ``ValueError`` if ``faces`` is not a sub-multiset of ``roll``.
+    """
+    free = list(enumerate(roll))
+    taken: list[int] = []
     for face in faces:
-        for slot, (position, value) in enumerate(free):
-            if value == face:
-                chosen.append(position)
+        for slot, (index, die) in enumerate(free):
+            if die == face:
+                taken.append(index)
                 del free[slot]
                 break
         else:
-            raise ValueError(f"{list(faces)} is not part of {list(dice)}")
-    return sorted(chosen)
+            raise ValueError(f"{tuple(faces)!r} is not part of the roll {tuple(roll)!r}")
+    return tuple(sorted(taken))
 
 
 def yatzy_command(state: YatzyState, level: str = "optimal") -> dict[str, Any]:
@@ -41,7 +45,7 @@ def _command(state: YatzyState, move: Any) -> dict[str, Any]:
     """The policy's ``{"box"}`` or ``{"hold": faces}`` as a move a client would send."""
     if "box" in move:
         return {"type": "score", "box": move["box"]}
-    return {"type": "roll", "hold": faces_to_indices(state.dice, move["hold"])}
+    return {"type": "roll", "hold": list(faces_to_indices(state.dice, move["hold"]))}
 
 
 def yatzy_auto_confirm(state: YatzyState) -> dict[str, Any]:
@@ -87,7 +91,7 @@ def ten_thousand_command(state: TenThousandState, level: str = "expert") -> dict
         state.last_round,
         level,
     )
-    keep = faces_to_indices(state.roll, faces)
+    keep = list(faces_to_indices(state.roll, faces))
     return {"type": "bank" if bank else "roll", "keep": keep}
 
 

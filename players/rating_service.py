@@ -12,16 +12,11 @@ from django.db.models import QuerySet
 
 from games.kinds import kind_for
 from players import ratings as glicko
-from players.models import Player, PlayerRating, RatingChange
+from players.models import PlayerRating, RatingChange
 
 #: A computer seat's rating is its level's (``games.kinds``), with this deviation: well known, it
 #: does not drift.
 COMPUTER_DEVIATION = 50.0
-
-
-def rating_get(player: Player, kind: str) -> PlayerRating:
-    rating, _ = PlayerRating.objects.get_or_create(player=player, kind=kind)
-    return rating
 
 
 def game_rate(*, game: Any) -> list[RatingChange]:

@@ -3,7 +3,7 @@
 ``best_move(roll, turn_points, totals, me, target, last_round, level) -> (faces, bank)``: the
 faces to set aside from ``roll`` (a sub-multiset of it that scores) and whether to bank after
 setting them aside (else throw the remaining dice, or all six after hot dice). The engine takes
-positions, not faces: ``faces_to_indices(roll, faces)`` converts.
+positions, not faces: ``ai.players.faces_to_indices(roll, faces)`` converts.
 
 Levels:
 
@@ -37,7 +37,6 @@ __all__ = [
     "best_move",
     "classic_threshold",
     "expected_turn_value",
-    "faces_to_indices",
     "optimal_turn_value",
     "threshold_turn_value",
     "warm_up",
@@ -76,25 +75,6 @@ def best_move(
     if level == "classic":
         return classic_move(key, turn_points, totals, me, last_round)
     return expert_move(key, turn_points, totals, me, target, last_round)
-
-
-def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
-    """Positions in ``roll`` of the dice ``faces`` (first matching positions, ascending).
-
-    What the engine's ``Roll(seat, keep=...)`` / ``Bank(seat, keep=...)`` take. ``ValueError`` if
-    ``faces`` is not a sub-multiset of ``roll``.
-    """
-    free = list(enumerate(roll))
-    taken: list[int] = []
-    for face in faces:
-        for slot, (index, die) in enumerate(free):
-            if die == face:
-                taken.append(index)
-                del free[slot]
-                break
-        else:
-            raise ValueError(f"{tuple(faces)!r} is not part of the roll {tuple(roll)!r}")
-    return tuple(sorted(taken))
 
 
 def optimal_turn_value() -> float:

@@ -9,14 +9,15 @@ every game through one path:
     what happens when a seat issues a command; raises ``RuleError`` for an illegal one;
 ``apply(state, event) -> State``
     folds one event into the state (``state`` is ``None`` for the first event);
+``replay(events) -> State``
+    folds a game's events from nothing: a game is exactly the replay of its events;
 ``command_from_wire(data, seat) -> Command``, ``event_from_wire(data) -> Event``,
 ``state_from_wire(data) -> State``, ``options_from_wire(data) -> Options``
-    decode the JSON forms (``Event.to_wire()`` / ``State.to_wire()`` encode); stored data this
-    engine never wrote raises ``WireError``.
-
-A game is the replay of its events: ``replay(module, events)`` rebuilds the state exactly.
+    decode the JSON forms (``Event.to_wire()`` / ``State.to_wire()`` encode; ``base.WireForm``
+    writes both ways for every class from its fields); stored data this engine never wrote raises
+    ``WireError``.
 """
 
-from games.rules.base import DiceRoller, RuleError, replay, secure_roller
+from games.rules.base import DiceRoller, RuleError, secure_roller
 
-__all__ = ["DiceRoller", "RuleError", "replay", "secure_roller"]
+__all__ = ["DiceRoller", "RuleError", "secure_roller"]

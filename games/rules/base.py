@@ -1,10 +1,28 @@
-"""Shared vocabulary of the rules engines: errors, dice sources, replay. Pure Python."""
+"""Shared vocabulary of the rules engines: dice sources, errors, places, replay, and the wire
+codec of their events, states, options and commands. Pure Python."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import MISSING, Field, dataclass, fields
+from types import UnionType
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Self,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+S = TypeVar("S")
+E = TypeVar("E")
 
 #: Produces ``n`` dice faces (1-6). The server passes a CSPRNG-backed roller; tests pass fixed dice.
 DiceRoller = Callable[[int], tuple[int, ...]]
@@ -47,30 +65,6 @@ class RuleError(Exception):
         return f"RuleError({self.code!r}, field={self.field!r}, **{self.params!r})"
 
 
-class Event(Protocol):
-    type: str
-
-    def to_wire(self) -> dict[str, Any]: ...
-
-
-S = TypeVar("S")
-E_contra = TypeVar("E_contra", contravariant=True)
-
-
-class Folds(Protocol[S, E_contra]):
-    def apply(self, state: S | None, event: E_contra) -> S: ...
-
-
-def replay(apply: Callable[[Any, Any], S], events: Iterable[Any]) -> S:
-    """Fold ``events`` from nothing: the state of a game is exactly this."""
-    state: S | None = None
-    for event in events:
-        state = apply(state, event)
-    if state is None:
-        raise ValueError("replay needs at least one event")
-    return state
-
-
 def require_dice(dice: Iterable[int], count: int | None = None) -> tuple[int, ...]:
     """Check a sequence of die faces; ``ValueError`` is a programming error, not a rule error."""
     faces = tuple(dice)
@@ -82,38 +76,295 @@ def require_dice(dice: Iterable[int], count: int | None = None) -> tuple[int, ..
     return faces
 
 
-def wire_int_list(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
-    """Read a list of ints from a command's JSON, or raise the stable ``invalid`` rule error."""
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise RuleError("invalid_dice_indices", field=key)
-    return tuple(value)
+def places_for(totals: Sequence[int]) -> tuple[int, ...]:
+    """1 + the number of strictly higher totals: equal totals share a place (1, 1, 3 ...)."""
+    return tuple(1 + sum(other > total for other in totals) for total in totals)
+
+
+def replay(apply: Callable[[S | None, E], S], events: Iterable[E]) -> S:
+    """Fold ``events`` into ``apply`` from nothing: the state of a game is exactly this.
+
+    Each game binds its own ``apply``: ``yatzy.replay(events)``, ``ten_thousand.replay(events)``.
+    """
+    state: S | None = None
+    for event in events:
+        state = apply(state, event)
+    if state is None:
+        raise ValueError("replay needs at least one event")
+    return state
+
+
+# --- the wire codec -----------------------------------------------------------------------------
 
 
 class WireError(ValueError):
     """Stored data (an event, a state snapshot) that this engine did not write."""
 
 
-def wire_int(data: Mapping[str, Any], key: str) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise WireError(f"{key}: expected an int, got {value!r}")
-    return value
+@dataclass(frozen=True)
+class Wire:
+    """How a field crosses the wire where its type alone does not say: ``Annotated[T, Wire(...)]``.
+
+    ``decode`` reads the JSON value instead of the type's own reader (a command's field checks what
+    a client sent and raises its ``RuleError``); ``check`` runs after the reader, on its result;
+    ``encode`` writes the value instead of the type's own writer. ``carried=False``: the field is
+    not on the wire at all, ``from_wire`` takes it as a keyword argument.
+    """
+
+    decode: Callable[[Any], Any] | None = None
+    check: Callable[[Any], Any] | None = None
+    encode: Callable[[Any], Any] | None = None
+    carried: bool = True
 
 
-def wire_ints(data: Mapping[str, Any], key: str) -> tuple[int, ...]:
-    value = data.get(key)
-    if not isinstance(value, list | tuple) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
-    ):
-        raise WireError(f"{key}: expected a list of ints, got {value!r}")
-    return tuple(value)
+def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:
+    try:
+        return require_dice(faces)
+    except ValueError as error:
+        raise WireError(str(error)) from None
 
 
-def wire_bool(data: Mapping[str, Any], key: str) -> bool:
-    value = data.get(key)
-    if not isinstance(value, bool):
-        raise WireError(f"{key}: expected a bool, got {value!r}")
-    return value
+#: Die faces, 1 to 6.
+Dice = Annotated[tuple[int, ...], Wire(check=_faces_on_wire)]
+#: A command's seat: who sends the command decides it, never its JSON.
+CommandSeat = Annotated[int, Wire(carried=False)]
+
+
+class WireForm:
+    """The base of frozen dataclasses with a JSON form: events, states, options, commands.
+
+    The form is the fields in order (tuples as lists, nested forms as objects), after ``"type"``
+    for a class that has a ``type`` (events, commands). ``to_wire`` and ``from_wire`` are written
+    once per class from its fields' types, on first use, and then take the place of these two on
+    the class: the move path, which decodes a snapshot and encodes events and a state on every
+    move, pays what hand-written code would. ``from_wire`` raises ``WireError`` for data that does
+    not fit the types (a field's ``Wire`` may raise its own error instead); a missing key takes the
+    field's default, else reads as ``None``.
+    """
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set by @dataclass on each form
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A subclass has fields of its own: it writes its own code even if its parent has.
+        cls.to_wire = WireForm.to_wire  # type: ignore[method-assign]
+        cls.from_wire = WireForm.__dict__["from_wire"]  # type: ignore[method-assign]
+
+    def to_wire(self) -> dict[str, Any]:
+        return _compiled(type(self)).to_wire(self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any], **not_carried: Any) -> Self:
+        return cast(Self, _compiled(cls).from_wire(data, **not_carried))
+
+
+F = TypeVar("F", bound=WireForm)
+
+
+class TaggedUnion(Generic[F]):
+    """Decodes the JSON of one of ``forms``, chosen by its ``"type"`` (each form's ``type``).
+
+    ``unknown(type)`` is the error for any other ``"type"``, or for data that is not an object.
+    """
+
+    def __init__(self, *forms: type[F], unknown: Callable[[object], Exception]) -> None:
+        self._forms: dict[str, type[F]] = {cast(Any, form).type: form for form in forms}
+        self._readers: dict[str, Callable[..., F]] = {}
+        self._unknown = unknown
+
+    def decode(self, data: Mapping[str, Any], **not_carried: Any) -> F:
+        try:
+            read = self._readers[data["type"]]
+        except (KeyError, TypeError):  # no such type yet, or no object, or a type that is a list
+            read = self._first_reader(data)
+        return read(data, **not_carried) if not_carried else read(data)
+
+    def _first_reader(self, data: object) -> Callable[..., F]:
+        kind = data.get("type") if isinstance(data, Mapping) else None
+        form = self._forms.get(kind) if isinstance(kind, str) else None
+        if form is None:
+            raise self._unknown(kind)
+        read: Callable[..., F] = _compiled(form).from_wire
+        self._readers[cast(str, kind)] = read
+        return read
+
+
+def unknown_move(kind: object) -> RuleError:
+    """The refusal of a command whose ``"type"`` names no move of the game (``TaggedUnion``)."""
+    return RuleError("unknown_move", field="type")
+
+
+def options_from_wire(options: type[F], data: object) -> F:
+    """Options from a new-game request: missing keys take their defaults, each field's ``Wire``
+    checks its value; ``RuleError("invalid_option")`` for a key that is not an option."""
+    if data is None:
+        return options()
+    if not isinstance(data, Mapping):
+        raise RuleError("invalid_option", field="options")
+    names = _field_names(options)
+    if not names.issuperset(data):
+        unknown = next(key for key in data if key not in names)
+        raise RuleError("invalid_option", field=f"options.{unknown}")
+    return options.from_wire(data)
+
+
+def _field_names(form: type[WireForm]) -> frozenset[str]:
+    return frozenset(f.name for f in fields(form))
+
+
+def stored_options(options: type[WireForm]) -> Wire:
+    """How options stored in an event or a state are read: as a request's, but ``WireError``."""
+
+    names = _field_names(options)
+
+    def decode(data: object) -> WireForm:
+        try:
+            if type(data) is dict and names.issuperset(data):  # as the engine writes them: quicker
+                return options.from_wire(data)
+            return options_from_wire(options, data)
+        except RuleError as error:
+            raise WireError(f"bad options: {error.field}") from None
+
+    return Wire(decode=decode)
+
+
+# --- writing a form's code ----------------------------------------------------------------------
+
+_MISSING = object()
+_NO_WIRE = Wire()
+
+
+def _compiled(form: type[Any]) -> type[Any]:
+    """``form``, its ``to_wire`` and ``from_wire`` written (see ``WireForm``)."""
+    if vars(form)["to_wire"] is not WireForm.to_wire:
+        return form
+    namespace: dict[str, Any] = {"form": form, "MISSING": _MISSING, "WireError": WireError}
+    namespace["Mapping"] = Mapping
+    hints = get_type_hints(form, include_extras=True)
+    items = [f"'type': {form.type!r}"] if isinstance(getattr(form, "type", None), str) else []
+    params, reads, args = [], [], []
+    for field in fields(form):
+        name, var = field.name, f"v_{field.name}"
+        hint, wire = _unwrap(hints[name])
+        if not wire.carried:
+            params.append(f", {name}")
+            args.append(f"{name}={name}")
+            continue
+        args.append(f"{name}={var}")
+        items.append(f"{name!r}: {_writer(hint, wire, f'self.{name}', namespace)}")
+        lines = _reader(hint, wire, var, name, namespace)
+        if field.default is MISSING and field.default_factory is MISSING:
+            reads += [f"{var} = get({name!r})", *lines]
+            continue
+        default = field.default_factory if field.default is MISSING else field.default
+        call = "()" if field.default is MISSING else ""
+        reads += [f"{var} = get({name!r}, MISSING)", f"if {var} is MISSING:"]
+        reads += [f"    {var} = {_bind(namespace, default)}{call}", "else:", *_indent(lines)]
+    source = "\n".join(
+        [
+            "def to_wire(self):",
+            f"    return {{{', '.join(items)}}}",
+            f"def from_wire(data{', *' if params else ''}{''.join(params)}):",
+            "    get = data.get",
+            *_indent(reads),
+            f"    return form({', '.join(args)})",
+        ]
+    )
+    # Like dataclasses' own __init__: straight-line code, as fast as writing it by hand.
+    exec(compile(source, f"<wire form of {form.__qualname__}>", "exec"), namespace)
+    form.to_wire = namespace["to_wire"]
+    form.from_wire = staticmethod(namespace["from_wire"])
+    return form
+
+
+def _unwrap(hint: Any) -> tuple[Any, Wire]:
+    if get_origin(hint) is Annotated:
+        wire = next((m for m in hint.__metadata__ if isinstance(m, Wire)), _NO_WIRE)
+        return hint.__origin__, wire
+    return hint, _NO_WIRE
+
+
+def _tuple_item(hint: Any) -> Any:
+    """``X`` for ``tuple[X, ...]``, else ``None``."""
+    args = get_args(hint)
+    if get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return None
+
+
+def _optional_arm(hint: Any) -> Any:
+    """``X`` for ``X | None``, else ``None``."""
+    args = get_args(hint)
+    if get_origin(hint) in (UnionType, Union) and len(args) == 2 and type(None) in args:
+        return args[0] if args[1] is type(None) else args[1]
+    return None
+
+
+def _is_form(hint: Any) -> bool:
+    return isinstance(hint, type) and issubclass(hint, WireForm)
+
+
+def _bind(namespace: dict[str, Any], value: object) -> str:
+    name = f"g{len(namespace)}"
+    namespace[name] = value
+    return name
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return [f"    {line}" for line in lines]
+
+
+def _writer(hint: Any, wire: Wire, subject: str, namespace: dict[str, Any], depth: int = 0) -> str:
+    """The expression that writes ``subject``, of type ``hint``, as JSON."""
+    if wire.encode is not None:
+        return f"{_bind(namespace, wire.encode)}({subject})"
+    if hint in (int, float, bool, str):
+        return subject
+    if (item := _tuple_item(hint)) is not None:
+        each = f"x{depth}"
+        written = _writer(*_unwrap(item), each, namespace, depth + 1)
+        return f"list({subject})" if written == each else f"[{written} for {each} in {subject}]"
+    if (arm := _optional_arm(hint)) is not None:
+        written = _writer(*_unwrap(arm), subject, namespace, depth)
+        return subject if written == subject else f"(None if {subject} is None else {written})"
+    if _is_form(hint):
+        return f"{subject}.to_wire()"
+    raise TypeError(f"no JSON form for {hint!r}")
+
+
+def _reader(
+    hint: Any, wire: Wire, var: str, key: str, namespace: dict[str, Any], depth: int = 0
+) -> list[str]:
+    """Statements that read the JSON in ``var`` (under ``key``) to a value of type ``hint``."""
+
+    def refuse(expected: str) -> str:
+        return f"    raise WireError({f'{key}: expected {expected}, got '!r} + repr({var}))"
+
+    lines: list[str]
+    if wire.decode is not None:
+        lines = [f"{var} = {_bind(namespace, wire.decode)}({var})"]
+    elif hint in (int, bool, str):  # exact types: a bool is no int here, as in JSON
+        lines = [f"if type({var}) is not {hint.__name__}:", refuse(hint.__name__)]
+    elif hint is float:
+        lines = [f"if type({var}) is int:", f"    {var} = float({var})"]
+        lines += [f"elif type({var}) is not float:", refuse("a number")]
+    elif (item := _tuple_item(hint)) is not None:
+        lines = [f"if type({var}) is not list and type({var}) is not tuple:", refuse("a list")]
+        each, built = f"x{depth}", f"items{depth}"
+        item_lines = _indent(_reader(*_unwrap(item), each, key, namespace, depth + 1))
+        if item in (int, bool, str):  # checked in place: the items are the values
+            lines += [f"for {each} in {var}:", *item_lines, f"{var} = tuple({var})"]
+        else:
+            lines += [f"{built} = []", f"for {each} in {var}:", *item_lines]
+            lines += [f"    {built}.append({each})", f"{var} = tuple({built})"]
+    elif (arm := _optional_arm(hint)) is not None:
+        arm_lines = _reader(*_unwrap(arm), var, key, namespace, depth)
+        lines = [f"if {var} is not None:", *_indent(arm_lines)]
+    elif _is_form(hint):
+        lines = [f"if not isinstance({var}, Mapping):", refuse("an object")]
+        lines += [f"{var} = {_bind(namespace, hint)}.from_wire({var})"]
+    else:
+        raise TypeError(f"no JSON form for {hint!r}")
+    if wire.check is not None:
+        lines.append(f"{var} = {_bind(namespace, wire.check)}({var})")
+    return lines

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from games.rules import base
-from games.rules.base import DiceRoller, RuleError, WireError, require_dice
+from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.ten_thousand_model import (
     DEFAULT_TARGET,
     MAX_SEATS,
@@ -214,11 +215,6 @@ def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
     return score_keep(state.roll[i] for i in chosen) if chosen else None
 
 
-def places_for(totals: Sequence[int]) -> tuple[int, ...]:
-    """1 + the number of strictly higher totals: equal totals share a place (1, 1, 3 ...)."""
-    return tuple(1 + sum(other > total for other in totals) for total in totals)
-
-
 def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
     """Fold one event into the state. ``ValueError`` for an event that cannot follow ``state``."""
     if isinstance(event, GameStarted):
@@ -288,6 +284,5 @@ def _next_turn(state: TenThousandState) -> TenThousandState:
     )
 
 
-def replay(events: Iterable[Event]) -> TenThousandState:
-    """The state of a game is exactly the fold of its events."""
-    return base.replay(apply, events)
+#: ``replay(events)``: the state of a game is exactly the fold of its events.
+replay = partial(base.replay, apply)

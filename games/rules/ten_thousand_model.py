@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, TypeAlias
 
+from games.rules import base
 from games.rules.base import (
+    CommandSeat,
+    Dice,
     RuleError,
+    TaggedUnion,
+    Wire,
     WireError,
-    require_dice,
-    wire_bool,
-    wire_int,
-    wire_int_list,
-    wire_ints,
+    WireForm,
+    stored_options,
+    unknown_move,
 )
 from games.rules.ten_thousand_scoring import (
     DICE,
@@ -34,38 +37,46 @@ MAX_SEATS = 7
 # --- options ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TenThousandOptions:
-    #: The total that triggers the last round: one of ``TARGETS``.
-    target: int = DEFAULT_TARGET
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"target": self.target}
-
-
 def check_target(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in TARGETS:
         raise RuleError("invalid_option", field="options.target", allowed=list(TARGETS))
     return value
 
 
+@dataclass(frozen=True)
+class TenThousandOptions(WireForm):
+    #: The total that triggers the last round: one of ``TARGETS``.
+    target: Annotated[int, Wire(decode=check_target)] = DEFAULT_TARGET
+
+
 def options_from_wire(data: Mapping[str, Any] | None) -> TenThousandOptions:
     """Options from a new-game request; missing keys take their defaults."""
-    if data is None:
-        return TenThousandOptions()
-    if not isinstance(data, Mapping):
-        raise RuleError("invalid_option", field="options")
-    for key in data:
-        if key != "target":
-            raise RuleError("invalid_option", field=f"options.{key}")
-    return TenThousandOptions(target=check_target(data.get("target", DEFAULT_TARGET)))
+    return base.options_from_wire(TenThousandOptions, data)
+
+
+#: The options as an event or a state stores them.
+Options = Annotated[TenThousandOptions, stored_options(TenThousandOptions)]
 
 
 # --- commands -----------------------------------------------------------------------------------
 
 
+def check_keep(keep: object) -> tuple[int, ...]:
+    if (
+        not isinstance(keep, list)
+        or not all(isinstance(i, int) and not isinstance(i, bool) for i in keep)
+        or len(set(keep)) != len(keep)
+    ):
+        raise RuleError("invalid_dice_indices", field="keep")
+    return tuple(keep)
+
+
+#: Positions in the current roll, each once (whether they are in the roll, ``decide`` checks).
+Keep = Annotated[tuple[int, ...], Wire(decode=check_keep)]
+
+
 @dataclass(frozen=True)
-class Roll:
+class Roll(WireForm):
     """Set aside ``keep`` (indices into the current roll) and throw the other dice.
 
     At the start of a turn there is no roll: ``keep`` must be empty and all the dice in play are
@@ -73,131 +84,90 @@ class Roll:
     """
 
     type: ClassVar[str] = "roll"
-    seat: int
-    keep: tuple[int, ...] = ()
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "keep": list(self.keep)}
+    seat: CommandSeat
+    keep: Keep = ()
 
 
 @dataclass(frozen=True)
-class Bank:
+class Bank(WireForm):
     """Set aside ``keep`` from the current roll, then add the turn's points to the seat's total."""
 
     type: ClassVar[str] = "bank"
-    seat: int
-    keep: tuple[int, ...] = ()
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "keep": list(self.keep)}
+    seat: CommandSeat
+    keep: Keep = ()
 
 
 Command: TypeAlias = Roll | Bank
+COMMANDS = TaggedUnion[Command](Roll, Bank, unknown=unknown_move)
 
 
 def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
     """Decode ``{"type": "roll" | "bank", "keep": [0, 2]}``; ``keep`` defaults to ``[]``."""
-    kind = data.get("type") if isinstance(data, Mapping) else None
-    if kind not in (Roll.type, Bank.type):
-        raise RuleError("unknown_move", field="type")
-    keep = wire_int_list(data, "keep")
-    if len(set(keep)) != len(keep):
-        raise RuleError("invalid_dice_indices", field="keep")
-    return Roll(seat=seat, keep=keep) if kind == Roll.type else Bank(seat=seat, keep=keep)
+    return COMMANDS.decode(data, seat=seat)
 
 
 # --- events -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class GameStarted:
+class GameStarted(WireForm):
     type: ClassVar[str] = "game_started"
     seats: int
-    options: TenThousandOptions = field(default_factory=TenThousandOptions)
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "seats": self.seats, "options": self.options.to_wire()}
+    options: Options = field(default_factory=TenThousandOptions)
 
 
 @dataclass(frozen=True)
-class DiceRolled:
+class DiceRolled(WireForm):
     type: ClassVar[str] = "dice_rolled"
     seat: int
-    dice: tuple[int, ...]
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "dice": list(self.dice)}
+    dice: Dice
 
 
 @dataclass(frozen=True)
-class DiceSetAside:
+class DiceSetAside(WireForm):
     type: ClassVar[str] = "dice_set_aside"
     seat: int
     #: Positions in the roll, ascending; ``dice`` are the faces at those positions.
     indices: tuple[int, ...]
-    dice: tuple[int, ...]
+    dice: Dice
     points: int
-
-    def to_wire(self) -> dict[str, Any]:
-        return {
-            "type": self.type,
-            "seat": self.seat,
-            "indices": list(self.indices),
-            "dice": list(self.dice),
-            "points": self.points,
-        }
 
 
 @dataclass(frozen=True)
-class HotDice:
+class HotDice(WireForm):
     type: ClassVar[str] = "hot_dice"
     seat: int
     turn_points: int
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "turn_points": self.turn_points}
-
 
 @dataclass(frozen=True)
-class RoundLost:
+class RoundLost(WireForm):
     type: ClassVar[str] = "round_lost"
     seat: int
     lost_points: int
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "lost_points": self.lost_points}
-
 
 @dataclass(frozen=True)
-class TurnBanked:
+class TurnBanked(WireForm):
     type: ClassVar[str] = "turn_banked"
     seat: int
     points: int
     #: The seat's total after banking.
     total: int
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat, "points": self.points, "total": self.total}
-
 
 @dataclass(frozen=True)
-class LastRoundStarted:
+class LastRoundStarted(WireForm):
     type: ClassVar[str] = "last_round_started"
     #: The seat that reached the target; the game ends when the turn comes back to it.
     seat: int
 
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "seat": self.seat}
-
 
 @dataclass(frozen=True)
-class GameFinished:
+class GameFinished(WireForm):
     type: ClassVar[str] = "game_finished"
     totals: tuple[int, ...]
     places: tuple[int, ...]
-
-    def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, "totals": list(self.totals), "places": list(self.places)}
 
 
 Event: TypeAlias = (
@@ -212,58 +182,38 @@ Event: TypeAlias = (
 )
 
 
-def _wire_options(data: Mapping[str, Any]) -> TenThousandOptions:
-    try:
-        return options_from_wire(data.get("options"))
-    except RuleError as error:
-        raise WireError(f"bad options: {error.field}") from None
+EVENTS = TaggedUnion[Event](
+    GameStarted,
+    DiceRolled,
+    DiceSetAside,
+    HotDice,
+    RoundLost,
+    TurnBanked,
+    LastRoundStarted,
+    GameFinished,
+    unknown=lambda kind: WireError(f"not a ten_thousand event type: {kind!r}"),
+)
 
 
 def event_from_wire(data: Mapping[str, Any]) -> Event:
     """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
-    kind = data.get("type")
-    if kind == GameStarted.type:
-        return GameStarted(seats=wire_int(data, "seats"), options=_wire_options(data))
-    if kind == DiceRolled.type:
-        return DiceRolled(seat=wire_int(data, "seat"), dice=require_dice(wire_ints(data, "dice")))
-    if kind == DiceSetAside.type:
-        return DiceSetAside(
-            seat=wire_int(data, "seat"),
-            indices=wire_ints(data, "indices"),
-            dice=require_dice(wire_ints(data, "dice")),
-            points=wire_int(data, "points"),
-        )
-    if kind == HotDice.type:
-        return HotDice(seat=wire_int(data, "seat"), turn_points=wire_int(data, "turn_points"))
-    if kind == RoundLost.type:
-        return RoundLost(seat=wire_int(data, "seat"), lost_points=wire_int(data, "lost_points"))
-    if kind == TurnBanked.type:
-        return TurnBanked(
-            seat=wire_int(data, "seat"),
-            points=wire_int(data, "points"),
-            total=wire_int(data, "total"),
-        )
-    if kind == LastRoundStarted.type:
-        return LastRoundStarted(seat=wire_int(data, "seat"))
-    if kind == GameFinished.type:
-        return GameFinished(totals=wire_ints(data, "totals"), places=wire_ints(data, "places"))
-    raise WireError(f"not a ten_thousand event type: {kind!r}")
+    return EVENTS.decode(data)
 
 
 # --- state --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class TenThousandState:
+class TenThousandState(WireForm):
     seats: int
-    options: TenThousandOptions
+    options: Options
     #: Banked points per seat.
     totals: tuple[int, ...]
     turn_seat: int = 0
     #: The roll waiting for the player to set dice aside; empty when the seat must roll.
-    roll: tuple[int, ...] = ()
+    roll: Dice = ()
     #: The dice set aside this turn, one group per roll, and what each group scored.
-    kept: tuple[tuple[int, ...], ...] = ()
+    kept: tuple[Dice, ...] = ()
     kept_points: tuple[int, ...] = ()
     turn_points: int = 0
     #: Dice not set aside since the turn began or since the last hot dice: with no roll pending,
@@ -308,48 +258,10 @@ class TenThousandState:
         left = self.dice_in_play - count
         return farkle_probability(left if left > 0 else DICE)
 
-    def to_wire(self) -> dict[str, Any]:
-        """The state as JSON-safe data; ``state_from_wire`` reads it back to an equal state."""
-        return {
-            "seats": self.seats,
-            "options": self.options.to_wire(),
-            "totals": list(self.totals),
-            "turn_seat": self.turn_seat,
-            "roll": list(self.roll),
-            "kept": [list(group) for group in self.kept],
-            "kept_points": list(self.kept_points),
-            "turn_points": self.turn_points,
-            "dice_in_play": self.dice_in_play,
-            "hot_dice": self.hot_dice,
-            "last_round": self.last_round,
-            "last_round_trigger": self.last_round_trigger,
-            "finished": self.finished,
-            "places": list(self.places),
-        }
-
 
 def state_from_wire(data: Mapping[str, Any]) -> TenThousandState:
     """Rebuild a state from ``TenThousandState.to_wire()``; ``WireError`` if it is not one."""
-    kept = data.get("kept")
-    if not isinstance(kept, list):
-        raise WireError("kept: expected a list")
-    trigger = data.get("last_round_trigger")
-    state = TenThousandState(
-        seats=wire_int(data, "seats"),
-        options=_wire_options(data),
-        totals=wire_ints(data, "totals"),
-        turn_seat=wire_int(data, "turn_seat"),
-        roll=require_dice(wire_ints(data, "roll")),
-        kept=tuple(require_dice(wire_ints({"group": group}, "group")) for group in kept),
-        kept_points=wire_ints(data, "kept_points"),
-        turn_points=wire_int(data, "turn_points"),
-        dice_in_play=wire_int(data, "dice_in_play"),
-        hot_dice=wire_bool(data, "hot_dice"),
-        last_round=wire_bool(data, "last_round"),
-        last_round_trigger=None if trigger is None else wire_int(data, "last_round_trigger"),
-        finished=wire_bool(data, "finished"),
-        places=wire_ints(data, "places"),
-    )
+    state = TenThousandState.from_wire(data)
     _check_state(state)
     return state
 

@@ -8,12 +8,13 @@ events and state in ``yatzy_model``; both are re-exported here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from games.rules import base
-from games.rules.base import DiceRoller, RuleError, WireError, require_dice
+from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.yatzy_model import (
     DICE,
     MAX_SEATS,
@@ -190,11 +191,6 @@ def _decide_score(state: YatzyState, command: Score) -> list[Event]:
     return [scored, GameFinished(totals=totals, places=places_for(totals))]
 
 
-def places_for(totals: Sequence[int]) -> tuple[int, ...]:
-    """1 + the number of strictly higher totals: equal totals share a place (1, 1, 3 ...)."""
-    return tuple(1 + sum(other > total for other in totals) for total in totals)
-
-
 def apply(state: YatzyState | None, event: Event) -> YatzyState:
     """Fold one event into the state. ``ValueError`` for an event that cannot follow ``state``."""
     if isinstance(event, GameStarted):
@@ -274,6 +270,5 @@ def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
     return replace(state, finished=True, places=tuple(event.places))
 
 
-def replay(events: Iterable[Event]) -> YatzyState:
-    """The state of a game is exactly the fold of its events."""
-    return base.replay(apply, events)
+#: ``replay(events)``: the state of a game is exactly the fold of its events.
+replay = partial(base.replay, apply)

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from games.rules.base import require_dice
+from games.rules.base import WireForm, require_dice
 
 UPPER_BOXES: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
 LOWER_BOXES: tuple[str, ...] = (
@@ -135,21 +135,12 @@ def must_sacrifice(dice: Sequence[int], sheet: SheetLike) -> bool:
 
 
 @dataclass(frozen=True)
-class SheetTotals:
+class SheetTotals(WireForm):
     upper_sum: int
     upper_bonus: int
     lower_sum: int
     yatzy_bonus: int
     total: int
-
-    def to_wire(self) -> dict[str, int]:
-        return {
-            "upper_sum": self.upper_sum,
-            "upper_bonus": self.upper_bonus,
-            "lower_sum": self.lower_sum,
-            "yatzy_bonus": self.yatzy_bonus,
-            "total": self.total,
-        }
 
 
 def sheet_totals(sheet: SheetLike, yatzy_bonus_points: int = 0) -> SheetTotals:

@@ -7,7 +7,6 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from config.refusals import Refusal
-from games.tournaments import pairing as p
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.results import pairing_history
 from games.tournaments.standings import standings as compute_standings
@@ -85,4 +84,4 @@ def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
     return rounds
 
 
-__all__ = ["p", "tournament_get", "tournament_rounds", "tournament_standings"]
+__all__ = ["tournament_get", "tournament_queryset", "tournament_rounds", "tournament_standings"]

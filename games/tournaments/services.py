@@ -279,7 +279,9 @@ def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
         for table, seats in enumerate(pairing_round.tables)
     ]
     notes = round_started_notes(tournament, pairing_round.number, opened)
-    transaction.on_commit(lambda: live.publish(live.player_note(p, n) for p, n in notes))
+    transaction.on_commit(
+        lambda: live.publish(live.player_note(player_id, note) for player_id, note in notes)
+    )
 
 
 def round_started_notes(

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai.players import faces_to_indices
 from ai.ten_thousand import (
     LEVELS,
     best_move,
     classic_threshold,
     expected_turn_value,
-    faces_to_indices,
     optimal_turn_value,
     threshold_turn_value,
 )
