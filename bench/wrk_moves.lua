@@ -76,7 +76,9 @@ function request()
   sent = sent + 1
   local req
   if c % 4 == 3 then
-    local body = '{"type":"score","box":"' .. BOXES[math.floor(c / (4 * seats)) + 1] .. '"}'
+    -- The anchor's games never end (it has no rules): its boxes go round again.
+    local box = BOXES[math.floor(c / (4 * seats)) % #BOXES + 1]
+    local body = '{"type":"score","box":"' .. box .. '"}'
     req = wrk.format("POST", game.path, game.headers, body)
   else
     req = game.roll
