@@ -146,11 +146,13 @@ class WireForm:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        # A subclass has fields of its own: it writes its own code even if its parent has.
+        # A subclass has fields of its own: it writes its own code even if its parent has. Putting
+        # a method back on a class is what mypy refuses as method-assign; it is the point here.
         cls.to_wire = WireForm.to_wire  # type: ignore[method-assign]
         cls.from_wire = WireForm.__dict__["from_wire"]  # type: ignore[method-assign]
 
     def to_wire(self) -> dict[str, Any]:
+        # The compiled function is written at run time (exec), so mypy knows only Any of it.
         return _compiled(type(self)).to_wire(self)  # type: ignore[no-any-return]
 
     @classmethod
