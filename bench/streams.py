@@ -30,6 +30,9 @@ it." Prints figures; never asserts on time.
    first chunk (``retry:``) arrives, which the server sends after subscribing to Redis;
 6. with every stream open, the same movers play the stream games for ``--seconds``; the reader
    checks each stream's ``seq`` goes up by exactly 1 (gaps, duplicates), notes streams that end;
+   then ``--pairs`` pairs of windows of ``--seconds``/2, the streams still open: moves on the
+   baseline games (which no stream watches), then on the watched ones. The machine's speed drifts
+   over minutes, so the ratio of each pair, measured side by side, is the one to read;
 7. the movers stop; the reader waits (up to 15 s) for every open stream to reach its game's final
    version, then reports.
 
@@ -626,6 +629,13 @@ def main(argv: list[str] | None = None) -> int:
         default="native",
         help="who holds the streams: sse_reader.c (native) or a Python (uvloop) process",
     )
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=2,
+        help="after the streams phase, this many pairs of windows (--seconds/2 each): moves on"
+        " the baseline games, then on the watched ones, the streams open throughout",
+    )
     parser.add_argument("--workers", type=int, default=1, help="stream tier processes")
     parser.add_argument("--web", type=int, default=4, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--seats", type=int, default=6, help="seats per game (1 me + hot seats)")
@@ -741,6 +751,16 @@ def main(argv: list[str] | None = None) -> int:
         live_cpu = meter.read()
         w0, w1 = live.wall
 
+        # -- pairs: the two kinds of games in turn, the streams open throughout ---------------
+        # The machine's speed drifts over minutes: a baseline measured a minute before the
+        # streams phase can be off by more than the effect measured. Side by side, in turn,
+        # each pair sees the same machine (the baseline games have no stream of their own).
+        pairs: list[tuple[Phase, Phase]] = []
+        for _ in range(args.pairs):
+            plain = run_phase(port, base_games, args, wrk_moves, args.seconds / 2)
+            watched = run_phase(port, stream_games, args, wrk_moves, args.seconds / 2)
+            pairs.append((plain, watched))
+
         # -- drain, then the reader's report --------------------------------------------------
         versions: dict[str, int] = {}
         client = Http(port)
@@ -756,7 +776,13 @@ def main(argv: list[str] | None = None) -> int:
         report = parent_conn.recv()
         after = tiers_figures(server)
 
-        in_window = [lat for created, lat in report["latencies"] if w0 <= created <= w1]
+        windows = [(w0, w1)] + [watched.wall for _, watched in pairs]
+        in_window = [
+            lat
+            for created, lat in report["latencies"]
+            if any(start <= created <= end for start, end in windows)
+        ]
+        in_window_count = sum(1 for created, _ in report["latencies"] if w0 <= created <= w1)
         committed = live.committed
         watchers = Counter(stream_games[i % len(stream_games)]["id"] for i in range(args.streams))
         expected = committed * args.streams / len(stream_games)  # every game has as many streams
@@ -771,9 +797,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{live.errors or 0}); move latency {live.latency}")  # fmt: skip
         print(
             f"  events committed in the window: {committed}; deliveries to streams: "
-            f"{len(in_window)} of {expected:.0f} expected ({len(in_window) / live.seconds:.0f}/s)"
+            f"{in_window_count} of {expected:.0f} expected ({in_window_count / live.seconds:.0f}/s)"
         )
-        print(f"  delivery latency, created_at -> client: {spread(in_window)}")
+        print(
+            f"  delivery latency, created_at -> client (this phase and the pairs' watched "
+            f"windows, {len(in_window)} deliveries): {spread(in_window)}"
+        )
         if live.response_lag:
             print(f"  (beside it: the mover's own response - created_at: {live.response_lag})")
         print(
@@ -793,7 +822,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  cores: {cpu_line(base_cpu)}")
         if base.rate:
             print(f"  move throughput with {report['open_now']} streams open / without: "
-                  f"{live.rate / base.rate:.2f}x")  # fmt: skip
+                  f"{live.rate / base.rate:.2f}x (a minute apart)")  # fmt: skip
+        if pairs:
+            print()
+            print(f"Pairs, side by side, the streams open throughout ({args.seconds / 2:.0f} s "
+                  f"windows, each after a {WARMUP_SECONDS:.0f} s warm-up):")  # fmt: skip
+            for index, (plain, watched) in enumerate(pairs, 1):
+                ratio = watched.rate / plain.rate if plain.rate else math.nan
+                print(
+                    f"  pair {index}: {plain.rate:.1f} moves/s on games no stream watches, "
+                    f"{watched.rate:.1f} on the watched ones: {ratio:.2f}x"
+                )
+            plain_rate = sum(p.moves for p, _ in pairs) / sum(p.seconds for p, _ in pairs)
+            watched_rate = sum(w.moves for _, w in pairs) / sum(w.seconds for _, w in pairs)
+            print(
+                f"  in all: {watched_rate:.1f} against {plain_rate:.1f} moves/s: move throughput "
+                f"with {report['open_now']} streams on the games played / without: "
+                f"{watched_rate / plain_rate:.2f}x"
+            )
         print()
         mid = live_watch.proc or after
         print("Server by tier (make serve): RSS MiB / threads / open fds")
