@@ -65,7 +65,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -317,20 +317,20 @@ def mid_turn(player: YatzyPlayer) -> bool:
     return bool(game and game["status"] == "active" and game["state"]["rolls_used"] > 0)
 
 
-@dataclass
-class Load:
-    """``clients`` threads, each playing its share of the load games round-robin through HTTP;
-    ``rate`` moves/s in all (0: as fast as the server answers)."""
+@dataclass(kw_only=True)
+class ClientThreads:
+    """Load games played through HTTP by ``len(tokens)`` threads (one keep-alive connection each),
+    each going round its share of the ``games``; a subclass's ``_loop`` says when each moves."""
 
     port: int
     tokens: list[str]
     games: int
-    rate: float
     auto_confirm: float
     samples: list[list[tuple[float, float, str, bool]]] = field(default_factory=list)
     players: list[YatzyPlayer] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
     threads: list[threading.Thread] = field(default_factory=list)
+    name: ClassVar[str] = "load"
 
     def start(self) -> None:
         clients = len(self.tokens)
@@ -343,32 +343,14 @@ class Load:
             ]
             self.players += mine
             thread = threading.Thread(
-                target=self._loop, args=(index, mine), daemon=True, name=f"load-{index}"
+                target=self._loop, args=(index, mine), daemon=True, name=f"{self.name}-{index}"
             )
             self.threads.append(thread)
         for thread in self.threads:
             thread.start()
 
     def _loop(self, index: int, players: list[YatzyPlayer]) -> None:
-        """A whole turn of one game (roll, roll, roll, score: well inside its auto-confirm delay,
-        so its timer goes stale), then the next game's."""
-        interval = len(self.tokens) / self.rate if self.rate else 0.0
-        due = time.perf_counter()
-        while not self.stop.is_set():
-            for player in players:
-                while not self.stop.is_set():
-                    if interval:
-                        due = max(due + interval, time.perf_counter() - interval)  # no burst
-                        pause = due - time.perf_counter()
-                        if pause > 0 and self.stop.wait(pause):
-                            break
-                    t0 = time.perf_counter()
-                    category, ok = player.step()
-                    self.samples[index].append((t0, time.perf_counter(), category, ok))
-                    if not mid_turn(player):
-                        break
-        if players:
-            players[0].http.close()
+        raise NotImplementedError
 
     def halt(self) -> None:
         self.stop.set()
@@ -394,26 +376,46 @@ class Load:
         }
 
 
-@dataclass
-class HumanLoad:
+@dataclass(kw_only=True)
+class Load(ClientThreads):
+    """``rate`` moves/s in all (0: as fast as the server answers), round-robin."""
+
+    rate: float
+
+    def _loop(self, index: int, players: list[YatzyPlayer]) -> None:
+        """A whole turn of one game (roll, roll, roll, score: well inside its auto-confirm delay,
+        so its timer goes stale), then the next game's."""
+        interval = len(self.tokens) / self.rate if self.rate else 0.0
+        due = time.perf_counter()
+        while not self.stop.is_set():
+            for player in players:
+                while not self.stop.is_set():
+                    if interval:
+                        due = max(due + interval, time.perf_counter() - interval)  # no burst
+                        pause = due - time.perf_counter()
+                        if pause > 0 and self.stop.wait(pause):
+                            break
+                    t0 = time.perf_counter()
+                    category, ok = player.step()
+                    self.samples[index].append((t0, time.perf_counter(), category, ok))
+                    if not mid_turn(player):
+                        break
+        if players:
+            players[0].http.close()
+
+
+@dataclass(kw_only=True)
+class HumanLoad(ClientThreads):
     """``games`` games played at a human pace, each on its own clock: a roll ``think`` s (uniform
     between the two bounds) after the game's previous move was answered, the score ``decide`` s
-    after its third roll. ``clients`` threads (one keep-alive connection each) share the games and
-    send each move when it is due; when they cannot keep up, moves go out late, and the figures say
-    by how much."""
+    after its third roll. Each thread sends each of its games' moves when it is due; when it cannot
+    keep up, moves go out late, and the figures say by how much."""
 
-    port: int
-    tokens: list[str]
-    games: int
-    auto_confirm: float
     think: tuple[float, float]
     decide: tuple[float, float]
     start_spread: float = 5.0
-    samples: list[list[tuple[float, float, str, bool]]] = field(default_factory=list)
     lateness: list[list[tuple[float, float]]] = field(default_factory=list)
-    players: list[YatzyPlayer] = field(default_factory=list)
-    stop: threading.Event = field(default_factory=threading.Event)
-    threads: list[threading.Thread] = field(default_factory=list)
+    name: ClassVar[str] = "live"
 
     @property
     def asked(self) -> float:
@@ -423,22 +425,8 @@ class HumanLoad:
         return self.games * 4 / turn
 
     def start(self) -> None:
-        clients = len(self.tokens)
-        self.samples = [[] for _ in range(clients)]
-        self.lateness = [[] for _ in range(clients)]
-        for index in range(clients):
-            http = Http(self.port, self.tokens[index])
-            mine = [
-                YatzyPlayer(http, {"auto_confirm_seconds": self.auto_confirm})
-                for _ in range(index, self.games, clients)
-            ]
-            self.players += mine
-            thread = threading.Thread(
-                target=self._loop, args=(index, mine), daemon=True, name=f"live-{index}"
-            )
-            self.threads.append(thread)
-        for thread in self.threads:
-            thread.start()
+        self.lateness = [[] for _ in self.tokens]
+        super().start()
 
     def _pause(self, rng: random.Random, player: YatzyPlayer, category: str) -> float:
         game = player.game
@@ -474,30 +462,12 @@ class HumanLoad:
         if players:
             players[0].http.close()
 
-    def halt(self) -> None:
-        self.stop.set()
-        for thread in self.threads:
-            thread.join(timeout=60)
-
     def figures(self, start: float, end: float) -> dict[str, Any]:
-        moves = [
-            t1 - t0
-            for rows in self.samples
-            for t0, t1, category, ok in rows
-            if ok and category == "move" and t0 >= start and t1 <= end
-        ]
         late = [lag for rows in self.lateness for t0, lag in rows if start <= t0 <= end]
-        errors: Counter[str] = Counter()
-        for player in self.players:
-            errors.update(player.errors)
         return {
-            "moves": len(moves),
+            **super().figures(start, end),
             "asked": self.asked,
-            "rate": len(moves) / (end - start) if end > start else math.nan,
-            "p50": percentile(moves, 50),
-            "p99": percentile(moves, 99),
             "late p99": percentile(late, 99),
-            "errors": dict(errors),
         }
 
 
@@ -618,7 +588,7 @@ def run_phase(
     spread = args.spread if spread is None else spread
     games = prepare_games(driver_users, count, args.auto_confirm)
 
-    load: Load | HumanLoad | None = None
+    load: ClientThreads | None = None
     warmup = args.load_warmup
     if name in ("paced", "flat-out"):
         load = Load(

@@ -34,14 +34,20 @@ BUSES = ["database", pytest.param("redis", marks=pytest.mark.skipif(
     not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL"))]  # fmt: skip
 
 
-@pytest_asyncio.fixture(params=BUSES)
-async def app(request: pytest.FixtureRequest, settings: Any) -> AsyncIterator[StreamApp]:
-    settings.LIVE_BUS = request.param
+async def running_app(bus: str, settings: Any) -> AsyncIterator[StreamApp]:
+    """A stream app on ``bus``, its hub started; shut down, and its connections closed, after."""
+    settings.LIVE_BUS = bus
     stream_app = StreamApp()
     await stream_app.hub()
     yield stream_app
     await stream_app.shutdown()
     await sync_to_async(close_connections)()
+
+
+@pytest_asyncio.fixture(params=BUSES)
+async def app(request: pytest.FixtureRequest, settings: Any) -> AsyncIterator[StreamApp]:
+    async for stream_app in running_app(request.param, settings):
+        yield stream_app
 
 
 def close_connections() -> None:
@@ -383,12 +389,8 @@ async def quick_keepalive_app(
     from games.streams import hub
 
     monkeypatch.setattr(hub, "KEEPALIVE_SECONDS", 0.2)
-    settings.LIVE_BUS = request.param
-    stream_app = StreamApp()
-    await stream_app.hub()
-    yield stream_app
-    await stream_app.shutdown()
-    await sync_to_async(close_connections)()
+    async for stream_app in running_app(request.param, settings):
+        yield stream_app
 
 
 async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
