@@ -35,9 +35,6 @@ class CommandBatch:
         """Queue one command; ``on_failure`` is logged should it not run."""
         self._commands.append((on_failure, command))
 
-    def __len__(self) -> int:
-        return len(self._commands)
-
     def send(self) -> None:
         commands, self._commands = self._commands, []
         if not commands:

@@ -26,8 +26,8 @@ TASK_NAMES = (PLAY_COMPUTER_MOVE, FIRE_TIMER, ADVANCE_TOURNAMENT)
 def _queue(
     name: str, *args: object, countdown: float | None = None, eta: datetime | None = None
 ) -> None:
-    # A signature resolves its name through the app's registry, so the settings (eager mode,
-    # routes) apply as they would to ``task.apply_async``.
+    # Where the task modules are loaded (a worker, the tests) a signature runs the task's own
+    # apply_async; elsewhere (a web process) it sends by name, routed by name all the same.
     signature = current_app.signature(name, args=args)
     if eta is not None:
         signature.apply_async(eta=eta)
