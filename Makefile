@@ -41,7 +41,7 @@ serve: install compilemessages
 	@command -v nginx >/dev/null || { echo "make serve needs nginx: apt-get install nginx-light"; exit 1; }
 	mkdir -p var
 	DEBUG=$${DEBUG:-false} $(BIN)/python manage.py collectstatic --noinput -v 0
-	DEBUG=$${DEBUG:-false} LISTEN=$(HOST):$(PORT) API_BIND=127.0.0.1:$(API_PORT) \
+	DEBUG=$${DEBUG:-false} TRUSTED_PROXIES=$${TRUSTED_PROXIES:-1} LISTEN=$(HOST):$(PORT) API_BIND=127.0.0.1:$(API_PORT) \
 		API_UPSTREAM=127.0.0.1:$(API_PORT) STREAMS_PORT=$(STREAMS_PORT) \
 		STREAMS_UPSTREAM=127.0.0.1:$(STREAMS_PORT) STATIC_ROOT=$(CURDIR)/var/static \
 		NGINX_WORKERS=$(NGINX_WORKERS) NGINX_DIR=$(NGINX_DIR) \

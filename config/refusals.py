@@ -60,6 +60,20 @@ class Refusal(enum.Enum):
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )
+    # The sign-in guard (players.login_guard): Retry-After says when to try again.
+    LOGIN_THROTTLED = Entry(
+        "login_throttled",
+        http.HTTP_429_TOO_MANY_REQUESTS,
+        _("Too many sign-in attempts from this address."),
+        drf_class=exceptions.Throttled,
+    )
+    ACCOUNT_LOCKED = Entry(
+        "account_locked",
+        http.HTTP_429_TOO_MANY_REQUESTS,
+        _("Too many failed sign-ins to this account: it is locked for a while."),
+        "username",
+        drf_class=exceptions.Throttled,
+    )
     TOKEN_REQUIRED = Entry(
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )

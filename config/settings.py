@@ -134,6 +134,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "players.Player"
+# Every sign-in (API token, /api-auth/, admin) goes through the guard (players.login_guard): an
+# address tries THROTTLE_AUTH times a minute; an account that failed LOGIN_FAILURES_PER_ACCOUNT
+# times in LOGIN_LOCKOUT_SECONDS refuses addresses it was never signed in from until then.
+AUTHENTICATION_BACKENDS = ["players.login_guard.GuardedModelBackend"]
+LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("LOGIN_FAILURES_PER_ACCOUNT", "10"))
+LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
+LOGIN_KNOWN_ADDRESS_DAYS = int(os.environ.get("LOGIN_KNOWN_ADDRESS_DAYS", "30"))
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Live notes to the streams (games.live): Redis pub/sub, else a table the stream processes poll.
@@ -181,6 +188,11 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 # stream hold a thread. Static files (admin, Swagger UI) are served by the ASGI app in DEBUG
 # (config/asgi.py) and by the front proxy from STATIC_ROOT (collectstatic) in production.
 
+# How many proxies of our own stand in front of the web tier, each appending to X-Forwarded-For:
+# the client's address is that many entries from its end (config.client_address). 0 (make run:
+# clients connect straight to the server) ignores the header; make serve and docker-compose set 1.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "players.auth.TokenAuthentication",  # knox's tokens, one query per request
@@ -205,6 +217,8 @@ REST_FRAMEWORK = {
 }
 
 # Hashed, revocable tokens; a bot keeps one for a month unless TOKEN_TTL_HOURS says otherwise.
+# A new sign-in past this many live tokens of one account ends the oldest (players.services).
+TOKENS_PER_ACCOUNT = int(os.environ.get("TOKENS_PER_ACCOUNT", "10"))
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=float(os.environ.get("TOKEN_TTL_HOURS", str(24 * 30)))),
     "AUTO_REFRESH": False,

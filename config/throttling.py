@@ -25,6 +25,8 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from config.client_address import client_address
+
 
 class RateThrottle(SimpleRateThrottle):
     cache_format = "rate:%(scope)s:%(ident)s"
@@ -45,7 +47,7 @@ class RateThrottle(SimpleRateThrottle):
         # parse_rate gives (None, None) only for a None rate; the stubs' one return type cannot
         # say that a str gives two ints.
         limit, seconds = cast(tuple[int, int], self.parse_rate(rate))
-        ident = user.pk if authenticated else self.get_ident(request)
+        ident = user.pk if authenticated else client_address(request.META)
         key = self.cache_format % {"scope": scope, "ident": ident}
         count, left = hit(key, seconds)
         if count <= limit:
@@ -55,6 +57,17 @@ class RateThrottle(SimpleRateThrottle):
 
     def wait(self) -> float | None:
         return self.retry_after
+
+
+def rate(scope: str) -> tuple[int | None, int]:
+    """The limit and window (seconds) of a scope of DEFAULT_THROTTLE_RATES; (None, 0): none."""
+    throttle = RateThrottle()
+    throttle.scope = scope
+    text = throttle.get_rate()
+    if text is None:
+        return None, 0
+    limit, seconds = cast(tuple[int, int], throttle.parse_rate(text))
+    return limit, seconds
 
 
 def hit(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.password_validation import validate_password
 from django.db import IntegrityError, transaction
@@ -11,6 +12,7 @@ from knox.models import AuthToken
 from knox.signals import token_expired
 
 from config.refusals import Refusal
+from players import login_guard
 from players.models import Player
 
 
@@ -41,10 +43,19 @@ def token_create(
     account's expired tokens go now (players.auth does not look for them on every request)."""
     player = authenticate(request, username=username, password=password)
     if player is None or not player.is_active:
-        raise Refusal.INVALID_CREDENTIALS.error()
+        raise login_guard.refusal_of(request) or Refusal.INVALID_CREDENTIALS.error()
     _tokens_expired_delete(player=player)
     instance, raw = AuthToken.objects.create(user=player)
+    _tokens_over_cap_delete(player=player)
     return instance, raw
+
+
+def _tokens_over_cap_delete(*, player: Player) -> None:
+    """The account's oldest tokens past ``TOKENS_PER_ACCOUNT``: a client that signs in at every
+    start cannot pile up tokens (each one a row every request of the account may read)."""
+    keep = int(settings.TOKENS_PER_ACCOUNT)
+    stale = AuthToken.objects.filter(user=player).order_by("-created", "-pk")[keep:]
+    AuthToken.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
 
 
 def _tokens_expired_delete(*, player: Player) -> None:

@@ -1,0 +1,114 @@
+"""The sign-in guard: every way in (an API token, ``/api-auth/``, the admin) is one call to
+Django's ``authenticate``, and so passes through ``GuardedModelBackend``, which asks this guard
+before it hashes a password.
+
+Two limits, both counted in the cache (Redis in production: shared by every process):
+
+- per client address (``config.client_address``), every attempt: the ``auth`` throttle rate
+  (``THROTTLE_AUTH``, 20 a minute), over every account it tries;
+- per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
+  of ``LOGIN_LOCKOUT_SECONDS`` (opened by the first), the account refuses further attempts until
+  the window closes, so a distributed guesser gets a few tries an hour at most. The lock never
+  applies from an address the account has signed in from before (for ``LOGIN_KNOWN_ADDRESS_DAYS``):
+  an attacker elsewhere cannot lock the owner out, however long they keep trying.
+
+A refused attempt hashes nothing and counts as no failure. The account's name is counted as its
+owner would type it again: NFKC-normalised and case-folded.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+
+from config.client_address import client_address
+from config.errors import ApiError
+from config.refusals import Refusal
+from config.throttling import hit, rate
+from players.models import Player
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+#: Set on the request when the guard refused its sign-in, for the API to answer with it.
+REFUSAL_ATTRIBUTE = "login_refusal"
+
+
+class LoginGuard:
+    def __init__(self, request: HttpRequest | None, username: str) -> None:
+        self.address = client_address(request.META) if request is not None else ""
+        account = unicodedata.normalize("NFKC", username).casefold()
+        self._failures_key = f"login:failures:{account}"
+        self._locked_key = f"login:locked:{account}"
+        self._known_key = f"login:known:{account}:{self.address}"
+
+    def refusal(self) -> ApiError | None:
+        """Why this attempt may not be made, or None; counts it against the address."""
+        now = time.time()
+        if self.address:
+            limit, seconds = rate("auth")
+            if limit is not None:
+                count, left = hit(f"login:address:{self.address}", seconds)
+                if count > limit:
+                    return _waiting(Refusal.LOGIN_THROTTLED.error(), left)
+        found = cache.get_many([self._locked_key, self._known_key])
+        until = found.get(self._locked_key)
+        if until is not None and until > now and not found.get(self._known_key):
+            return _waiting(Refusal.ACCOUNT_LOCKED.error(), until - now)
+        return None
+
+    def failed(self) -> None:
+        window = int(settings.LOGIN_LOCKOUT_SECONDS)
+        count, left = hit(self._failures_key, window)
+        if count >= int(settings.LOGIN_FAILURES_PER_ACCOUNT):
+            cache.add(self._locked_key, time.time() + left, timeout=max(int(left + 0.999), 1))
+
+    def succeeded(self) -> None:
+        if self.address:
+            cache.set(self._known_key, True, timeout=int(settings.LOGIN_KNOWN_ADDRESS_DAYS) * 86400)
+
+
+def _waiting(error: ApiError, seconds: float) -> ApiError:
+    # DRF's Throttled carries its wait: the handler sends it as Retry-After and retry_after.
+    error.wait = max(seconds, 0.001)  # type: ignore[attr-defined]
+    return error
+
+
+class GuardedModelBackend(ModelBackend):
+    """Django's username and password backend, behind the guard."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> Player | None:
+        if username is None:
+            username = kwargs.get(Player.USERNAME_FIELD)
+        if not isinstance(username, str) or password is None:
+            return None
+        guard = LoginGuard(request, username)
+        refusal = guard.refusal()
+        if refusal is not None:
+            if request is not None:
+                setattr(request, REFUSAL_ATTRIBUTE, refusal)
+            # Stops authenticate() at once: no other backend tries, no password is hashed.
+            raise PermissionDenied
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is None:
+            guard.failed()
+        else:
+            guard.succeeded()
+        return user
+
+
+def refusal_of(request: HttpRequest | None) -> ApiError | None:
+    """The guard's refusal of this request's sign-in, if it refused it."""
+    return getattr(request, REFUSAL_ATTRIBUTE, None) if request is not None else None
