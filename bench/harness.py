@@ -349,6 +349,10 @@ def bench_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]
         THROTTLE_USER=HIGH_RATE,
         THROTTLE_ANON=HIGH_RATE,
         THROTTLE_AUTH=HIGH_RATE,
+        # Every stream of a bench comes from this one machine's address.
+        STREAMS_PER_ADDRESS="1000000",
+        STREAMS_PER_ACCOUNT="1000000",
+        STREAM_OPENS_PER_MINUTE="1000000",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )

@@ -74,6 +74,24 @@ class Refusal(enum.Enum):
         "username",
         drf_class=exceptions.Throttled,
     )
+    # The stream tier (games.streams): tickets and limits.
+    TOKEN_IN_URL = Entry(
+        "token_in_url",
+        BAD,
+        _("A token never goes in a URL: open the stream with a ticket (POST stream/tickets/)."),
+        "token",
+    )
+    INVALID_TICKET = Entry(
+        "invalid_ticket",
+        UNAUTHORISED,
+        _("This stream ticket is unknown, expired or already used."),
+        "ticket",
+    )
+    TOO_MANY_STREAMS = Entry(
+        "too_many_streams",
+        http.HTTP_429_TOO_MANY_REQUESTS,
+        _("Too many streams are open: close one before opening another."),
+    )
     TOKEN_REQUIRED = Entry(
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )

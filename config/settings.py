@@ -150,6 +150,15 @@ LIVE_CHANNEL_PREFIX = os.environ.get(
 )
 # The stream tier (games.streams): threads for its database reads, per process.
 STREAMS_DB_THREADS = int(os.environ.get("STREAMS_DB_THREADS", "4"))
+# What one client may hold of the stream tier (games.streams.limits): streams open at once per
+# address and per account, opens a minute per address, and the lifetime of a stream, after which
+# the tier ends it and the client reconnects with Last-Event-ID. A stream ticket
+# (players.stream_tickets) opens the account stream once, within STREAM_TICKET_SECONDS.
+STREAMS_PER_ADDRESS = int(os.environ.get("STREAMS_PER_ADDRESS", "32"))
+STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "8"))
+STREAM_OPENS_PER_MINUTE = int(os.environ.get("STREAM_OPENS_PER_MINUTE", "60"))
+STREAM_MAX_SECONDS = float(os.environ.get("STREAM_MAX_SECONDS", "1800"))
+STREAM_TICKET_SECONDS = int(os.environ.get("STREAM_TICKET_SECONDS", "60"))
 if REDIS_URL:
     CACHES = {
         "default": {

@@ -20,6 +20,7 @@ from config.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication, request_player
 from players.models import Player
+from players.stream_tickets import stream_ticket_create
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -109,6 +110,24 @@ class TokenRevokeView(APIView):
                 raise Refusal.TOKEN_REQUIRED.error()
             services.token_revoke(token=request.auth)
         return Response(status=204)
+
+
+StreamTicketOutput = inline_serializer(
+    "StreamTicketOutput",
+    fields={"ticket": serializers.CharField(), "expires_in": serializers.IntegerField()},
+)
+
+
+class StreamTicketView(APIView):
+    """A ticket that opens the account stream once (``GET stream/?ticket=...``), within
+    ``expires_in`` seconds: what a browser's ``EventSource`` puts in its URL instead of a token."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: StreamTicketOutput}, tags=["accounts"])
+    def post(self, request: Request) -> Response:
+        ticket, seconds = stream_ticket_create(player_id=request_player(request).pk)
+        return Response({"ticket": ticket, "expires_in": seconds}, status=201)
 
 
 class MeView(APIView):

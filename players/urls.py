@@ -7,6 +7,7 @@ urlpatterns = [
     path("accounts/token/", api.TokenObtainView.as_view(), name="account-token"),
     path("accounts/token/revoke/", api.TokenRevokeView.as_view(), name="account-token-revoke"),
     path("accounts/me/", api.MeView.as_view(), name="account-me"),
+    path("stream/tickets/", api.StreamTicketView.as_view(), name="stream-ticket"),
 ]
 
 urlpatterns += [

@@ -52,6 +52,13 @@ def token(player: Player) -> str:
 # games, through the services
 
 
+def stream_ticket(player: Player) -> str:
+    """A ticket that opens ``player``'s account stream once."""
+    from players.stream_tickets import stream_ticket_create
+
+    return stream_ticket_create(player_id=player.pk)[0]
+
+
 def seat_specs(seats: Iterable[SeatLike]) -> list[services.SeatSpec]:
     return [
         services.SeatSpec(type=seat) if isinstance(seat, str) else services.SeatSpec(**seat)

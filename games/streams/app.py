@@ -8,7 +8,11 @@ its own for as long as it lasts. Routes (``routes``):
   ``?after=``, as a browser's ``EventSource`` reconnects to the same URL with it);
 - ``GET games/{id}/events/?after=N&wait=S``: long-poll, a JSON page once an event past N exists;
 - ``GET stream/``: the account's notes (your turn, game started and finished, round started),
-  opening with ``your_turn`` for every game where it is to move.
+  opening with ``your_turn`` for every game where it is to move; signed in with a stream ticket
+  (``?ticket=``, for ``EventSource``), the token in the ``Authorization`` header, or the session.
+
+Each request is admitted by ``limits`` first (opens a minute, streams open per address and per
+account) and a stream ends after its lifetime, when the client reconnects.
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from config.client_address import address_behind_proxies, trusted_proxies
 from config.errors import ApiError, error_body
 from config.metrics import STREAMS_OPEN
 from config.refusals import Refusal
-from games.streams import reads, routes
+from games.streams import limits, reads, routes
 from games.streams.hub import (
     KEEPALIVE,
     GameFeed,
@@ -43,6 +48,7 @@ from games.streams.hub import (
     watching_game,
     watching_player,
 )
+from players.stream_tickets import stream_ticket_redeem
 
 log = logging.getLogger(__name__)
 Scope = dict[str, Any]
@@ -69,6 +75,10 @@ class Request:
             for name, value in scope.get("headers", [])
         }
         self.language = self._language()
+        peer = scope.get("client") or ("", 0)
+        self.address = address_behind_proxies(
+            str(peer[0]), self.headers.get("x-forwarded-for"), trusted_proxies()
+        )
 
     def param(self, name: str) -> str | None:
         values = self.query.get(name)
@@ -120,6 +130,12 @@ class Request:
 class StreamApp:
     def __init__(self) -> None:
         self._hub: Hub | None = None
+        self._limits: limits.Limits | None = None
+
+    def limits(self) -> limits.Limits:
+        if self._limits is None:
+            self._limits = limits.Limits()
+        return self._limits
 
     async def hub(self) -> Hub:
         if self._hub is None:
@@ -166,12 +182,20 @@ class StreamApp:
             await refuse(send, request, Refusal.METHOD_NOT_ALLOWED.error(detail=words))
             return
         try:
-            if game is None:
-                await self._player_stream(request, receive, send)
-            else:
+            player_id = await authenticate(request) if game is None else None
+            admission = await self.limits().admit(limits.Holder(request.address, player_id))
+        except ApiError as refused:
+            await refuse(send, request, refused)
+            return
+        try:
+            if player_id is not None:
+                await self._player_stream(request, receive, send, player_id)
+            elif game is not None:
                 await self._game(request, receive, send, game["game"], game["what"])
         except BadQuery as bad:
             await refuse(send, request, Refusal.INVALID_QUERY.error(field=bad.field))
+        finally:
+            await self.limits().release(admission)
 
     async def _game(
         self, request: Request, receive: Receive, send: Send, game_id: str, what: str
@@ -226,11 +250,9 @@ class StreamApp:
 
         await stream(send, receive, request, pump)
 
-    async def _player_stream(self, request: Request, receive: Receive, send: Send) -> None:
-        player_id = await authenticate(request)
-        if player_id is None:
-            await refuse(send, request, Refusal.NOT_AUTHENTICATED.error())
-            return
+    async def _player_stream(
+        self, request: Request, receive: Receive, send: Send, player_id: int
+    ) -> None:
         hub = await self.hub()
         listener = PlayerListener()
         with watching_player(hub, player_id, listener):
@@ -249,17 +271,27 @@ class StreamApp:
             await stream(send, receive, request, pump)
 
 
-async def authenticate(request: Request) -> int | None:
-    """A token (``Authorization: Token ...``, or ``?token=`` for ``EventSource``, which cannot set
-    headers), else the Django session cookie."""
+async def authenticate(request: Request) -> int:
+    """The account of the player stream: a stream ticket (``?ticket=``, for ``EventSource``,
+    which cannot set headers), a token in the ``Authorization`` header, else the Django session
+    cookie. A token in the URL is refused: URLs are logged."""
+    if request.param("token"):
+        raise Refusal.TOKEN_IN_URL.error()
+    ticket = request.param("ticket")
+    if ticket:
+        player_id = await asyncio.to_thread(stream_ticket_redeem, ticket)
+        if player_id is None:
+            raise Refusal.INVALID_TICKET.error()
+        return player_id
     header = request.headers.get("authorization", "")
-    raw = header.split(" ", 1)[1].strip() if header.startswith("Token ") else request.param("token")
-    if raw:
-        return await reads.run(reads.account_for_token, raw)
-    session_key = request.cookie(settings.SESSION_COOKIE_NAME)
-    if session_key:
-        return await reads.run(reads.account_for_session, session_key)
-    return None
+    found: int | None = None
+    if header.startswith("Token "):
+        found = await reads.run(reads.account_for_token, header.split(" ", 1)[1].strip())
+    elif session_key := request.cookie(settings.SESSION_COOKIE_NAME):
+        found = await reads.run(reads.account_for_session, session_key)
+    if found is None:
+        raise Refusal.NOT_AUTHENTICATED.error()
+    return found
 
 
 async def stream(send: Send, receive: Receive, request: Request, pump: Callable[[], Any]) -> None:
@@ -280,7 +312,10 @@ async def stream(send: Send, receive: Receive, request: Request, pump: Callable[
     body = asyncio.ensure_future(pump())
     gone = asyncio.ensure_future(disconnected(receive))
     try:
-        await asyncio.wait({body, gone}, return_when=asyncio.FIRST_COMPLETED)
+        # At the end of its lifetime the stream ends; the client reconnects where it was.
+        await asyncio.wait(
+            {body, gone}, timeout=limits.lifetime(), return_when=asyncio.FIRST_COMPLETED
+        )
         failure = body.exception() if body.done() and not body.cancelled() else None
         if failure is not None and not isinstance(failure, Overflow | OSError):
             log.error("stream failed", exc_info=failure)
@@ -304,18 +339,15 @@ async def send_chunk(send: Send, chunk: bytes) -> None:
 
 async def respond(send: Send, request: Request, status: int, body: dict[str, Any]) -> None:
     payload = json.dumps(body, separators=(",", ":")).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(payload)).encode()),
-                (b"content-language", request.language.encode()),
-                (b"vary", b"Accept-Language"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+        (b"content-language", request.language.encode()),
+        (b"vary", b"Accept-Language"),
+    ]
+    if "retry_after" in body:  # a throttled refusal, as the API's handler sends it
+        headers.append((b"retry-after", str(body["retry_after"]).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
 
 

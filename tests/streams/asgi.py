@@ -86,6 +86,7 @@ async def get(
     query: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
     method: str = "GET",
+    client: str = "127.0.0.1",
 ) -> Response:
     to_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     from_app: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -100,7 +101,7 @@ async def get(
         "raw_path": path.encode(),
         "query_string": urlencode(query or {}).encode(),
         "headers": [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()],
-        "client": ("127.0.0.1", 50000),
+        "client": (client, 50000),
         "server": ("testserver", 80),
     }
     task = asyncio.create_task(app(scope, to_app.get, from_app.put))

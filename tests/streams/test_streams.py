@@ -26,7 +26,15 @@ from games.rules.yatzy import BOXES
 from games.streams import reads
 from games.streams.app import StreamApp
 from players.models import Player
-from tests.factories import account, move, new_game, new_tournament, organiser, token
+from tests.factories import (
+    account,
+    move,
+    new_game,
+    new_tournament,
+    organiser,
+    stream_ticket,
+    token,
+)
 from tests.streams import asgi
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -209,7 +217,9 @@ async def test_the_player_stream_says_whose_turn_it_is(app) -> None:
     refused = await asgi.get(app, "/api/v1/stream/")
     assert refused.status == 401
     assert (await refused.json())["code"] == "not_authenticated"
-    response = await asgi.get(app, "/api/v1/stream/", {"token": await sync_to_async(token)(ann)})
+    response = await asgi.get(
+        app, "/api/v1/stream/", {"ticket": await sync_to_async(stream_ticket)(ann)}
+    )
     # The table bus may still be carrying the start's notes when the stream opens: then it hears
     # game_started too, before or after the turn it is told of on opening.
     notes = [note for note in await until(response, "your_turn") if note["type"] != "game_started"]
@@ -294,7 +304,9 @@ async def test_the_player_stream_hears_a_tournament_round_start(app) -> None:
         return ann
 
     ann = await sync_to_async(tournament)()
-    response = await asgi.get(app, "/api/v1/stream/", {"token": await sync_to_async(token)(ann)})
+    response = await asgi.get(
+        app, "/api/v1/stream/", {"ticket": await sync_to_async(stream_ticket)(ann)}
+    )
     await response.nothing_more(0.3)
     started = await sync_to_async(tournament_start)(
         tournament_id=ann.cup_id, now=timezone.now() + timedelta(minutes=6)
@@ -400,7 +412,7 @@ async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
     game, ann = await sync_to_async(started_game)("me")
     sse = await asgi.get(app, game_path(game))
     account_stream = await asgi.get(
-        app, "/api/v1/stream/", {"token": await sync_to_async(token)(ann)}
+        app, "/api/v1/stream/", {"ticket": await sync_to_async(stream_ticket)(ann)}
     )
     assert (await sse.chunk()).startswith(b"retry:")
     assert (await account_stream.chunk()).startswith(b"retry:")

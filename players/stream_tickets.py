@@ -1,0 +1,43 @@
+"""Stream tickets: how a browser opens the account stream without putting its token in a URL.
+
+``EventSource`` cannot set headers, and a URL ends up in access logs, proxies and browser
+history: a 30-day token there is a 30-day key for anyone who reads them. A ticket is what goes
+there instead: made by ``POST stream/tickets/`` (a request that carries the token in its header),
+good for ``STREAM_TICKET_SECONDS`` (60) and for one stream only. The cache keeps only the ticket's
+hash, so a cache dump lends no stream either.
+
+Redeeming is "read, then delete, and only the delete that removed it wins": both the Redis and the
+in-process caches say whether a delete removed the key, so two streams racing with one ticket
+cannot both open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.core.cache import cache
+
+PREFIX = "stream:ticket:"
+
+
+def _key(raw: str) -> str:
+    return PREFIX + hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def stream_ticket_create(*, player_id: int) -> tuple[str, int]:
+    """A new ticket for this account's stream, and the seconds it is good for."""
+    raw = secrets.token_urlsafe(32)
+    seconds = int(settings.STREAM_TICKET_SECONDS)
+    cache.set(_key(raw), player_id, timeout=seconds)
+    return raw, seconds
+
+
+def stream_ticket_redeem(raw: str) -> int | None:
+    """The account of a ticket, which is then spent; None for one unknown, expired or spent."""
+    key = _key(raw)
+    player_id = cache.get(key)
+    if player_id is None or not cache.delete(key):
+        return None
+    return int(player_id)
