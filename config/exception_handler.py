@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions
@@ -62,6 +64,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         exc = Refusal.NOT_FOUND.error()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = Refusal.PERMISSION_DENIED.error()
+    elif isinstance(exc, RequestDataTooBig):  # a body without a length, read past the limit
+        exc = Refusal.REQUEST_TOO_LARGE.error(params={"limit": settings.MAX_REQUEST_BODY_BYTES})
 
     response = exception_handler(exc, context)
     if response is None:

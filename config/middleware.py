@@ -17,10 +17,14 @@ from django.contrib.messages import middleware as messages
 from django.contrib.messages.storage import default_storage
 from django.contrib.sessions import middleware as sessions
 from django.contrib.sessions.backends.base import SessionBase
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware import locale
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.functional import SimpleLazyObject, empty
+
+from config.errors import error_body
+from config.refusals import Refusal
 
 if TYPE_CHECKING:
     from django.http.request import _ImmutableQueryDict
@@ -104,3 +108,20 @@ class MessageMiddleware(messages.MessageMiddleware):
 def _never_read(request: HttpRequest, attribute: str) -> bool:
     value = request.__dict__.get(attribute)
     return isinstance(value, SimpleLazyObject) and value._wrapped is empty
+
+
+class BodyLimitMiddleware(MiddlewareMixin):
+    """Refuses a body longer than ``MAX_REQUEST_BODY_BYTES`` by its ``Content-Length``, before
+    anything reads it, in the API's error shape (413). Django's own check (``RequestDataTooBig``)
+    comes only when the body is read, and answers with an HTML page."""
+
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        limit = int(settings.MAX_REQUEST_BODY_BYTES)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # not a number: Django reads no body for it either
+        if length > limit:
+            refusal = Refusal.REQUEST_TOO_LARGE.error(params={"limit": limit})
+            return JsonResponse(error_body(refusal), status=refusal.status_code)
+        return None

@@ -51,6 +51,18 @@ class Refusal(enum.Enum):
     # --- any request -------------------------------------------------------------------------
     INVALID_INPUT = Entry("invalid_input", BAD, _("The request is not valid."))
     INVALID_QUERY = Entry("invalid_query", BAD, _("This query parameter is not valid."))
+    REQUEST_TOO_LARGE = Entry(
+        "request_too_large",
+        http.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        _("The request body is too large."),
+    )
+    # Sent by the proxy (config/deploy/nginx), which has no translations: its words are English.
+    HEADERS_TOO_LARGE = Entry(
+        "headers_too_large",
+        http.HTTP_431_REQUEST_HEADER_FIELDS_TOO_LARGE,
+        _("The request headers are too large."),
+    )
+    JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
 
     # --- accounts (players) ------------------------------------------------------------------
     WEAK_PASSWORD = Entry("weak_password", BAD, _("This password is too weak."), "password")

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
 # an API token uses none of them: the project's session and message middleware make their store
 # only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
+    "config.middleware.BodyLimitMiddleware",  # a body past the limit is refused before it is read
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
@@ -67,6 +68,10 @@ MIDDLEWARE = [
     "config.middleware.MessageMiddleware",  # Django's, its storage made when first used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# No request of the API or the admin is near this; nginx refuses the same size first (dice.conf).
+MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", str(1024 * 1024)))
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -211,6 +216,11 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",  # DRF's, bounded in depth
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -21,3 +21,7 @@ accesslog = None
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", f"/tmp/dice-gunicorn-{bind}.ctl")
 # Trust X-Forwarded-* only from the proxy on this machine (or FORWARDED_ALLOW_IPS).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+# Request line and header limits (gunicorn's defaults, said here): nginx refuses past 8 KiB first.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190

@@ -81,7 +81,8 @@ def version_from_if_match(request: Request) -> int | None:
     header = request.headers.get("If-Match")
     if not header:
         return None
-    match = re.search(r'"v?(\d+)', header) or re.fullmatch(r"\s*(\d+)\s*", header)
+    # A version has at most 9 digits; more is no version of ours (and int() refuses past 4300).
+    match = re.search(r'"v?(\d{1,9})(?!\d)', header) or re.fullmatch(r"\s*(\d{1,9})\s*", header)
     if match is None:
         raise Refusal.INVALID_IF_MATCH.error()
     return int(match.group(1))
