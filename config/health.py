@@ -1,11 +1,25 @@
-"""Liveness and readiness: ``/health/live`` answers from the process alone (the baseline of the
-HTTP benchmark), ``/health/`` checks the database, Redis and a worker."""
+"""Health: ``/health/live`` answers from the process alone (the baseline of the HTTP benchmark);
+``/health/ready`` (and ``/health/``, its former name) checks what a request needs, the database
+and Redis; ``/health/deep`` also asks the workers, for the operators only (``config.internal``).
+
+Readiness is what a load balancer polls, so it must be cheap and never lie: each process keeps its
+last answer for ``HEALTH_CACHE_SECONDS`` (so a flood of probes costs one check a second or two),
+Redis is pinged on the process's one client (not a new connection per call), and the answer is
+200 "ok" only when every check is ok. Asking the workers (a broadcast to each, waiting for their
+replies) is no part of it: it is slow, and a web process can serve while a worker restarts.
+"""
 
 from __future__ import annotations
+
+import threading
+import time
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
+
+from config.internal import internal_only
 
 
 def live(request: HttpRequest) -> JsonResponse:
@@ -25,29 +39,60 @@ def _redis() -> str:
     if not settings.REDIS_URL:
         return "not configured"
     try:
-        import redis
+        from config.redis_client import redis_client
 
-        redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1).ping()
+        redis_client().ping()
         return "ok"
     except Exception as exc:
         return f"error: {exc.__class__.__name__}"
 
 
-def _worker() -> str:
+def _workers() -> str:
     try:
         from config.celery_app import app
 
         replies = app.control.ping(timeout=0.5)
-        return "ok" if replies else "no worker answered"
+        return f"ok: {len(replies)}" if replies else "error: no worker answered"
     except Exception as exc:
         return f"error: {exc.__class__.__name__}"
 
 
-def ready(request: HttpRequest) -> JsonResponse:
-    checks = {"database": _database(), "redis": _redis()}
-    if request.GET.get("worker", "1") != "0":
-        checks["worker"] = _worker()
-    healthy = checks["database"] == "ok" and not checks["redis"].startswith("error")
+def _healthy(checks: dict[str, str]) -> bool:
+    return all(value == "ok" or value.startswith("ok:") or value == "not configured"
+               for value in checks.values())  # fmt: skip
+
+
+class _Cached:
+    """The last readiness checks of this process, and when they were made."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.checks: dict[str, str] | None = None
+        self.at = 0.0
+
+    def get(self) -> dict[str, str]:
+        with self.lock:
+            now = time.monotonic()
+            if self.checks is None or now - self.at >= float(settings.HEALTH_CACHE_SECONDS):
+                self.checks = {"database": _database(), "redis": _redis()}
+                self.at = now
+            return dict(self.checks)
+
+
+_cached = _Cached()
+
+
+def _answer(checks: dict[str, Any]) -> JsonResponse:
+    healthy = _healthy(checks)
     return JsonResponse(
         {"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503
     )
+
+
+def ready(request: HttpRequest) -> JsonResponse:
+    return _answer(_cached.get())
+
+
+@internal_only
+def deep(request: HttpRequest) -> JsonResponse:
+    return _answer({"database": _database(), "redis": _redis(), "workers": _workers()})

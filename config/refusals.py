@@ -51,6 +51,9 @@ class Refusal(enum.Enum):
     # --- any request -------------------------------------------------------------------------
     INVALID_INPUT = Entry("invalid_input", BAD, _("The request is not valid."))
     INVALID_QUERY = Entry("invalid_query", BAD, _("This query parameter is not valid."))
+    INTERNAL_ONLY = Entry(
+        "internal_only", FORBIDDEN, _("This is for the operators: send the internal token.")
+    )
     REQUEST_TOO_LARGE = Entry(
         "request_too_large",
         http.HTTP_413_REQUEST_ENTITY_TOO_LARGE,

@@ -202,6 +202,11 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 # stream hold a thread. Static files (admin, Swagger UI) are served by the ASGI app in DEBUG
 # (config/asgi.py) and by the front proxy from STATIC_ROOT (collectstatic) in production.
 
+# /metrics and /health/deep (config.internal): with this token as "Authorization: Bearer ...",
+# else from this machine only. /health/ready keeps its checks this long per process.
+INTERNAL_TOKEN = os.environ.get("INTERNAL_TOKEN", "")
+HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "2"))
+
 # How many proxies of our own stand in front of the web tier, each appending to X-Forwarded-For:
 # the client's address is that many entries from its end (config.client_address). 0 (make run:
 # clients connect straight to the server) ignores the header; make serve and docker-compose set 1.

@@ -3,6 +3,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import health, metrics
+from config.internal import internal_only
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
@@ -14,8 +15,10 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("health/live", health.live, name="health-live"),
+    path("health/ready", health.ready, name="health-ready"),
     path("health/", health.ready, name="health"),
-    path("metrics", metrics.metrics, name="metrics"),
+    path("health/deep", health.deep, name="health-deep"),
+    path("metrics", internal_only(metrics.metrics), name="metrics"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api-auth/", include("rest_framework.urls")),
