@@ -13,7 +13,7 @@ STREAM_WORKERS ?= 1
 NGINX_WORKERS ?= 1
 NGINX_DIR ?= $(CURDIR)/var/nginx/$(PORT)
 
-.PHONY: install run serve test lint format typecheck migrate messages compilemessages clean
+.PHONY: install run serve lock test lint format typecheck migrate messages compilemessages clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,7 +30,8 @@ migrate: install
 # Web, worker and scheduler together (honcho), on SQLite and a broker in files: no server needed.
 run: migrate compilemessages
 	$(BIN)/python manage.py build_ai_tables
-	HOST=$(HOST) PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f config/deploy/Procfile -d . start
+	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" \
+		$(BIN)/honcho -f config/deploy/Procfile -d . start
 
 # The production web tier, exactly as deployed (docker-compose runs the same three commands):
 # gunicorn (WSGI: the REST API, admin, docs) and uvicorn (the event streams, games.streams) behind
@@ -48,6 +49,17 @@ serve: install compilemessages
 		WEB_CONCURRENCY=$(WEB_CONCURRENCY) STREAM_WORKERS=$(STREAM_WORKERS) \
 		PATH="$(CURDIR)/$(BIN):$$PATH" sh -c '$(BIN)/python config/deploy/render_nginx.py $(NGINX_DIR) \
 		&& exec $(BIN)/honcho -f config/deploy/Procfile.serve -d . start'
+
+# The image's dependencies, every one pinned (config/deploy/requirements.lock): the project's
+# own pins and what they pull in, resolved in a clean virtualenv. Run after changing pyproject's
+# dependencies; tests/serving/test_production.py checks the two agree.
+lock:
+	rm -rf var/lockenv && python3 -m venv var/lockenv
+	var/lockenv/bin/pip install --quiet --disable-pip-version-check .
+	( echo "# make lock: every package of the image, pinned (generated; do not edit)"; \
+	  var/lockenv/bin/pip freeze --disable-pip-version-check --exclude-editable | grep -v '^dice-server' ) \
+		> config/deploy/requirements.lock
+	rm -rf var/lockenv
 
 test: install
 	mkdir -p var

@@ -1,7 +1,8 @@
 """One settings module, read from the environment.
 
-Development needs nothing set: SQLite, an in-process cache and broker. Production (``DEBUG`` off)
-refuses to start without a real ``SECRET_KEY``.
+Development needs nothing set but ``DEBUG=true`` (``make run`` sets it): SQLite, an in-process
+cache and broker. ``DEBUG`` is off unless set, and then the servers refuse to start with the
+development ``SECRET_KEY`` or a ``*`` in ``ALLOWED_HOSTS`` (``config.production``).
 """
 
 from __future__ import annotations
@@ -28,13 +29,11 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-_DEV_SECRET = "dev-only-insecure-secret-key-change-me"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_SECRET)
-if not DEBUG and SECRET_KEY == _DEV_SECRET:
-    raise ImproperlyConfigured("Set SECRET_KEY: production refuses the development key.")
+DEBUG = env_bool("DEBUG", False)
+DEV_SECRET_KEY = "dev-only-insecure-secret-key-change-me"
+SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY)
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -212,16 +211,16 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "2"))
 # clients connect straight to the server) ignores the header; make serve and docker-compose set 1.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 
+_BROWSABLE = env_bool("BROWSABLE_API", DEBUG)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "players.auth.TokenAuthentication",  # knox's tokens, one query per request
         "rest_framework.authentication.SessionAuthentication",  # the browsable API, the admin
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    # The browsable API is a development tool: production answers JSON only.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else []),
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",  # DRF's, bounded in depth
         "rest_framework.parsers.FormParser",
@@ -346,3 +345,13 @@ LOGGING = {
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+
+# HTTPS=true where clients reach the service over TLS (terminated by the proxy, which says so in
+# X-Forwarded-Proto): plain HTTP is redirected (but the health probes), HSTS for a year.
+if env_bool("HTTPS", False):
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^health/"]
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)

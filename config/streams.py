@@ -12,7 +12,10 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 
-from games.streams.app import StreamApp  # noqa: E402  (needs the app registry)
+from config.production import refuse_unsafe_settings  # noqa: E402  (needs the app registry)
+from games.streams.app import StreamApp  # noqa: E402
+
+refuse_unsafe_settings()
 
 application = StreamApp()
 

@@ -7,4 +7,5 @@ class PlayersConfig(AppConfig):
     verbose_name = _("Players")
 
     def ready(self) -> None:
+        from config import production  # noqa: F401  (registers its deploy check)
         from players import schema  # noqa: F401  (registers the schema extension)

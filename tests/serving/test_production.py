@@ -1,0 +1,122 @@
+"""Safe by default: production settings, what the servers refuse to start with, and the image
+and compose file as shipped. Settings are read in a fresh process with the environment given, as
+a server would read them."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET = "a-production-secret-" + "x9Y8z7W6" * 6
+PRODUCTION = {"DEBUG": "false", "SECRET_KEY": SECRET, "ALLOWED_HOSTS": "dice.example.org"}
+
+
+def run(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "HTTPS"}}
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def setting(name: str, **env: str) -> str:
+    code = (
+        f"import django; django.setup(); from django.conf import settings; print(settings.{name})"
+    )
+    result = run(code, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_debug_is_off_unless_set() -> None:
+    assert setting("DEBUG") == "False"
+    assert setting("DEBUG", DEBUG="true") == "True"
+    assert "testserver" not in setting("ALLOWED_HOSTS")
+
+
+def test_production_answers_json_only() -> None:
+    code = (
+        "import django; django.setup(); from rest_framework.settings import api_settings; "
+        "print([c.__name__ for c in api_settings.DEFAULT_RENDERER_CLASSES])"
+    )
+    assert run(code, **PRODUCTION).stdout.strip() == "['JSONRenderer']"
+    assert "BrowsableAPIRenderer" in run(code, DEBUG="true").stdout
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"DEBUG": "false", "ALLOWED_HOSTS": "dice.example.org"}, "SECRET_KEY"),
+        ({**PRODUCTION, "ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS"),
+    ],
+)
+@pytest.mark.parametrize("entry", ["config.wsgi", "config.streams"])
+def test_the_servers_refuse_to_start_unsafe(entry, env, words) -> None:
+    result = run(f"import {entry}", **env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert words in result.stderr
+    assert run(f"import {entry}", **PRODUCTION).returncode == 0
+
+
+def test_the_deploy_check_is_clean_with_the_documented_production_settings() -> None:
+    manage = "import sys; from django.core.management import execute_from_command_line; "
+    check = (
+        manage
+        + "execute_from_command_line(['manage.py', 'check', '--deploy', '--fail-level', 'WARNING'])"
+    )
+    result = run(check, **PRODUCTION, HTTPS="true")
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+    # The development key is an error there, not only a warning.
+    unsafe = run(check, DEBUG="false", ALLOWED_HOSTS="dice.example.org", HTTPS="true")
+    assert unsafe.returncode != 0
+    assert "dice.E001" in unsafe.stderr
+
+
+def test_the_compose_file_ships_no_secret_and_checks_its_tiers() -> None:
+    compose = (ROOT / "docker-compose.yml").read_text()
+    assert "SECRET_KEY: ${SECRET_KEY:?" in compose  # required, no default
+    assert re.search(r"DEBUG: \$\{DEBUG:-false\}", compose)
+    assert "ALLOWED_HOSTS: ${ALLOWED_HOSTS:-localhost" in compose
+    services = dict(re.findall(r"^  ([a-z]+):\n((?:    .*\n|\n)*)", compose, re.M))
+    for tier in ("api", "streams"):
+        assert "healthcheck:" in services[tier], tier
+    assert "condition: service_healthy" in services["proxy"]
+
+
+def test_the_image_runs_as_its_own_user_from_the_lock() -> None:
+    dockerfile = (ROOT / "config/deploy/Dockerfile").read_text()
+    assert re.search(r"^USER dice$", dockerfile, re.M)
+    assert "-r requirements.lock" in dockerfile
+    assert "build_ai_tables" in dockerfile
+
+
+def test_the_lock_pins_every_dependency_as_pyproject_does() -> None:
+    """``make lock`` after changing pyproject: every pin of the project is in the lock, at the same
+    version, and every line of the lock is pinned."""
+    lock = {}
+    for line in (ROOT / "config/deploy/requirements.lock").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, line
+            lock[_canonical(name)] = version
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for requirement in project["dependencies"]:
+        name, _, version = requirement.partition("==")
+        assert lock.get(_canonical(name.split("[")[0])) == version, requirement
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
