@@ -113,6 +113,17 @@ class Refusal(enum.Enum):
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
 
     # --- games -------------------------------------------------------------------------------
+    ASSISTANCE_OFF = Entry(
+        "assistance_off",
+        FORBIDDEN,
+        _("Hints and previews are off in this game (rated or tournament play)."),
+    )
+    ASSISTANCE_NOT_ALLOWED = Entry(
+        "assistance_not_allowed",
+        BAD,
+        _("A rated game has no hints or previews."),
+        "assistance",
+    )
     GAME_NOT_FOUND = Entry("not_found", MISSING, _("No such game."))
     INVALID_IF_MATCH = Entry(
         "invalid_if_match",

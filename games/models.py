@@ -69,6 +69,9 @@ class Game(models.Model):
     # Tournament games: an idle seat's turn passes to the computer after this many seconds.
     turn_clock_seconds = models.PositiveIntegerField(_("turn clock"), null=True, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
+    # Hints (the computer's choice) and previews for the seat to move: computer help, which
+    # rated and tournament games leave out (games.services.game_create decides the default).
+    assistance = models.BooleanField(_("hints and previews"), default=True)
 
     class Meta:
         verbose_name = _("game")

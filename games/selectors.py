@@ -60,6 +60,8 @@ def game_hint(*, game_id: GameId, player: Player) -> dict[str, Any]:
         raise (
             Refusal.GAME_NOT_STARTED if game.status == GameStatus.OPEN else Refusal.GAME_FINISHED
         ).error()
+    if not game.assistance:
+        raise Refusal.ASSISTANCE_OFF.error()
     kind = kind_for(game.kind)
     state = kind.engine.state_from_wire(game.state)
     mine = controlled_seats(game, player)

@@ -73,7 +73,14 @@ def game_create(
     options: Mapping[str, Any],
     turn_clock_seconds: int | None = None,
     rated: bool = False,
+    assistance: bool | None = None,
 ) -> Game:
+    """A new open game. ``assistance`` (hints and previews) is on by default for unrated games;
+    a rated game never has it (a tournament's games pass ``assistance=False`` too)."""
+    if assistance is None:
+        assistance = not rated
+    elif assistance and rated:
+        raise Refusal.ASSISTANCE_NOT_ALLOWED.error()
     engine = kind_for(kind).engine
     try:
         parsed_options = engine.options_from_wire(options)
@@ -92,6 +99,7 @@ def game_create(
         options=dataclasses.asdict(parsed_options),
         turn_clock_seconds=turn_clock_seconds or None,
         rated=rated,
+        assistance=assistance,
     )
     Seat.objects.bulk_create(
         [

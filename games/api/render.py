@@ -66,6 +66,8 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
         "started_at": iso_datetime(game.started_at),
         "finished_at": iso_datetime(game.finished_at),
         "turn_seat": game.turn_seat,
+        "rated": game.rated,
+        "assistance": game.assistance,
         "seats": [seat_body(seat) for seat in seats],
         "your_seats": sorted(controlled_seats(game, viewer)),
         "setup_label": presenter.setup_label([seat.occupant for seat in seats]),

@@ -45,6 +45,12 @@ class GameCreateInput(serializers.Serializer[None]):
     kind = serializers.ChoiceField(choices=GameKind.choices)
     options = serializers.DictField(required=False, default=dict)
     seats = SeatInput(many=True, allow_empty=False)
+    assistance = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("Hints and previews for the seat to move; on unless set false."),
+    )
 
 
 class JoinInput(serializers.Serializer[None]):
@@ -146,8 +152,8 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         model = Game
         fields = [
             "id", "kind", "kind_name", "status", "status_name", "version", "options",
-            "created_by", "created_at", "started_at", "finished_at", "turn_seat", "seats",
-            "your_seats", "setup_label", "state",
+            "created_by", "created_at", "started_at", "finished_at", "turn_seat", "rated",
+            "assistance", "seats", "your_seats", "setup_label", "state",
         ]  # fmt: skip
 
     def get_your_seats(self, game: Game) -> list[int]:

@@ -66,6 +66,7 @@ class GameListCreateView(generics.ListAPIView[Game]):
             kind=data["kind"],
             options=data["options"],
             seats=[services.SeatSpec(**seat) for seat in data["seats"]],
+            assistance=data["assistance"],
         )
         return render_game(request, game, status=201)
 
@@ -222,6 +223,8 @@ class GamePreviewView(APIView):
         preview = kind_for(game.kind).preview
         if preview is None:
             raise Refusal.PREVIEW_NOT_AVAILABLE.error()
+        if not game.assistance:
+            raise Refusal.ASSISTANCE_OFF.error()
         if game.status != GameStatus.ACTIVE or game.state is None:
             raise Refusal.GAME_NOT_ACTIVE.error()
         raw = request.query_params.get("keep", "")

@@ -331,6 +331,7 @@ def _open_table(
         options=tournament.game_options,
         turn_clock_seconds=tournament.turn_clock_seconds or None,
         rated=tournament.rated,
+        assistance=False,  # a competition: no computer help, rated or not
     )
     game_services.game_start(game_id=game.pk, player=tournament.created_by)
     return TournamentGame.objects.create(
