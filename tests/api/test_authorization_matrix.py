@@ -1,0 +1,236 @@
+"""Who may do what: every endpoint (route and method) of the API, health and metrics, against every
+kind of caller, with the status each must get. The table is the contract: an endpoint added
+without its row fails ``test_every_endpoint_has_a_row``, so nobody ships one whose access was
+never thought through.
+
+The callers, each a different account:
+- ``anon``: no credentials;
+- ``other``: an account with nothing to do with the game;
+- ``seated``: seated in the game, not to move;
+- ``to_move``: seated in the game, its seat to move;
+- ``creator``: created the game (and started it), not seated;
+- ``staff``: a staff account, not seated.
+
+Requests come from an outside address (``203.0.113.9``), as they would through the proxy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import count
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from games.models import Game
+from players.models import Player
+from tests.factories import account, new_game, new_tournament, token
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anon", "other", "seated", "to_move", "creator", "staff")
+OUTSIDE = "203.0.113.9"
+_names = count()
+
+
+@dataclass
+class World:
+    """One of everything a request may be about, made fresh for each request."""
+
+    people: dict[str, Player]
+    active: Game  # yatzy, cora's, sam (seat 0, to move) against tom
+    dice_game: Game  # ten_thousand, the same seats
+    open_game: Game  # cora's, three seats: sam and tom in, one open
+    full_game: Game  # cora's, two seats, sam and tom in, not started
+    tournament_id: int
+
+
+def make_world() -> World:
+    tag = next(_names)
+    people = {
+        "other": account(f"olga{tag}"),
+        "seated": account(f"tom{tag}"),
+        "to_move": account(f"sam{tag}"),
+        "creator": account(f"cora{tag}"),
+        "staff": account(f"staff{tag}", is_staff=True),
+    }
+    sam, tom, cora = people["to_move"], people["seated"], people["creator"]
+    return World(
+        people=people,
+        active=new_game(cora, "yatzy", ("open", "open"), joiners=[sam, tom]),
+        dice_game=new_game(cora, "ten_thousand", ("open", "open"), joiners=[sam, tom]),
+        open_game=new_game(cora, "yatzy", ("open",) * 3, joiners=[sam, tom], start=False),
+        full_game=new_game(cora, "yatzy", ("open", "open"), joiners=[sam, tom], start=False),
+        tournament_id=new_tournament(people["staff"]).pk,
+    )
+
+
+Request = Callable[[World, str], tuple[str, dict[str, Any] | None]]
+
+
+def to(path: str, body: dict[str, Any] | None = None) -> Request:
+    """A request to ``path`` (``{game}``, ``{dice_game}``, ``{open_game}``, ``{full_game}``,
+    ``{tournament}``, ``{player}`` filled from the world)."""
+
+    def build(world: World, role: str) -> tuple[str, dict[str, Any] | None]:
+        url = path.format(
+            game=world.active.pk,
+            dice_game=world.dice_game.pk,
+            open_game=world.open_game.pk,
+            full_game=world.full_game.pk,
+            tournament=world.tournament_id,
+            player=world.people["to_move"].username,
+        )
+        return url, body
+
+    return build
+
+
+def credentials(world: World, role: str) -> tuple[str, dict[str, Any]]:
+    """Signing in: each caller with its own account's password (anonymous: a wrong one)."""
+    who = world.people.get(role)
+    name = who.username if who else "nobody"
+    return "/api/v1/accounts/token/", {"username": name, "password": f"{name}-password-1"}
+
+
+def registration(world: World, role: str) -> tuple[str, dict[str, Any]]:
+    return "/api/v1/accounts/register/", {
+        "username": f"new{next(_names)}",
+        "password": "correct-horse-battery",
+    }
+
+
+A = "api/v1/"
+G = "api/v1/games/<uuid:game_id>/"
+T = "api/v1/tournaments/<int:tournament_id>/"
+ME = {"type": "me"}
+
+#: (route, method) -> (request, statuses for anon, other, seated, to_move, creator, staff).
+MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
+    ("health/live", "GET"): (to("/health/live"), (200,) * 6),
+    ("health/ready", "GET"): (to("/health/ready"), (200,) * 6),
+    ("health/", "GET"): (to("/health/"), (200,) * 6),
+    # The operators' pages: a token or this machine, never an account (config.internal).
+    ("health/deep", "GET"): (to("/health/deep"), (403,) * 6),
+    ("metrics", "GET"): (to("/metrics"), (403,) * 6),
+    (A + "accounts/register/", "POST"): (registration, (201,) * 6),
+    (A + "accounts/token/", "POST"): (credentials, (401, 201, 201, 201, 201, 201)),
+    (A + "accounts/token/revoke/", "POST"): (
+        to("/api/v1/accounts/token/revoke/"),
+        (401, 204, 204, 204, 204, 204),
+    ),
+    (A + "accounts/me/", "GET"): (to("/api/v1/accounts/me/"), (401, 200, 200, 200, 200, 200)),
+    (A + "stream/tickets/", "POST"): (
+        to("/api/v1/stream/tickets/"),
+        (401, 201, 201, 201, 201, 201),
+    ),
+    (A + "leaderboards/<str:kind>/", "GET"): (to("/api/v1/leaderboards/yatzy/"), (200,) * 6),
+    (A + "players/<str:username>/", "GET"): (to("/api/v1/players/{player}/"), (200,) * 6),
+    (A + "games/", "GET"): (to("/api/v1/games/"), (200,) * 6),
+    (A + "games/", "POST"): (
+        to("/api/v1/games/", {"kind": "yatzy", "seats": [ME]}),
+        (401, 201, 201, 201, 201, 201),
+    ),
+    (G, "GET"): (to("/api/v1/games/{game}/"), (200,) * 6),
+    # An open seat for whoever is not seated yet; the creator need not sit at their game.
+    (G + "join/", "POST"): (
+        to("/api/v1/games/{open_game}/join/"),
+        (401, 200, 409, 409, 200, 200),
+    ),
+    # Only the creator starts.
+    (G + "start/", "POST"): (
+        to("/api/v1/games/{full_game}/start/"),
+        (401, 403, 403, 403, 200, 403),
+    ),
+    # Only the seat to move plays: a seat holder out of turn is told so (409), anyone else 403.
+    (G + "moves/", "POST"): (
+        to("/api/v1/games/{game}/moves/", {"type": "roll"}),
+        (401, 403, 409, 201, 403, 403),
+    ),
+    (G + "events/", "GET"): (to("/api/v1/games/{game}/events/"), (200,) * 6),
+    (G + "replay/", "GET"): (to("/api/v1/games/{game}/replay/?at=1"), (200,) * 6),
+    # The computer's choice: for the seat to move only, never for onlookers.
+    (G + "hint/", "GET"): (
+        to("/api/v1/games/{game}/hint/"),
+        (401, 403, 409, 200, 403, 403),
+    ),
+    # Scoring a selection of the dice on the table: public arithmetic on a public state.
+    (G + "preview/", "GET"): (to("/api/v1/games/{dice_game}/preview/?keep="), (200,) * 6),
+    (A + "tournaments/", "GET"): (to("/api/v1/tournaments/"), (200,) * 6),
+    (A + "tournaments/", "POST"): (
+        to(
+            "/api/v1/tournaments/",
+            {
+                "name": "Spring cup",
+                "kind": "yatzy",
+                "format": "round_robin",
+                "starts_at": "2099-01-01T10:00:00Z",
+                "turn_clock_seconds": 60,
+            },
+        ),
+        (401, 403, 403, 403, 403, 201),
+    ),
+    (T, "GET"): (to("/api/v1/tournaments/{tournament}/"), (200,) * 6),
+    (T + "register/", "POST"): (
+        to("/api/v1/tournaments/{tournament}/register/"),
+        (401, 201, 201, 201, 201, 201),
+    ),
+    # Nobody is registered in the world's tournament: withdrawing is refused, for everyone.
+    (T + "withdraw/", "POST"): (
+        to("/api/v1/tournaments/{tournament}/withdraw/"),
+        (401, 409, 409, 409, 409, 409),
+    ),
+    (T + "standings/", "GET"): (to("/api/v1/tournaments/{tournament}/standings/"), (200,) * 6),
+    (T + "rounds/", "GET"): (to("/api/v1/tournaments/{tournament}/rounds/"), (200,) * 6),
+    (A + "schema/", "GET"): (to("/api/v1/schema/"), (200,) * 6),
+    (A + "docs/", "GET"): (to("/api/v1/docs/"), (200,) * 6),
+}
+
+
+def endpoints() -> Iterator[tuple[str, str]]:
+    """Every (route, method) served: the API's views by the methods they define, the plain
+    function views (health, metrics) as GET."""
+
+    def walk(patterns: list[Any], prefix: str) -> Iterator[tuple[str, str]]:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern):
+                if not route.startswith(("api/v1/", "health", "metrics")):
+                    continue
+                view_class = getattr(pattern.callback, "cls", None)
+                if view_class is None:
+                    yield route, "GET"
+                    continue
+                for method in view_class.http_method_names:
+                    if method not in ("options", "head") and hasattr(view_class, method):
+                        yield route, method.upper()
+
+    return walk(get_resolver().url_patterns, "")
+
+
+def test_every_endpoint_has_a_row() -> None:
+    served = set(endpoints())
+    assert served - MATRIX.keys() == set(), "endpoints without a row in the matrix"
+    assert MATRIX.keys() - served == set(), "rows for endpoints that are not served"
+
+
+@pytest.mark.parametrize("endpoint", sorted(MATRIX), ids=lambda e: f"{e[1]} {e[0]}")
+def test_each_caller_gets_its_status(endpoint) -> None:
+    _route, method = endpoint
+    build, expected = MATRIX[endpoint]
+    assert len(expected) == len(ROLES)
+    got = []
+    for role in ROLES:
+        world = make_world()  # fresh: a request that changes something changes it for itself
+        client = APIClient(REMOTE_ADDR=OUTSIDE)
+        if role != "anon":
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token(world.people[role])}")
+        url, body = build(world, role)
+        response = getattr(client, method.lower())(url, body, format="json")
+        got.append(response.status_code)
+    assert dict(zip(ROLES, got, strict=True)) == dict(zip(ROLES, expected, strict=True))
