@@ -11,7 +11,6 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -164,7 +163,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         occupants = [seat.occupant for seat in game.seats.all()]
         return kind_for(game.kind).presenter.setup_label(occupants)
 
-    @extend_schema_field(OpenApiTypes.OBJECT)
+    @extend_schema_field(serializers.DictField(allow_null=True))  # null until the game starts
     def get_state(self, game: Game) -> dict[str, Any] | None:
         if game.state is None:
             return None
