@@ -261,6 +261,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The enum names' hook (drf-spectacular's default), then the plain views' entries.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema_plain_views.add_plain_views",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameKind",
         "GameStatusEnum": "games.models.GameStatus",
