@@ -7,7 +7,6 @@ number of cases run is printed at the end of the run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,17 +21,6 @@ from tests.factories import account, new_game, token
 application = get_wsgi_application()
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
 CASES: dict[str, int] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _report_cases(request: pytest.FixtureRequest) -> Iterator[None]:
-    yield
-    reporter: Any = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None and CASES:
-        reporter.write_line(
-            f"schemathesis: {sum(CASES.values())} cases over {len(CASES)} operations "
-            "(each operation's test fails on a server error or an answer off the schema)"
-        )
 
 
 @pytest.fixture
