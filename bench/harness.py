@@ -353,6 +353,7 @@ def bench_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]
         STREAMS_PER_ADDRESS="1000000",
         STREAMS_PER_ACCOUNT="1000000",
         STREAM_OPENS_PER_MINUTE="1000000",
+        MAX_COMPUTER_GAMES_PER_ACCOUNT="1000000",
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )

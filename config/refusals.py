@@ -118,6 +118,11 @@ class Refusal(enum.Enum):
         FORBIDDEN,
         _("Hints and previews are off in this game (rated or tournament play)."),
     )
+    TOO_MANY_COMPUTER_GAMES = Entry(
+        "too_many_computer_games",
+        CONFLICT,
+        _("You have too many games with the computer open or in play: finish one first."),
+    )
     ASSISTANCE_NOT_ALLOWED = Entry(
         "assistance_not_allowed",
         BAD,

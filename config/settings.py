@@ -336,6 +336,8 @@ GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 GAMES_DICE_ROLLER = "games.rules.secure_roller"
 
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
+# Games with a computer seat one account may have open or in play at once (games.services).
+MAX_COMPUTER_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_COMPUTER_GAMES_PER_ACCOUNT", "5"))
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.
 GAMES_SWEEP_GRACE_SECONDS = float(os.environ.get("SWEEP_GRACE_SECONDS", "1.0"))

@@ -74,9 +74,13 @@ def game_create(
     turn_clock_seconds: int | None = None,
     rated: bool = False,
     assistance: bool | None = None,
+    computer_limit: bool = True,
 ) -> Game:
     """A new open game. ``assistance`` (hints and previews) is on by default for unrated games;
-    a rated game never has it (a tournament's games pass ``assistance=False`` too)."""
+    a rated game never has it (a tournament's games pass ``assistance=False`` too).
+    ``computer_limit``: an account keeps at most ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a
+    computer seat open or in play (the computer's moves are the workers' time, shared by every
+    game); tournaments, which the staff schedule, pass False."""
     if assistance is None:
         assistance = not rated
     elif assistance and rated:
@@ -92,6 +96,8 @@ def game_create(
     if sum(spec.type == "me" for spec in seats) > 1:
         raise Refusal.DUPLICATE_ME_SEAT.error()
     levels = [_seat_level(kind, spec, index) for index, spec in enumerate(seats)]
+    if computers and computer_limit:
+        _check_computer_games(creator)
 
     game = Game.objects.create(
         kind=kind,
@@ -115,6 +121,24 @@ def game_create(
         ]
     )
     return game
+
+
+def _check_computer_games(creator: Player) -> None:
+    # The account's row serialises its creations: two at once cannot both pass the count.
+    Player.objects.select_for_update().filter(pk=creator.pk).exists()
+    limit = int(settings.MAX_COMPUTER_GAMES_PER_ACCOUNT)
+    running = (
+        Game.objects.filter(
+            created_by=creator,
+            status__in=(GameStatus.OPEN, GameStatus.ACTIVE),
+            seats__occupant=Occupant.COMPUTER,
+            tournament_game__isnull=True,
+        )
+        .distinct()
+        .count()
+    )
+    if running >= limit:
+        raise Refusal.TOO_MANY_COMPUTER_GAMES.error(params={"limit": limit})
 
 
 _OCCUPANTS = {

@@ -449,6 +449,26 @@ def bracket_slots(round_: Round) -> list[Table | Bye]:
     ]
 
 
+#: A knockout table tied this many times after its first game is not replayed again: the better
+#: seed advances (``decided_by_seed``), so a table of equals cannot hold a tournament forever.
+MAX_KNOCKOUT_REPLAYS = 2
+
+
+def decided_by_seed(result: Result, seed_order: Mapping[EntrantId, int]) -> Result:
+    """``result`` with a shared best place given to the best seed alone (``seed_order``: 0 is
+    the best seed); the other entrants that shared it come next. Unchanged when not tied."""
+    best = min(result.places)
+    tied = [e for e, place in zip(result.entrants, result.places, strict=True) if place == best]
+    if len(tied) < 2:
+        return result
+    winner = min(tied, key=lambda entrant: seed_order[entrant])
+    places = tuple(
+        place + 1 if place == best and entrant != winner else place
+        for entrant, place in zip(result.entrants, result.places, strict=True)
+    )
+    return Result(result.entrants, places, result.totals)
+
+
 def knockout_winner(result: Result) -> EntrantId | None:
     """The entrant alone in the best place, or None when it is shared (the game is replayed)."""
     best = min(result.places)

@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from games.kinds import kind_for
 from games.models import GameStatus
 from games.tournaments import pairing as p
-from games.tournaments.models import Entrant, Tournament, TournamentGame
+from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentGame
 from players.models import PlayerRating
 
 
-def table_results(games: Iterable[TournamentGame]) -> list[p.Result]:
+def table_results(
+    games: Iterable[TournamentGame], seed_order: Mapping[int, int] | None = None
+) -> list[p.Result]:
+    """The finished games as results. With ``seed_order`` (knockouts), a table's last allowed
+    replay that tied again is decided by seed (``pairing.decided_by_seed``)."""
     results = []
     for game in games:
         seats = sorted(game.game.seats.all(), key=lambda seat: seat.index)
-        results.append(
-            p.Result(
-                entrants=tuple(game.entrant_ids),
-                places=tuple(seat.place or 0 for seat in seats),
-                totals=tuple(seat.final_total or 0 for seat in seats),
-            )
+        result = p.Result(
+            entrants=tuple(game.entrant_ids),
+            places=tuple(seat.place or 0 for seat in seats),
+            totals=tuple(seat.final_total or 0 for seat in seats),
         )
+        if seed_order is not None and game.replay >= p.MAX_KNOCKOUT_REPLAYS:
+            result = p.decided_by_seed(result, seed_order)
+        results.append(result)
     return results
+
+
+def seed_order(tournament: Tournament) -> dict[int, int]:
+    """Each seeded entrant's rank by seed, 0 the best: the order the bracket gave them."""
+    seeded = tournament.entrants.filter(seed_rating__isnull=False)
+    ranked = sorted(seeded, key=lambda e: (-(e.seed_rating or 0.0), e.pk))
+    return {entrant.pk: rank for rank, entrant in enumerate(ranked)}
 
 
 def pairing_history(tournament: Tournament) -> tuple[list[p.Round], list[p.Result]]:
@@ -39,7 +51,8 @@ def pairing_history(tournament: Tournament) -> tuple[list[p.Round], list[p.Resul
         byes = tuple(p.Bye(entrant.pk) for entrant in seeded)
         rounds.append(p.Round(number=round_.number, tables=tables, byes=byes))
         finished.extend(g for g in latest.values() if g.game.status == GameStatus.FINISHED)
-    return rounds, table_results(finished)
+    seeds = seed_order(tournament) if tournament.format == TournamentFormat.KNOCKOUT else None
+    return rounds, table_results(finished, seeds)
 
 
 def ratings_of(tournament: Tournament, entrants: Sequence[Entrant]) -> dict[int, float]:

@@ -222,7 +222,13 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
     if any(game.game.status != GameStatus.FINISHED for game in latest):
         return False
     if tournament.format == TournamentFormat.KNOCKOUT:
-        tied = [g for g in latest if p.knockout_winner(table_results([g])[0]) is None]
+        # A table tied again after its last allowed replay is decided by seed (pairing_history).
+        tied = [
+            g
+            for g in latest
+            if g.replay < p.MAX_KNOCKOUT_REPLAYS
+            and p.knockout_winner(table_results([g])[0]) is None
+        ]
         for tied_game in tied:
             _open_table(
                 tournament, current, tied_game.table, tied_game.entrant_ids, tied_game.replay + 1
@@ -332,6 +338,7 @@ def _open_table(
         turn_clock_seconds=tournament.turn_clock_seconds or None,
         rated=tournament.rated,
         assistance=False,  # a competition: no computer help, rated or not
+        computer_limit=False,
     )
     game_services.game_start(game_id=game.pk, player=tournament.created_by)
     return TournamentGame.objects.create(

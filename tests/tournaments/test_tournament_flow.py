@@ -243,3 +243,26 @@ def test_a_new_round_tells_each_seated_account(organiser) -> None:
             },
         )
     ]
+
+
+def test_a_knockout_table_tied_past_its_replays_goes_to_the_better_seed(organiser) -> None:
+    """A table of equals cannot hold a tournament forever (a review found ties replayed without
+    limit): after the first game and two replays all tied, the better seed advances."""
+    from games.tournaments.pairing import MAX_KNOCKOUT_REPLAYS
+
+    tournament = new_tournament(organiser, format="knockout")
+    add_computers(tournament, ["casual", "optimal"])
+    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    for replay in range(MAX_KNOCKOUT_REPLAYS + 1):
+        table = TournamentGame.objects.get(round__tournament=tournament, replay=replay)
+        automation.run_until_idle(table.game_id)
+        table.game.seats.update(place=1)  # a tie, every time
+        assert services.tournament_advance(tournament_id=tournament.pk)
+    assert not TournamentGame.objects.filter(
+        round__tournament=tournament, replay=MAX_KNOCKOUT_REPLAYS + 1
+    ).exists()
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    entrants = sorted(tournament.entrants.all(), key=lambda e: (-(e.seed_rating or 0.0), e.pk))
+    champion = selectors.tournament_standings(tournament)[0]["entrant"]
+    assert champion == entrants[0]  # the optimal computer, the better seed
