@@ -4,8 +4,9 @@ Celery broker), never by patching a module's globals."""
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -85,3 +86,17 @@ class QueuedTasks:
                 message.ack()
                 lost.append((message.headers["task"], message.decode()[0]))
         return lost
+
+
+@contextlib.contextmanager
+def throttle_rates(**changed: str) -> Iterator[None]:
+    """Throttle rates of the test (``auth="3/min"``...): DRF binds them to its throttle class when
+    it is imported, so overriding the settings alone would change nothing."""
+    from rest_framework.throttling import SimpleRateThrottle
+
+    original = SimpleRateThrottle.THROTTLE_RATES
+    SimpleRateThrottle.THROTTLE_RATES = {**original, **changed}
+    try:
+        yield
+    finally:
+        SimpleRateThrottle.THROTTLE_RATES = original

@@ -15,26 +15,16 @@ from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 from knox.models import AuthToken
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
 
 from config.client_address import address_behind_proxies
 from tests import factories
+from tests.doubles import throttle_rates
 
 pytestmark = pytest.mark.django_db
 
 TOKEN = "/api/v1/accounts/token/"
 REGISTER = "/api/v1/accounts/register/"
 GAMES = "/api/v1/games/"
-
-
-@contextlib.contextmanager
-def rates(**changed: str) -> Iterator[None]:
-    original = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = {**original, **changed}
-    try:
-        yield
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = original
 
 
 @contextlib.contextmanager
@@ -80,7 +70,7 @@ def test_the_client_is_the_entry_our_proxies_appended(peer, forwarded, proxies, 
 @pytest.mark.parametrize("proxies", [0, 1])
 def test_a_rotating_forwarded_for_header_defeats_no_throttle(anon, settings, proxies) -> None:
     settings.TRUSTED_PROXIES = proxies
-    with rates(anon="3/min"):
+    with throttle_rates(anon="3/min"):
         statuses = [
             anon.get(GAMES, HTTP_X_FORWARDED_FOR=f"198.51.100.{i}, 203.0.113.7").status_code
             for i in range(4)
@@ -90,7 +80,7 @@ def test_a_rotating_forwarded_for_header_defeats_no_throttle(anon, settings, pro
 
 def test_behind_one_proxy_each_client_has_its_own_counter(anon, settings) -> None:
     settings.TRUSTED_PROXIES = 1
-    with rates(anon="2/min"):
+    with throttle_rates(anon="2/min"):
         first = [anon.get(GAMES, HTTP_X_FORWARDED_FOR="203.0.113.7").status_code for _ in "abc"]
         other = anon.get(GAMES, HTTP_X_FORWARDED_FOR="203.0.113.8").status_code
     assert first == [200, 200, 429]
@@ -98,7 +88,7 @@ def test_behind_one_proxy_each_client_has_its_own_counter(anon, settings) -> Non
 
 
 def test_registering_is_throttled_by_the_real_address(anon) -> None:
-    with rates(auth="2/min"):
+    with throttle_rates(auth="2/min"):
         statuses = [
             anon.post(
                 REGISTER,
@@ -115,7 +105,7 @@ def test_registering_is_throttled_by_the_real_address(anon) -> None:
 
 def test_the_api_sign_in_is_limited_per_address_before_any_password_is_hashed(anon) -> None:
     factories.account("ann", password="right-password-1")
-    with rates(auth="1000/min"):
+    with throttle_rates(auth="1000/min"):
         # The view's throttle is out of the way: the guard alone counts, on its own key.
         from config import throttling
 

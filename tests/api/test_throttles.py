@@ -5,17 +5,14 @@ Run with REDIS_URL (CI) the counters are in Redis; without it, in the in-process
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from rest_framework.throttling import SimpleRateThrottle
 
 from config import throttling
-from tests.doubles import Clock
+from tests.doubles import Clock, throttle_rates
 
 pytestmark = pytest.mark.django_db
 
@@ -23,19 +20,8 @@ ME = "/api/v1/accounts/me/"
 GAMES = "/api/v1/games/"
 
 
-@contextlib.contextmanager
-def rates(**changed: str) -> Iterator[None]:
-    # DRF binds the rates to its throttle class when it is imported (as test_accounts does).
-    original = SimpleRateThrottle.THROTTLE_RATES
-    SimpleRateThrottle.THROTTLE_RATES = {**original, **changed}
-    try:
-        yield
-    finally:
-        SimpleRateThrottle.THROTTLE_RATES = original
-
-
 def test_anonymous_requests_are_limited_by_address(anon) -> None:
-    with rates(anon="3/min"):
+    with throttle_rates(anon="3/min"):
         statuses = [anon.get(GAMES).status_code for _ in range(4)]
         assert statuses == [200, 200, 200, 429]
         response = anon.get(GAMES)
@@ -48,7 +34,7 @@ def test_anonymous_requests_are_limited_by_address(anon) -> None:
 
 def test_players_have_their_own_limit(make_client, anon) -> None:
     ann, bob = make_client(), make_client()
-    with rates(user="2/min", anon="1/min"):
+    with throttle_rates(user="2/min", anon="1/min"):
         assert [ann.get(ME).status_code for _ in range(3)] == [200, 200, 429]
         # Bob's counter is his own; the anonymous limit does not apply to accounts.
         assert [bob.get(ME).status_code for _ in range(2)] == [200, 200]
