@@ -30,7 +30,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from games.rules import base
+from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.ten_thousand_model import (
     DEFAULT_TARGET,
@@ -153,10 +153,13 @@ def decide(state: TenThousandState, command: Command, roller: DiceRoller) -> lis
 
     Checks run in this order: ``game_finished``, ``not_your_turn``, then the set-aside
     (``keep_required`` / ``nothing_to_keep``, ``invalid_dice_indices``, ``keep_not_scoring``),
-    then ``nothing_to_bank``. The roller is only asked for dice once the command is legal.
+    then ``nothing_to_bank``. The roller is only asked for dice once the command is legal. The
+    commands that end a game early are ``games.rules.ending``'s.
     """
     if state.finished:
         raise RuleError("game_finished")
+    if ending.is_ending(command):
+        return ending.decide(_GAME, state, command, roller)  # type: ignore[arg-type]
     if not isinstance(command, Roll | Bank):
         raise RuleError("unknown_move", field="type")
     if command.seat != state.turn_seat:
@@ -189,14 +192,52 @@ def decide(state: TenThousandState, command: Command, roller: DiceRoller) -> lis
         if not is_farkle(dice):
             return [*events, rolled]
         tail = [rolled, RoundLost(seat=seat, lost_points=after.turn_points)]
+    return [*events, *_end_turn(after, tail)]
 
-    # The turn has passed: the game ends when it comes back to the seat that reached the target.
+
+def _end_turn(state: TenThousandState, tail: list[Event]) -> list[Event]:
+    """``tail``, which passes the turn, and ``game_finished`` if that ends the game."""
+    after = state
     for event in tail:
         after = apply(after, event)
-    events.extend(tail)
-    if after.last_round and after.turn_seat == after.last_round_trigger:
-        events.append(GameFinished(totals=after.totals, places=places_for(after.totals)))
-    return events
+    return [*tail, *_finish(state, after)]
+
+
+def _finish(before: TenThousandState, after: TenThousandState) -> list[Event]:
+    """``game_finished`` if the game is over in ``after``: at most one seat is left of several,
+    or the turn came back to (or past, if it left) the seat that reached the target."""
+    live = ending.live_seats(after)
+    passed = before.turn_seat != after.turn_seat or after.seats == 1
+    trigger = after.last_round_trigger
+    over = len(live) < min(2, after.seats) or (
+        trigger is not None
+        and passed
+        and ending.passes(after, before.turn_seat, after.turn_seat, trigger)
+    )
+    if not over:
+        return []
+    return [
+        GameFinished(
+            totals=after.totals, places=ending.places_with_leavers(after.totals, after.out)
+        )
+    ]
+
+
+def _stand_in(state: TenThousandState, roller: DiceRoller) -> list[Event]:
+    """The turn of a seat whose clock ran out, never better than the player would have it: bank
+    at once (setting aside the least that counts of a pending roll), else the turn is lost."""
+    seat = state.turn_seat
+    if not state.roll and not state.turn_points:
+        return _end_turn(state, [RoundLost(seat=seat, lost_points=0)])
+    keep: list[int] = []
+    if state.roll:
+        faces, _points = min(keep_options(state.roll), key=lambda o: (o[1], len(o[0])))
+        free = list(enumerate(state.roll))
+        for face in faces:
+            index = next(i for i, die in free if die == face)
+            free.remove((index, face))
+            keep.append(index)
+    return decide(state, Bank(seat=seat, keep=tuple(sorted(keep))), roller)
 
 
 def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
@@ -228,9 +269,12 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
     if state.finished:
         raise ValueError(f"{event.type} after the game finished")
     if isinstance(event, GameFinished):
-        if not state.last_round or len(event.places) != state.seats:
+        few = len(ending.live_seats(state)) < min(2, state.seats)
+        if not (state.last_round or few) or len(event.places) != state.seats:
             raise ValueError("game_finished before the last round is over")
         return replace(state, finished=True, totals=event.totals, places=event.places)
+    if isinstance(event, ending.EVENTS):
+        return ending.apply(_GAME, state, event)
     if isinstance(event, LastRoundStarted):
         if state.last_round:
             raise ValueError("the last round has already started")
@@ -240,7 +284,7 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
     if isinstance(event, DiceRolled):
         if state.roll or len(event.dice) != state.dice_in_play:
             raise ValueError(f"unexpected roll {event!r}")
-        return replace(state, roll=event.dice)
+        return ending.has_moved(replace(state, roll=event.dice), event.seat)
     if isinstance(event, DiceSetAside):
         if (
             not state.roll
@@ -272,9 +316,13 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
 
 
 def _next_turn(state: TenThousandState) -> TenThousandState:
+    """The turn passes to the next seat still playing; the seat that ended it by itself (or
+    left) starts its timed-out turns in a row again (a stand-in's turn is counted after it)."""
+    if state.timeouts:
+        state = ending.with_timeouts(state, state.turn_seat, 0)
     return replace(
         state,
-        turn_seat=(state.turn_seat + 1) % state.seats,
+        turn_seat=ending.next_seat(state, state.turn_seat),
         roll=(),
         kept=(),
         kept_points=(),
@@ -283,6 +331,8 @@ def _next_turn(state: TenThousandState) -> TenThousandState:
         hot_dice=False,
     )
 
+
+_GAME = ending.Game(apply=apply, pass_turn=_next_turn, finish=_finish, stand_in=_stand_in)
 
 #: ``replay(events)``: the state of a game is exactly the fold of its events.
 replay = partial(base.replay, apply)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, TypeAlias
 
-from games.rules import base
+from games.rules import base, ending
 from games.rules.base import (
     CommandSeat,
     Dice,
@@ -97,8 +97,8 @@ class Bank(WireForm):
     keep: Keep = ()
 
 
-Command: TypeAlias = Roll | Bank
-COMMANDS = TaggedUnion[Command](Roll, Bank, unknown=unknown_move)
+Command: TypeAlias = Roll | Bank | ending.Command
+COMMANDS = TaggedUnion[Command](Roll, Bank, *ending.COMMANDS, unknown=unknown_move)
 
 
 def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
@@ -179,6 +179,9 @@ Event: TypeAlias = (
     | TurnBanked
     | LastRoundStarted
     | GameFinished
+    | ending.SeatLeft
+    | ending.GameAborted
+    | ending.TurnTimedOut
 )
 
 
@@ -191,6 +194,7 @@ EVENTS = TaggedUnion[Event](
     TurnBanked,
     LastRoundStarted,
     GameFinished,
+    *ending.EVENTS,
     unknown=lambda kind: WireError(f"not a ten_thousand event type: {kind!r}"),
 )
 
@@ -225,8 +229,17 @@ class TenThousandState(WireForm):
     last_round: bool = False
     last_round_trigger: int | None = None
     finished: bool = False
-    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished.
+    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished (and
+    #: when it was aborted).
     places: tuple[int, ...] = ()
+    #: Seats that left the game (``games.rules.ending``), in the order they left.
+    out: tuple[int, ...] = ()
+    #: Seats that have made a move (a game may be aborted until every seat has).
+    moved: tuple[int, ...] = ()
+    #: Per seat, its timed-out turns in a row (empty until a turn times out: none).
+    timeouts: tuple[int, ...] = ()
+    #: The game was called off: finished, with no places.
+    aborted: bool = False
 
     @property
     def target(self) -> int:
@@ -280,5 +293,8 @@ def _check_state(state: TenThousandState) -> None:
         raise WireError("dice in play do not match the roll")
     if state.last_round != (state.last_round_trigger is not None):
         raise WireError("a last round has exactly one trigger seat")
-    if len(state.places) != (n if state.finished else 0):
+    if len(state.places) != (n if state.finished and not state.aborted else 0):
         raise WireError("places are set exactly when the game is finished")
+    if state.aborted and not state.finished:
+        raise WireError("an aborted game is finished")
+    ending.check_state(state)

@@ -13,11 +13,12 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from games.rules import base
+from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.yatzy_model import (
     DICE,
     MAX_SEATS,
+    MAX_SELECTS_PER_TURN,
     MIN_SEATS,
     ROLLS_PER_TURN,
     ROUNDS,
@@ -62,6 +63,7 @@ __all__ = [
     "DICE",
     "LOWER_BOXES",
     "MAX_SEATS",
+    "MAX_SELECTS_PER_TURN",
     "MIN_SEATS",
     "ROLLS_PER_TURN",
     "ROUNDS",
@@ -119,10 +121,13 @@ def decide(state: YatzyState, command: Command, roller: DiceRoller) -> list[Even
     """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal.
 
     Checks run in this order: ``game_finished``, ``not_your_turn``, the shape of the command
-    (``invalid_dice_indices``, ``unknown_box``), then what the turn allows.
+    (``invalid_dice_indices``, ``unknown_box``), then what the turn allows. The commands that end
+    a game early are ``games.rules.ending``'s.
     """
     if state.finished:
         raise RuleError("game_finished")
+    if ending.is_ending(command):
+        return ending.decide(_GAME, state, command, roller)  # type: ignore[arg-type]
     if command.seat != state.turn_seat:
         raise RuleError("not_your_turn", current_seat=state.turn_seat)
     if isinstance(command, Roll):
@@ -169,6 +174,8 @@ def _legal_box_points(state: YatzyState, box: object) -> tuple[dict[str, int], i
 
 
 def _decide_select(state: YatzyState, command: Select) -> BoxSelected:
+    if state.selects >= MAX_SELECTS_PER_TURN:
+        raise RuleError("too_many_selects", limit=MAX_SELECTS_PER_TURN)
     if command.box is not None:
         _legal_box_points(state, command.box)
     elif not state.dice:
@@ -184,11 +191,39 @@ def _decide_score(state: YatzyState, command: Score) -> list[Event]:
         points=points,
         yatzy_bonus=yatzy_bonus(state.dice, sheet),
     )
-    after = apply(state, scored)
-    if not all(None not in s for s in after.sheets):
-        return [scored]
+    return [scored, *_finish(state, apply(state, scored))]
+
+
+def _over(state: YatzyState) -> bool:
+    """Every seat still playing has filled its sheet, or at most one is left of several."""
+    live = ending.live_seats(state)
+    if len(live) < min(2, state.seats):
+        return True
+    return all(None not in state.sheets[seat] for seat in live)
+
+
+def _finish(before: YatzyState, after: YatzyState) -> list[Event]:
+    """``game_finished`` if the game is over in ``after``: places by total, leavers last."""
+    if not _over(after):
+        return []
     totals = tuple(after.totals(seat).total for seat in range(after.seats))
-    return [scored, GameFinished(totals=totals, places=places_for(totals))]
+    return [GameFinished(totals=totals, places=ending.places_with_leavers(totals, after.out))]
+
+
+def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
+    """The turn of a seat whose clock ran out, never better than the player would have it: the
+    box the player marked, else the legal box worth least now (the first in sheet order), after
+    one roll if the turn has none."""
+    seat = state.turn_seat
+    events: list[Event] = []
+    if not state.dice:
+        events.append(_decide_roll(state, Roll(seat=seat), roller))
+        state = apply(state, events[-1])
+    box = state.selected
+    if box is None:
+        legal = state.legal_boxes()
+        box = min(legal, key=lambda name: (legal[name], BOXES.index(name)))
+    return [*events, *_decide_score(state, Score(seat=seat, box=box))]
 
 
 def apply(state: YatzyState | None, event: Event) -> YatzyState:
@@ -202,14 +237,16 @@ def apply(state: YatzyState | None, event: Event) -> YatzyState:
     if state.finished:
         raise ValueError(f"{event.type} after the game finished")
     if isinstance(event, DiceRolled):
-        return _rolled(state, event)
+        return ending.has_moved(_rolled(state, event), event.seat)
     if isinstance(event, BoxScored):
         return _scored(state, event)
     if isinstance(event, BoxSelected):
         if event.seat != state.turn_seat or not state.dice:
             raise ValueError(f"unexpected selection {event!r}")
-        return replace(state, selected=event.box)
-    return _finished(state, event)
+        return replace(state, selected=event.box, selects=state.selects + 1)
+    if isinstance(event, GameFinished):
+        return _finished(state, event)
+    return ending.apply(_GAME, state, event)
 
 
 def _started(event: GameStarted) -> YatzyState:
@@ -248,26 +285,41 @@ def _scored(state: YatzyState, event: BoxScored) -> YatzyState:
     sheet[index] = event.points
     bonuses = list(state.yatzy_bonus_points)
     bonuses[seat] += event.yatzy_bonus
-    next_seat = (seat + 1) % state.seats
-    # After the last turn of the game the round stays at 13; game_finished follows at once.
-    next_round = state.round + 1 if next_seat == 0 and state.round < ROUNDS else state.round
-    return replace(
+    scored = replace(
         state,
         sheets=(*state.sheets[:seat], tuple(sheet), *state.sheets[seat + 1 :]),
         yatzy_bonus_points=tuple(bonuses),
+    )
+    # The seat ended its turn: its timed-out turns in a row start again (a stand-in's turn is
+    # counted after it, by turn_timed_out).
+    return _pass_turn(ending.with_timeouts(scored, seat, 0) if state.timeouts else scored)
+
+
+def _pass_turn(state: YatzyState) -> YatzyState:
+    """The next seat still playing has the turn, a new round when it comes round to the first."""
+    seat = state.turn_seat
+    next_seat = ending.next_seat(state, seat)
+    # After the last turn of the game the round stays at 13; game_finished follows at once.
+    next_round = state.round + 1 if next_seat <= seat and state.round < ROUNDS else state.round
+    return replace(
+        state,
         turn_seat=next_seat,
         round=next_round,
         dice=(),
         rolls_used=0,
         held=(),
         selected=None,
+        selects=0,
     )
 
 
 def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
-    if any(None in sheet for sheet in state.sheets) or len(event.places) != state.seats:
+    if not _over(state) or len(event.places) != state.seats:
         raise ValueError("game_finished before every box is used")
     return replace(state, finished=True, places=tuple(event.places))
+
+
+_GAME = ending.Game(apply=apply, pass_turn=_pass_turn, finish=_finish, stand_in=_stand_in)
 
 
 #: ``replay(events)``: the state of a game is exactly the fold of its events.

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, TypeAlias
 
-from games.rules import base
+from games.rules import base, ending
 from games.rules.base import (
     CommandSeat,
     Dice,
@@ -38,6 +38,8 @@ ROUNDS = len(BOXES)
 MIN_SEATS = 1
 MAX_SEATS = 6
 MAX_AUTO_CONFIRM_SECONDS = 60.0
+#: Marks (``Select``) a turn may make: a turn cannot be held by marking boxes on and on.
+MAX_SELECTS_PER_TURN = 20
 
 
 # --- options ------------------------------------------------------------------------------------
@@ -116,8 +118,8 @@ class Select(WireForm):
     box: Annotated[str | None, Wire(decode=check_selection)]
 
 
-Command: TypeAlias = Roll | Score | Select
-COMMANDS = TaggedUnion[Command](Roll, Score, Select, unknown=unknown_move)
+Command: TypeAlias = Roll | Score | Select | ending.Command
+COMMANDS = TaggedUnion[Command](Roll, Score, Select, *ending.COMMANDS, unknown=unknown_move)
 
 
 def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
@@ -169,13 +171,23 @@ class GameFinished(WireForm):
     places: tuple[int, ...]
 
 
-Event: TypeAlias = GameStarted | DiceRolled | BoxScored | BoxSelected | GameFinished
+Event: TypeAlias = (
+    GameStarted
+    | DiceRolled
+    | BoxScored
+    | BoxSelected
+    | GameFinished
+    | ending.SeatLeft
+    | ending.GameAborted
+    | ending.TurnTimedOut
+)
 EVENTS = TaggedUnion[Event](
     GameStarted,
     DiceRolled,
     BoxScored,
     BoxSelected,
     GameFinished,
+    *ending.EVENTS,
     unknown=lambda kind: WireError(f"not a yatzy event type: {kind!r}"),
 )
 
@@ -238,8 +250,19 @@ class YatzyState(WireForm):
     #: The box marked but not confirmed for the current dice (see ``Select``).
     selected: Box | None = None
     finished: bool = False
-    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished.
+    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished (and
+    #: when it was aborted).
     places: tuple[int, ...] = ()
+    #: The marks made this turn (at most ``MAX_SELECTS_PER_TURN``).
+    selects: int = 0
+    #: Seats that left the game (``games.rules.ending``), in the order they left.
+    out: tuple[int, ...] = ()
+    #: Seats that have made a move (a game may be aborted until every seat has).
+    moved: tuple[int, ...] = ()
+    #: Per seat, its timed-out turns in a row (empty until a turn times out: none).
+    timeouts: tuple[int, ...] = ()
+    #: The game was called off: finished, with no places.
+    aborted: bool = False
 
     @property
     def current_seat(self) -> int | None:
@@ -297,5 +320,8 @@ def _check_state(state: YatzyState) -> None:
         raise WireError("dice do not match the rolls used")
     if any(not 0 <= i < len(state.dice) for i in state.held):
         raise WireError("held positions outside the dice")
-    if len(state.places) != (n if state.finished else 0):
+    if len(state.places) != (n if state.finished and not state.aborted else 0):
         raise WireError("places are set exactly when the game is finished")
+    if (state.aborted and not state.finished) or not 0 <= state.selects <= MAX_SELECTS_PER_TURN:
+        raise WireError("an aborted game is finished; selects within the cap")
+    ending.check_state(state)

@@ -1,0 +1,269 @@
+"""Ending a game before its rules end it, the same for every game. Pure Python, no Django.
+
+A seat may leave a game in play: it resigns, another seat claims its idle turn, or its turn clock
+ran out twice in a row in a rated game (``SeatLeft`` with its ``reason``). A seat that left is
+*out*: turns skip it, its score stays as it was, and it is placed after every seat still playing
+(the later a seat left, the better its place). A game with one seat left (none, for a game of one)
+ends at once, that seat first. Before every seat has made its first move a game may be aborted
+(``GameAborted``): it ends with no result at all.
+
+A turn whose clock ran out is played by the stand-in (each game says how, never better than the
+player would: ``TimeOut``), and ``TurnTimedOut`` counts the seat's timed-out turns in a row; a
+turn the seat ends itself sets the count back to 0. A ``TimeOut`` that ``forfeits`` (the server
+says so in rated games) makes a seat already one timed-out turn down leave instead.
+
+These commands are the server's: the seat a command names is decided by who sends it (resign,
+claim, abort) or is the seat to play (time out), and whether a claim comes late enough is the
+server's to judge (the rules know no time). Each game's ``decide`` hands them to ``decide`` here
+with what differs between games: how a turn passes, when a game is over, the stand-in's turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar
+
+from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, places_for
+
+#: Why a seat left: it resigned, another seat claimed its idle turn, its clock ran out twice.
+REASONS = ("resigned", "claimed", "timed_out")
+
+
+def _reason_on_wire(reason: str) -> str:
+    if reason not in REASONS:
+        raise WireError(f"not a reason to leave: {reason!r}")
+    return reason
+
+
+# --- commands -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resign(WireForm):
+    """The seat leaves the game, whether it is its turn or not."""
+
+    type: ClassVar[str] = "resign"
+    seat: CommandSeat
+
+
+@dataclass(frozen=True)
+class Claim(WireForm):
+    """The seat (not the one to play) claims the idle turn: the seat to play leaves."""
+
+    type: ClassVar[str] = "claim"
+    seat: CommandSeat
+
+
+@dataclass(frozen=True)
+class Abort(WireForm):
+    """The seat calls the game off: only before every seat has made its first move."""
+
+    type: ClassVar[str] = "abort"
+    seat: CommandSeat
+
+
+@dataclass(frozen=True)
+class TimeOut(WireForm):
+    """The seat to play let its turn clock run out: the stand-in plays its turn, or, when
+    ``forfeits`` and its previous turn timed out too, it leaves the game."""
+
+    type: ClassVar[str] = "time_out"
+    seat: CommandSeat
+    forfeits: bool = False
+
+
+Command: TypeAlias = Resign | Claim | Abort | TimeOut
+#: The commands of this module by type: the public move path refuses them (they have their own
+#: endpoints, or are the server's).
+COMMANDS: tuple[type[Command], ...] = (Resign, Claim, Abort, TimeOut)
+TYPES = frozenset(command.type for command in COMMANDS)
+
+
+# --- events -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatLeft(WireForm):
+    type: ClassVar[str] = "seat_left"
+    seat: int
+    reason: Annotated[str, Wire(check=_reason_on_wire)]
+
+
+@dataclass(frozen=True)
+class GameAborted(WireForm):
+    type: ClassVar[str] = "game_aborted"
+    #: The seat that called the game off.
+    seat: int
+
+
+@dataclass(frozen=True)
+class TurnTimedOut(WireForm):
+    """After the stand-in's turn (before a ``game_finished`` it led to)."""
+
+    type: ClassVar[str] = "turn_timed_out"
+    seat: int
+    #: The seat's timed-out turns in a row, this one included.
+    in_a_row: int
+
+
+Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut
+EVENTS: tuple[type[Event], ...] = (SeatLeft, GameAborted, TurnTimedOut)
+
+
+# --- the state's part ---------------------------------------------------------------------------
+
+
+class Ending(Protocol):
+    """The fields every game's state has for this module (``YatzyState``, ``TenThousandState``)."""
+
+    @property
+    def seats(self) -> int: ...
+    @property
+    def turn_seat(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def out(self) -> tuple[int, ...]: ...
+    @property
+    def moved(self) -> tuple[int, ...]: ...
+    @property
+    def timeouts(self) -> tuple[int, ...]: ...
+
+
+S = TypeVar("S", bound=Ending)
+
+
+def live_seats(state: Ending) -> list[int]:
+    """The seats still playing, in seat order."""
+    return [seat for seat in range(state.seats) if seat not in state.out]
+
+
+def next_seat(state: Ending, seat: int) -> int:
+    """The first seat after ``seat`` still playing (``seat`` itself when it is the only one)."""
+    for step in range(1, state.seats + 1):
+        candidate = (seat + step) % state.seats
+        if candidate not in state.out:
+            return candidate
+    return seat
+
+
+def passes(state: Ending, start: int, end: int, seat: int) -> bool:
+    """Whether the turn, going from ``start`` to ``end`` (seats out skipped), comes to or passes
+    ``seat``: with ``start == end``, a whole round."""
+    for step in range(1, state.seats + 1):
+        candidate = (start + step) % state.seats
+        if candidate == seat:
+            return True
+        if candidate == end:
+            return False
+    return False
+
+
+def timeouts_of(state: Ending, seat: int) -> int:
+    """The seat's timed-out turns in a row (a snapshot older than the count holds none)."""
+    return state.timeouts[seat] if state.timeouts else 0
+
+
+def with_timeouts(state: S, seat: int, count: int) -> S:
+    counts = list(state.timeouts or (0,) * state.seats)
+    counts[seat] = count
+    return replace(state, timeouts=tuple(counts))  # type: ignore[type-var]
+
+
+def has_moved(state: S, seat: int) -> S:
+    """``state`` with ``seat`` among the seats that have made a move."""
+    if seat in state.moved:
+        return state
+    return replace(state, moved=tuple(sorted((*state.moved, seat))))  # type: ignore[type-var]
+
+
+def places_with_leavers(totals: Sequence[int], out: Sequence[int]) -> tuple[int, ...]:
+    """The seats still playing by their totals (equal totals share a place), then the seats that
+    left, the last to leave first."""
+    live = [seat for seat in range(len(totals)) if seat not in out]
+    live_places = places_for([totals[seat] for seat in live])
+    places = [0] * len(totals)
+    for seat, place in zip(live, live_places, strict=True):
+        places[seat] = place
+    for rank, seat in enumerate(reversed(out)):
+        places[seat] = len(live) + 1 + rank
+    return tuple(places)
+
+
+def check_state(state: Ending) -> None:
+    """The wire checks of this module's fields."""
+    n = state.seats
+    if any(not 0 <= seat < n for seat in (*state.out, *state.moved)):
+        raise WireError("seats out or moved outside the table")
+    if len(set(state.out)) != len(state.out) or (state.timeouts and len(state.timeouts) != n):
+        raise WireError("a seat leaves once; one timed-out count per seat")
+
+
+# --- deciding and folding -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """What differs between games, for ``decide`` and ``apply`` here."""
+
+    #: The game's own ``apply``.
+    apply: Callable[[Any, Any], Any]
+    #: The state once the seat to play has left: the next seat still playing has the turn.
+    pass_turn: Callable[[Any], Any]
+    #: ``game_finished`` if the game is over in ``after`` (the turn went from ``before``'s seat
+    #: to ``after``'s), else nothing.
+    finish: Callable[[Any, Any], list[Any]]
+    #: The stand-in's turn for the seat to play (``TurnTimedOut`` is added here).
+    stand_in: Callable[[Any, Any], list[Any]]
+
+
+def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any]:
+    """The events of one of this module's commands (the game checked ``game_finished``)."""
+    if command.seat in state.out:
+        raise RuleError("seat_out")
+    if isinstance(command, Abort):
+        if all(seat in state.moved or seat in state.out for seat in range(state.seats)):
+            raise RuleError("abort_too_late")
+        return [GameAborted(seat=command.seat)]
+    if isinstance(command, Claim):
+        if command.seat == state.turn_seat:
+            raise RuleError("claim_not_allowed")
+        return _leave(game, state, state.turn_seat, "claimed")
+    if isinstance(command, TimeOut):
+        if command.seat != state.turn_seat:
+            raise RuleError("not_your_turn", current_seat=state.turn_seat)
+        if command.forfeits and timeouts_of(state, command.seat) >= 1:
+            return _leave(game, state, command.seat, "timed_out")
+        return timed_out(game, state, game.stand_in(state, roller))
+    return _leave(game, state, command.seat, "resigned")
+
+
+def _leave(game: Game, state: Ending, seat: int, reason: str) -> list[Any]:
+    left = SeatLeft(seat=seat, reason=reason)
+    return [left, *game.finish(state, game.apply(state, left))]
+
+
+def timed_out(game: Game, state: Ending, events: list[Any]) -> list[Any]:
+    """The stand-in's ``events`` for the seat to play, with ``TurnTimedOut`` after its turn."""
+    seat = state.turn_seat
+    marker = TurnTimedOut(seat=seat, in_a_row=timeouts_of(state, seat) + 1)
+    if events and events[-1].type == "game_finished":
+        return [*events[:-1], marker, events[-1]]
+    return [*events, marker]
+
+
+def apply(game: Game, state: S, event: Event) -> S:
+    """Fold one of this module's events into a game's state."""
+    if isinstance(event, TurnTimedOut):
+        return with_timeouts(state, event.seat, event.in_a_row)
+    if isinstance(event, GameAborted):
+        return replace(state, finished=True, aborted=True)  # type: ignore[type-var]
+    if event.seat in state.out or not 0 <= event.seat < state.seats:
+        raise ValueError(f"seat {event.seat} cannot leave")
+    left = replace(state, out=(*state.out, event.seat))  # type: ignore[type-var]
+    return game.pass_turn(left) if event.seat == state.turn_seat else left
+
+
+def is_ending(command: object) -> bool:
+    return isinstance(command, Resign | Claim | Abort | TimeOut)
