@@ -178,6 +178,37 @@ class Refusal(enum.Enum):
         CONFLICT,
         _("Every player seat must be taken before the game can start."),
     )
+    # Ending a game (games.ending): the rules' own codes are below.
+    CLAIM_TOO_EARLY = Entry(
+        "claim_too_early",
+        CONFLICT,
+        _("The seat to play has not been idle long enough to be claimed."),
+    )
+    NOT_CLAIMABLE = Entry(
+        "not_claimable",
+        CONFLICT,
+        _("Only another player's idle seat can be claimed, never your own or the computer's."),
+    )
+    TOURNAMENT_GAME = Entry(
+        "tournament_game", CONFLICT, _("A tournament game cannot be aborted: resign instead.")
+    )
+    CREATOR_CANNOT_LEAVE = Entry(
+        "creator_cannot_leave",
+        CONFLICT,
+        _("You created this game: cancel it instead of leaving it."),
+    )
+    ENDING_MOVE = Entry(
+        "ending_move",
+        BAD,
+        _("Resign, claim and abort have their own endpoints; time outs are the server's."),
+        "type",
+    )
+    INVALID_TURN_CLOCK = Entry(
+        "invalid_turn_clock",
+        BAD,
+        _("This turn clock is not one of those offered."),
+        "turn_clock_seconds",
+    )
 
     # --- the rules engines' codes (games.rules.RuleError): a malformed command is 400, a
     # well-formed move the position does not allow is 409 ------------------------------------
@@ -221,6 +252,21 @@ class Refusal(enum.Enum):
         "nothing_to_keep", CONFLICT, _("Roll the dice before setting any aside."), "keep"
     )
     NOTHING_TO_BANK = Entry("nothing_to_bank", CONFLICT, _("There are no points to bank yet."))
+    TOO_MANY_SELECTS = Entry(
+        "too_many_selects",
+        CONFLICT,
+        _("You have marked boxes too often this turn: score one."),
+        "box",
+    )
+    SEAT_OUT = Entry("seat_out", CONFLICT, _("This seat has left the game."))
+    ABORT_TOO_LATE = Entry(
+        "abort_too_late",
+        CONFLICT,
+        _("Every seat has moved: the game can no longer be aborted, only resigned."),
+    )
+    CLAIM_NOT_ALLOWED = Entry(
+        "claim_not_allowed", CONFLICT, _("It is your turn: there is nothing to claim.")
+    )
 
     # --- tournaments -------------------------------------------------------------------------
     TOURNAMENT_NOT_FOUND = Entry("not_found", MISSING, _("No such tournament."))

@@ -312,6 +312,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "5.0")),
         "options": {"expires": 30},
     },
+    "expire-open-games": {
+        "task": "games.tasks.expire_open_games",
+        "schedule": float(os.environ.get("OPEN_GAME_SWEEP_SECONDS", "60.0")),
+        "options": {"expires": 120},
+    },
 }
 
 # Timers (the yatzy auto-confirm, the turn clock) are fired by the timers process, `manage.py
@@ -339,6 +344,13 @@ GAMES_DICE_ROLLER = "games.rules.secure_roller"
 # Games with a computer seat one account may have open or in play at once (games.services).
 MAX_COMPUTER_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_COMPUTER_GAMES_PER_ACCOUNT", "5"))
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
+# Ending games (games.ending): how long the seat to play must have been idle before another seat
+# may claim it, in a game without a turn clock (with one, the clock); how long a game may wait
+# for players before it is cancelled.
+CLAIM_GRACE_SECONDS = int(os.environ.get("CLAIM_GRACE_SECONDS", "300"))
+OPEN_GAME_TTL_HOURS = float(os.environ.get("OPEN_GAME_TTL_HOURS", "24"))
+# The turn clocks a casual game may choose at creation (seconds per move; none: no clock).
+TURN_CLOCK_CHOICES = (15, 30, 60, 120, 300)
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.
 GAMES_SWEEP_GRACE_SECONDS = float(os.environ.get("SWEEP_GRACE_SECONDS", "1.0"))
 

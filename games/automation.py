@@ -65,7 +65,8 @@ def game_play_computer(*, game_id: GameId, version: int) -> bool:
 
 def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = None) -> bool:
     """Move for the idle seat at ``version`` once the game's timer is due (its ``deadline_at``):
-    the kind's auto-confirm, else the turn clock's stand-in computer. False if nothing was due."""
+    the kind's auto-confirm, else the turn clock's stand-in (a forfeit in a rated game after a
+    timed-out turn). False if nothing was due."""
     now = now or timezone.now()
     # One query, no model: the timers process fires this at every deadline, and with the Redis
     # wheel (games.timer_runner) nearly every timer it fires is live. Not yet due or moved on: None.
@@ -73,17 +74,17 @@ def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = Non
         Game.objects.filter(
             pk=game_id, status=GameStatus.ACTIVE, version=version, deadline_at__lte=now
         )
-        .values_list("kind", "state", "deadline_at")
+        .values_list("kind", "state", "deadline_at", "rated")
         .first()
     )
     if row is None:
         return False
-    kind, wire, deadline_at = row
+    kind, wire, deadline_at, rated = row
     # An active game has its state; the filter matched a deadline: neither is None.
     assert wire is not None and deadline_at is not None
     state = kind_for(kind).engine.state_from_wire(wire)
     TIMER_LAG_SECONDS.observe((now - deadline_at).total_seconds())
-    return _move(game_id, kind_for(kind).timer_move(state), version)
+    return _move(game_id, kind_for(kind).timer_move(state, rated=rated), version)
 
 
 def sweep(*, now: datetime | None = None) -> int:

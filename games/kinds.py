@@ -10,7 +10,9 @@ In the spirit of scalachess's ``Variant``: a kind (``yatzy``, ``ten_thousand``) 
 - its computer: the levels it plays at, each with the rating it counts as, the default level, its
   move and its hint;
 - its automatic moves: the auto-confirm of a turn the player left waiting, where the kind has one,
-  and the level of the computer that stands in for a seat whose turn clock ran out;
+  and the turn clock's stand-in for a seat whose clock ran out (the rules' ``time_out``, which
+  never plays better than the player would: ``games.rules.ending``), and the moves that leave
+  the clock running (yatzy's ``select``);
 - its analysis for players (the keep preview of Dés 10 000).
 
 Every other module asks ``kind_for(code)`` (one dict lookup) or goes through ``KINDS``: nothing
@@ -49,6 +51,8 @@ class WireState(Protocol):
     def finished(self) -> bool: ...
     @property
     def places(self) -> tuple[int, ...]: ...
+    @property
+    def aborted(self) -> bool: ...
     def to_wire(self) -> dict[str, Any]: ...
 
 
@@ -159,9 +163,10 @@ class Kind:
     computer: Callable[[Any, str], dict[str, Any]]
     #: The computer's advice to the seat to play (``games/{id}/hint/``).
     hint: Callable[[Any], dict[str, Any]]
-    #: The level of the computer that plays for a seat whose turn clock ran out.
-    stand_in_level: str
     auto_confirm: AutoConfirm | None = None
+    #: The types of the events that leave the turn clock as it was (and a seat idle, for a
+    #: claim): marking a box buys no time.
+    clock_kept_by: frozenset[str] = frozenset()
     #: What setting dice aside would score, before it is played (``games/{id}/preview/``):
     #: ``(wire state, positions) -> preview``; None where the kind has none.
     preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
@@ -177,12 +182,17 @@ class Kind:
         known = self.levels.get(level)
         return known.rating if known is not None else UNKNOWN_LEVEL_RATING
 
-    def timer_move(self, state: Any) -> dict[str, Any]:
+    def timer_move(self, state: Any, *, rated: bool = False) -> dict[str, Any]:
         """What the server plays for the seat to play when the game's timer is due: the
-        auto-confirm where one is due, else the stand-in computer's move."""
+        auto-confirm where one is due, else the turn clock's stand-in (``time_out``), which in a
+        rated game forfeits a seat's second timed-out turn in a row."""
         if self.auto_confirm is not None and self.auto_confirm.seconds(state):
             return self.auto_confirm.move(state)
-        return self.computer(state, self.stand_in_level)
+        return {"type": "time_out", "forfeits": rated}
+
+    def restarts_clock(self, events: Sequence[WireEvent]) -> bool:
+        """Whether a move of these events gives the seat to play its clock afresh."""
+        return any(event.type not in self.clock_kept_by for event in events)
 
 
 def _levels(*levels: Level) -> Mapping[str, Level]:
@@ -213,7 +223,7 @@ YATZY = Kind(
     default_level="optimal",
     computer=computer.yatzy_command,
     hint=computer.yatzy_hint,
-    stand_in_level="optimal",
+    clock_kept_by=frozenset({yatzy.BoxSelected.type}),
     auto_confirm=AutoConfirm(
         seconds=_yatzy_auto_confirm_seconds,
         restarted_by=_yatzy_rolled,
@@ -235,7 +245,6 @@ TEN_THOUSAND = Kind(
     default_level="expert",
     computer=computer.ten_thousand_command,
     hint=computer.ten_thousand_hint,
-    stand_in_level="expert",
     preview=ten_thousand_view.preview,
 )
 

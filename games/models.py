@@ -26,6 +26,8 @@ class GameStatus(models.TextChoices):
     OPEN = "open", _("Waiting for players")
     ACTIVE = "active", _("In play")
     FINISHED = "finished", _("Finished")
+    # Called off before every seat had moved (games.ending): no result, nothing rated.
+    ABORTED = "aborted", _("Aborted")
 
 
 class Occupant(models.TextChoices):
@@ -66,7 +68,8 @@ class Game(models.Model):
     # periodic sweep reads it, so a lost timer task delays the move by seconds, not forever.
     deadline_at = models.DateTimeField(_("automatic move due"), null=True, blank=True)
     last_move_at = models.DateTimeField(_("last move"), null=True, blank=True)
-    # Tournament games: an idle seat's turn passes to the computer after this many seconds.
+    # The turn clock (tournament games, and casual games that chose one): a seat idle this long
+    # has its turn played by the stand-in (games.kinds).
     turn_clock_seconds = models.PositiveIntegerField(_("turn clock"), null=True, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
     # Hints (the computer's choice) and previews for the seat to move: computer help, which

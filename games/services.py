@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from games.dice import dice_roller
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
-from games.rules import RuleError
+from games.rules import RuleError, ending
 from games.timers import MoveContext, deadline_after
 from players import rating_service
 from players.models import Player
@@ -53,6 +53,10 @@ class MoveResult:
     game: Game
     events: list[GameEvent]
     state: WireState
+
+
+#: With the game locked and its state read: the seat that sends an ending command, or a refusal.
+Acting = Callable[[Game, WireState], int]
 
 
 def _lock(game_id: GameId) -> Game:
@@ -81,6 +85,8 @@ def game_create(
     ``computer_limit``: an account keeps at most ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a
     computer seat open or in play (the computer's moves are the workers' time, shared by every
     game); tournaments, which the staff schedule, pass False."""
+    if turn_clock_seconds is not None and turn_clock_seconds <= 0:
+        raise Refusal.INVALID_TURN_CLOCK.error()  # no clock is None, never 0
     if assistance is None:
         assistance = not rated
     elif assistance and rated:
@@ -103,7 +109,7 @@ def game_create(
         kind=kind,
         created_by=creator,
         options=dataclasses.asdict(parsed_options),
-        turn_clock_seconds=turn_clock_seconds or None,
+        turn_clock_seconds=turn_clock_seconds,
         rated=rated,
         assistance=assistance,
     )
@@ -216,9 +222,13 @@ def game_move(
     actor: Player | None,
     expected_version: int | None = None,
     automatic: bool = False,
+    acting: Acting | None = None,
 ) -> MoveResult:
     """Play one command for the seat whose turn it is. ``actor`` None means the server itself
-    (a computer seat or a timer), which may move for any seat; anyone else must control the seat."""
+    (a computer seat or a timer), which may move for any seat; anyone else must control the seat.
+
+    The commands that end a game early (``games.rules.ending``) come with ``acting`` (from
+    ``games.ending``): it says, with the game locked, which seat sends the command, or refuses."""
     started = time.perf_counter()
     try:
         with transaction.atomic():
@@ -228,6 +238,7 @@ def game_move(
                 actor=actor,
                 expected_version=expected_version,
                 automatic=automatic,
+                acting=acting,
             )
     except ApiError as exc:
         MOVES_REFUSED.labels(code=str(exc.get_codes())).inc()
@@ -245,13 +256,14 @@ def _game_move(
     actor: Player | None,
     expected_version: int | None,
     automatic: bool,
+    acting: Acting | None,
 ) -> MoveResult:
     game = _lock(game_id)
     if expected_version is not None and expected_version != game.version:
         raise Refusal.STALE_VERSION.error()
     if game.status == GameStatus.OPEN:
         raise Refusal.GAME_NOT_STARTED.error()
-    if game.status == GameStatus.FINISHED:
+    if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
         raise Refusal.GAME_FINISHED.error()
 
     engine = kind_for(game.kind).engine
@@ -259,7 +271,12 @@ def _game_move(
     state = engine.state_from_wire(game.state)
     seat = state.current_seat
     assert seat is not None  # an active game always has a seat to play
-    if actor is not None:
+    move_type = command.get("type")
+    if acting is not None:
+        seat = acting(game, state)
+    elif actor is not None and isinstance(move_type, str) and move_type in ending.TYPES:
+        raise Refusal.ENDING_MOVE.error()
+    elif actor is not None:
         mine = controlled_seats(game, actor)
         if not mine:
             raise Refusal.NOT_A_SEAT_HOLDER.error()
@@ -327,13 +344,16 @@ def _append(
         "version", "state", "turn_seat", "status", "started_at", "finished_at", "last_move_at",
         "deadline_at",
     ]  # fmt: skip
-    if state.finished and game.status != GameStatus.FINISHED:
-        game.status = GameStatus.FINISHED
+    if state.finished and game.status == GameStatus.ACTIVE:
         game.finished_at = timezone.now()
-        finish = next(e for e in reversed(events) if e.type == "game_finished")
-        _record_results(game, state.places, finish.to_wire()["totals"])
-        # In the move's transaction: a finished game and its ratings commit together, or neither.
-        rating_service.game_rate(game=game)
+        if state.aborted:  # no result, nothing rated
+            game.status = GameStatus.ABORTED
+        else:
+            game.status = GameStatus.FINISHED
+            finish = next(e for e in reversed(events) if e.type == "game_finished")
+            _record_results(game, state.places, finish.to_wire()["totals"])
+            # In the move's transaction: a finished game and its ratings commit together.
+            rating_service.game_rate(game=game)
     event_store.snapshot_save(game, fields)
 
     advance = followups.Advance.capture(

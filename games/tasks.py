@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import automation
+from games import automation, ending
 
 
 @shared_task(ignore_result=True)
@@ -28,3 +28,9 @@ def fire_timer(game_id: str, version: int) -> bool:
 @shared_task(ignore_result=True)
 def sweep_automatic_moves() -> int:
     return automation.sweep()
+
+
+@shared_task(ignore_result=True)
+def expire_open_games() -> int:
+    """Cancel the open games nobody joined in time (``OPEN_GAME_TTL_HOURS``)."""
+    return ending.open_games_expire()

@@ -3,8 +3,11 @@
 - Auto-confirm, where the game's kind has one (``games.kinds``; yatzy, seeds 000/001: once the
   player has used the last roll and not scored, the server scores the turn itself after the game's
   delay, 3 s by default; 0 turns it off).
-- The turn clock of tournament games: a seat idle for the clock loses its turn to the kind's
-  stand-in computer, which then plays that turn move by move at its usual pace.
+- The turn clock (tournament games, and casual games that chose one): each move gives the seat to
+  play the clock afresh, but a move that buys no time (yatzy's ``select``: ``Kind.clock_kept_by``);
+  a seat idle that long has its turn played by the stand-in at once (``time_out``, the rules'
+  weakest turn: ``games.rules.ending``), and in a rated game a second timed-out turn in a row
+  makes the seat leave the game.
 
 Both are one timer per game, due at the game row's ``deadline_at``, recomputed by every move.
 """
@@ -48,9 +51,10 @@ def deadline_after(
         else:
             candidates.append(previous)
     if context.turn_clock_seconds:
-        if context.automatic and not context.turn_passed:
-            # The clock ran out: the computer is playing out this turn at its own pace.
-            candidates.append(now + timedelta(seconds=context.computer_delay))
+        kind = kind_for(context.kind)
+        if previous is not None and not context.turn_passed and not kind.restarts_clock(events):
+            # A move that buys no time (marking a box): the clock runs on as it was.
+            candidates.append(previous)
         else:
             candidates.append(now + timedelta(seconds=context.turn_clock_seconds))
     return min(candidates) if candidates else None

@@ -50,6 +50,25 @@ class GameCreateInput(serializers.Serializer[None]):
         default=None,
         help_text=_("Hints and previews for the seat to move; on unless set false."),
     )
+    turn_clock_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("Seconds per move (15, 30, 60, 120 or 300); none: no clock."),
+    )
+
+
+class ResignInput(serializers.Serializer[None]):
+    seat = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        allow_null=True,
+        default=None,
+        help_text=_("The seat that resigns, if you hold several (hot-seat games)"),
+    )
+    expected_version = serializers.IntegerField(
+        required=False, min_value=0, allow_null=True, default=None
+    )
 
 
 class JoinInput(serializers.Serializer[None]):

@@ -8,6 +8,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/start/", views.GameStartView.as_view(), name="game-start"),
     path("games/<uuid:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
+    path("games/<uuid:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<uuid:game_id>/abort/", views.GameAbortView.as_view(), name="game-abort"),
+    path("games/<uuid:game_id>/claim/", views.GameClaimView.as_view(), name="game-claim"),
+    path("games/<uuid:game_id>/leave/", views.GameLeaveView.as_view(), name="game-leave"),
     # Pages of the log. Its SSE form and long-poll (``?wait=``), like ``stream/`` and
     # ``games/{id}/stream/``, belong to the stream tier (games.streams), which the front proxy
     # routes them to.

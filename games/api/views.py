@@ -6,6 +6,7 @@ import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
@@ -15,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.refusals import Refusal
-from games import selectors, services
+from games import ending, selectors, services
 from games.api import serializers as s
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
@@ -67,8 +68,18 @@ class GameListCreateView(generics.ListAPIView[Game]):
             options=data["options"],
             seats=[services.SeatSpec(**seat) for seat in data["seats"]],
             assistance=data["assistance"],
+            turn_clock_seconds=turn_clock(data["turn_clock_seconds"]),
         )
         return render_game(request, game, status=201)
+
+
+def turn_clock(seconds: int | None) -> int | None:
+    """A casual game's turn clock: none, or one of ``TURN_CLOCK_CHOICES``."""
+    if seconds is not None and seconds not in settings.TURN_CLOCK_CHOICES:
+        raise Refusal.INVALID_TURN_CLOCK.error(
+            params={"allowed": list(settings.TURN_CLOCK_CHOICES)}
+        )
+    return seconds
 
 
 def game_etag(game: Game) -> str:
@@ -105,6 +116,17 @@ class GameDetailView(APIView):
         response["ETag"] = etag
         response["Vary"] = "Accept-Language, Authorization, Cookie"
         return response
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "DELETE":
+            return [IsAuthenticated()]
+        return list(super().get_permissions())
+
+    @extend_schema(request=None, responses={204: None}, tags=["games"])
+    def delete(self, request: Request, game_id: uuid.UUID) -> Response:
+        """The creator cancels an open game."""
+        ending.game_cancel(game_id=game_id, player=request_player(request))
+        return Response(status=204)
 
 
 class GameJoinView(APIView):
@@ -158,16 +180,74 @@ class GameMoveView(APIView):
             actor=request_player(request),
             expected_version=expected if expected is not None else from_header,
         )
-        # Rendered from what the move holds: the game with its seats and accounts, and the rules
-        # state it folded; nothing is read again.
-        game = moved.game
-        body = {
-            "events": [event_body(event, game.kind) for event in moved.events],
-            "game": game_body(game, moved.state, request.user),
-        }
-        response = Response(body, status=201)
-        response["ETag"] = game_etag(game)
-        return response
+        return render_move(request, moved)
+
+
+def render_move(request: Request, moved: services.MoveResult, status: int = 201) -> Response:
+    # Rendered from what the move holds: the game with its seats and accounts, and the rules
+    # state it folded; nothing is read again.
+    game = moved.game
+    body = {
+        "events": [event_body(event, game.kind) for event in moved.events],
+        "game": game_body(game, moved.state, request.user),
+    }
+    response = Response(body, status=status)
+    response["ETag"] = game_etag(game)
+    return response
+
+
+class GameResignView(APIView):
+    """A seated player leaves the game: in a game of two the other seat wins; in a larger game
+    the seat drops out, its score frozen, placed after the seats still playing."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=s.ResignInput, responses={201: s.MoveResultSerializer}, tags=["games"])
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        data = parse(s.ResignInput, request.data)
+        moved = ending.game_resign(
+            game_id=game_id,
+            player=request_player(request),
+            seat=data["seat"],
+            expected_version=data["expected_version"],
+        )
+        return render_move(request, moved)
+
+
+class GameAbortView(APIView):
+    """Call the game off before every seat has made its first move: nobody wins, nothing is
+    rated (not in tournaments)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: s.MoveResultSerializer}, tags=["games"])
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        moved = ending.game_abort(game_id=game_id, player=request_player(request))
+        return render_move(request, moved)
+
+
+class GameClaimView(APIView):
+    """The seat to play has been idle past the game's grace time (its turn clock, else
+    ``CLAIM_GRACE_SECONDS``): another seated player claims it (two seats: the win; more: the
+    idle seat leaves the game)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: s.MoveResultSerializer}, tags=["games"])
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        moved = ending.game_claim(game_id=game_id, player=request_player(request))
+        return render_move(request, moved)
+
+
+class GameLeaveView(APIView):
+    """Give back the seat you took in an open game."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        game = ending.game_leave(game_id=game_id, player=request_player(request))
+        return render_game(request, game)
 
 
 class GameEventsView(APIView):

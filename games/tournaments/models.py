@@ -44,7 +44,8 @@ class Tournament(models.Model):
     turn_clock_seconds = models.PositiveIntegerField(
         _("turn clock (seconds)"),
         default=60,
-        help_text=_("An idle seat's turn is played by the computer after this long (0: never)."),
+        validators=[MinValueValidator(1)],
+        help_text=_("An idle seat's turn is played by the stand-in after this long."),
     )
     # A five-field cron line ("0 18 * * *": every day at 18:00 UTC); when set, starting this
     # edition schedules the next one.

@@ -92,6 +92,8 @@ def tournament_validate(tournament: Tournament) -> None:
         # The rules' field, as the tournament's form names it (its params are the game's).
         field = f"game_{exc.field or 'options'}"
         raise Refusal.of_code(exc.code).error(field=field) from None
+    if not tournament.turn_clock_seconds:  # an idle seat would hold the whole round
+        raise Refusal.INVALID_TURN_CLOCK.error()
     if tournament.format == TournamentFormat.SWISS and not tournament.rounds:
         raise Refusal.ROUNDS_REQUIRED.error()
     if not 2 <= tournament.table_size <= min(kind_for(tournament.kind).seats.most, 6):

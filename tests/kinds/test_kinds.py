@@ -53,7 +53,6 @@ def test_levels_ratings_and_defaults(kind: Kind) -> None:
         assert kind.level_rating(name) == level.rating
         assert kind.level_for(name) == name
     assert kind.default_level in kind.levels
-    assert kind.stand_in_level in kind.levels
     assert kind.level_for("") == kind.default_level
     assert kind.level_for("grandmaster") is None
 
@@ -154,7 +153,10 @@ def test_the_timer_plays_the_auto_confirm_where_due_else_the_stand_in(kind: Kind
             due += 1
             assert kind.timer_move(state) == confirm.move(state)
         else:
-            assert kind.timer_move(state) == kind.computer(state, kind.stand_in_level)
+            # The turn clock's stand-in (games.rules.ending), not the computer: it never plays
+            # better than the player would; in a rated game a second time out forfeits.
+            assert kind.timer_move(state) == {"type": "time_out", "forfeits": False}
+            assert kind.timer_move(state, rated=True) == {"type": "time_out", "forfeits": True}
     assert (due > 0) == (kind.auto_confirm is not None)
 
 

@@ -1,0 +1,173 @@
+"""Ending a game before its rules do: the services behind resign, claim, abort, leave and cancel,
+and the sweep that cancels open games nobody joined.
+
+A game in play ends through the one move path (``games.services.game_move``) with a command of
+``games.rules.ending``: each service here only says, with the game locked, which seat sends it, or
+refuses. So a resigned or claimed game finishes with places (rated, and its tournament advanced,
+as any finished game), and an aborted one ends with none (status ``aborted``, nothing rated).
+An open game has no log yet: leaving it and cancelling it change its rows only.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ApiError
+from config.refusals import Refusal
+from games.kinds import WireState, kind_for
+from games.loading import game_with_seats
+from games.models import Game, GameEvent, GameId, GameStatus
+from games.services import MoveResult, computer_seats, controlled_seats, game_move
+from games.tournaments.models import TournamentGame
+from players.models import Player
+
+log = logging.getLogger(__name__)
+
+
+def _own_seats(game: Game, player: Player) -> set[int]:
+    mine = controlled_seats(game, player)
+    if not mine:
+        raise Refusal.NOT_A_SEAT_HOLDER.error()
+    return mine
+
+
+def _out(state: WireState) -> set[int]:
+    return set(getattr(state, "out", ()))
+
+
+def game_resign(
+    *,
+    game_id: GameId,
+    player: Player,
+    seat: int | None = None,
+    expected_version: int | None = None,
+) -> MoveResult:
+    """``player``'s seat leaves the game (``seat``, for one who holds several: hot-seat games;
+    else the seat to play if it is theirs, else their first seat still playing)."""
+
+    def acting(game: Game, state: WireState) -> int:
+        mine = _own_seats(game, player)
+        if seat is not None:
+            if seat not in mine:
+                raise Refusal.NOT_A_SEAT_HOLDER.error(field="seat")
+            return seat
+        live = sorted(mine - _out(state)) or sorted(mine)  # none left: the rules say seat_out
+        return state.current_seat if state.current_seat in live else live[0]
+
+    return game_move(
+        game_id=game_id,
+        command={"type": "resign"},
+        actor=player,
+        expected_version=expected_version,
+        acting=acting,
+    )
+
+
+def game_abort(*, game_id: GameId, player: Player) -> MoveResult:
+    """Call the game off, before every seat has made its first move; never a tournament's."""
+
+    def acting(game: Game, state: WireState) -> int:
+        mine = _own_seats(game, player)
+        if TournamentGame.objects.filter(game_id=game.pk).exists():
+            raise Refusal.TOURNAMENT_GAME.error()
+        return min(mine)
+
+    return game_move(game_id=game_id, command={"type": "abort"}, actor=player, acting=acting)
+
+
+def idle_since(game: Game) -> datetime:
+    """When the seat to play last did something that counts (marking a box does not), or its turn
+    began: the time of the game's latest event of a kind that restarts the clock."""
+    kept = kind_for(game.kind).clock_kept_by
+    latest = (
+        GameEvent.objects.filter(game_id=game.pk)
+        .exclude(type__in=kept)
+        .order_by("-seq")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return latest or game.started_at or game.created_at
+
+
+def claim_grace_seconds(game: Game) -> int:
+    """How long the seat to play must be idle before it may be claimed: the game's turn clock,
+    else ``CLAIM_GRACE_SECONDS``."""
+    return game.turn_clock_seconds or settings.CLAIM_GRACE_SECONDS
+
+
+def game_claim(*, game_id: GameId, player: Player, now: datetime | None = None) -> MoveResult:
+    """Another seat's player claims the idle seat to play: in a game of two, the win; else that
+    seat leaves the game and play goes on."""
+
+    def acting(game: Game, state: WireState) -> int:
+        mine = _own_seats(game, player)
+        idle = state.current_seat
+        if idle in mine or idle in computer_seats(game):
+            raise Refusal.NOT_CLAIMABLE.error()
+        live = sorted(mine - _out(state))
+        if not live:
+            raise Refusal.SEAT_OUT.error()
+        waited = ((now or timezone.now()) - idle_since(game)).total_seconds()
+        grace = claim_grace_seconds(game)
+        if waited < grace:
+            raise Refusal.CLAIM_TOO_EARLY.error(params={"seconds_left": round(grace - waited, 1)})
+        return live[0]
+
+    return game_move(game_id=game_id, command={"type": "claim"}, actor=player, acting=acting)
+
+
+def _lock_open(game_id: GameId) -> Game:
+    try:
+        game = game_with_seats(game_id, lock=True)
+    except (Game.DoesNotExist, ValueError, ValidationError):
+        raise Refusal.GAME_NOT_FOUND.error() from None
+    if game.status != GameStatus.OPEN:
+        raise Refusal.GAME_NOT_OPEN.error()
+    return game
+
+
+@transaction.atomic
+def game_leave(*, game_id: GameId, player: Player) -> Game:
+    """Give back the seat ``player`` took in an open game (its creator cancels it instead)."""
+    game = _lock_open(game_id)
+    if game.created_by_id == player.pk:
+        raise Refusal.CREATOR_CANNOT_LEAVE.error()
+    seat = next((seat for seat in game.seats.all() if seat.player_id == player.pk), None)
+    if seat is None:
+        raise Refusal.NOT_A_SEAT_HOLDER.error()
+    seat.player = None
+    seat.save(update_fields=["player"])
+    return game
+
+
+@transaction.atomic
+def game_cancel(*, game_id: GameId, player: Player | None) -> None:
+    """The creator (``None``: the server, for an expired game) cancels an open game: it is
+    deleted with its seats (it has no log yet)."""
+    game = _lock_open(game_id)
+    if player is not None and game.created_by_id != player.pk:
+        raise Refusal.NOT_CREATOR.error()
+    game.delete()
+
+
+def open_games_expire(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Cancel the open games created more than ``OPEN_GAME_TTL_HOURS`` ago; how many. Beat runs
+    it every minute."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.OPEN_GAME_TTL_HOURS)
+    stale = Game.objects.filter(status=GameStatus.OPEN, created_at__lt=cutoff)
+    cancelled = 0
+    for game_id in stale.values_list("pk", flat=True)[:limit]:
+        try:
+            game_cancel(game_id=game_id, player=None)
+        except ApiError:  # started or cancelled meanwhile
+            continue
+        cancelled += 1
+    if cancelled:
+        log.info("cancelled %d open games past %s h", cancelled, settings.OPEN_GAME_TTL_HOURS)
+    return cancelled
