@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.utils import timezone, translation
 from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, Any]:
@@ -18,6 +19,16 @@ def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, An
         "totals": list(totals),
         "winners": winners,
         "draw": len(winners) > 1,
+    }
+
+
+def ending_view(state: Any) -> dict[str, Any]:
+    """What every game's view says of a game that may end early (``games.rules.ending``): the
+    seats that left, each seat's timed-out turns in a row, whether the game was aborted."""
+    return {
+        "out": list(state.out),
+        "timeouts": list(state.timeouts or (0,) * state.seats),
+        "aborted": state.aborted,
     }
 
 
@@ -77,3 +88,19 @@ def iso_datetime(value: datetime | None) -> str | None:
         value = timezone.make_naive(value, UTC)
     text = value.isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+#: What a client announces for the events of a game that ends early, in every game.
+ENDING_MESSAGES = {
+    "seat_left": _("A player has left the game."),
+    "game_aborted": _("The game was aborted: nobody wins."),
+    "turn_timed_out": _("Time ran out: the turn was played for the player."),
+}
+_ENDING_WORDS = Translated(ENDING_MESSAGES)
+
+
+def ending_messages(event_type: str) -> list[dict[str, str]]:
+    """The message of an ending event (``[{"code", "text"}]``), else none."""
+    if event_type not in ENDING_MESSAGES:
+        return []
+    return [{"code": event_type, "text": _ENDING_WORDS[event_type]}]

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.presenters.common import Translated, places_summary
+from games.presenters.common import Translated, ending_messages, ending_view, places_summary
 from games.rules import ten_thousand as rules
 from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points, scoring_indices
 
@@ -36,7 +36,7 @@ _WORDS = Translated(
 def event_messages(event_type: str) -> list[dict[str, str]]:
     """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
-        return []
+        return ending_messages(event_type)
     code, _text = EVENT_MESSAGES[event_type]
     return [{"code": code, "text": _WORDS[code]}]
 
@@ -88,7 +88,10 @@ def present_rules(state: rules.TenThousandState) -> dict[str, Any]:
             for move, available in (("roll", not state.finished), ("bank", state.can_bank))
             if available
         ],
-        "result": places_summary(state.places, state.totals) if state.finished else None,
+        **ending_view(state),
+        "result": places_summary(state.places, state.totals)
+        if state.finished and not state.aborted
+        else None,
     }
 
 

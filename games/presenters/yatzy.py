@@ -6,7 +6,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.presenters.common import Translated, places_summary
+from games.presenters.common import Translated, ending_messages, ending_view, places_summary
 from games.rules import yatzy as rules
 
 # Box names carry a context: "Yatzy" the box is not "Yatzy" the game (uk "Пента", el "Πέντα").
@@ -53,8 +53,9 @@ _MOVES = Translated({**MOVE_LABELS, "must_sacrifice": MUST_SACRIFICE})
 
 
 def event_messages(event_type: str) -> list[dict[str, str]]:
-    """Yatzy's state tells a client all it shows: no event carries a message of its own."""
-    return []
+    """Yatzy's state tells a client all it shows: only the events that end a game early (or time
+    a turn out) carry a message."""
+    return ending_messages(event_type)
 
 
 def setup_label(occupants: Iterable[str]) -> str | None:
@@ -91,9 +92,11 @@ def present_rules(state: rules.YatzyState) -> dict[str, Any]:
         if must_sacrifice
         else None,
         "auto_confirm_seconds": state.options.auto_confirm_seconds,
+        "selects_left": rules.MAX_SELECTS_PER_TURN - state.selects,
         "sheets": sheets,
+        **ending_view(state),
         "result": places_summary(state.places, [sheet["total"] for sheet in sheets])
-        if state.finished
+        if state.finished and not state.aborted
         else None,
     }
 

@@ -162,7 +162,7 @@ def test_the_turn_clock_plays_an_idle_seat_and_gives_the_next_seat_its_full_cloc
     bob = account("bob")
     game = new_game(ann, "yatzy", ["me", {"type": "player", "player": bob}], turn_clock_seconds=60)
     assert game.deadline_at - game.last_move_at == timedelta(seconds=60)
-    # Ann is away: the clock hands her turn to the computer, move by move at its own pace.
+    # Ann is away: the clock hands her turn to the stand-in (the rules' time_out).
     later = game.deadline_at
     while Game.objects.get(pk=game.pk).turn_seat == 0:
         game.refresh_from_db()
