@@ -159,11 +159,15 @@ def test_an_absent_human_gets_a_result_and_a_rating(organiser) -> None:
     game = Game.objects.get(tournament_game__round__tournament=tournament)
     assert game.status == GameStatus.FINISHED
     ann_seat = game.seats.get(player=ann)
-    assert ann_seat.place in (1, 2)
+    # A rated game: the stand-in played her first timed-out turn, the second forfeited the game
+    # (issue 11: being away never plays better than the player would, and ends the game).
     played_for_ann = GameEvent.objects.filter(game=game, automatic=True, data__seat=ann_seat.index)
-    assert played_for_ann.filter(type="box_scored").count() == 13
+    assert played_for_ann.filter(type="box_scored").count() == 1
+    left = played_for_ann.get(type="seat_left")
+    assert left.data["reason"] == "timed_out"
+    assert ann_seat.place == 2
     change = RatingChange.objects.get(game=game, player=ann)
-    assert (change.rating_after > change.rating_before) == (ann_seat.place == 1)
+    assert change.rating_after < change.rating_before
     assert ann.ratings.get(kind="yatzy").games == 1
 
 
