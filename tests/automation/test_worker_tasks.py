@@ -189,6 +189,10 @@ def test_a_tournament_runs_on_the_worker_and_beat_with_an_absent_human(
     for game in games.filter(seats__player=away):
         seat = game.seats.get(player=away).index
         played = GameEvent.objects.filter(game=game, data__seat=seat, type="box_scored")
-        assert played.count() == 13
-        assert all(event.automatic for event in played)  # every turn handed to the computer
+        # A rated game: the stand-in plays the first timed-out turn, the second forfeits it.
+        assert played.count() == 1
+        assert all(event.automatic for event in played)  # her turn handed to the stand-in
+        left = GameEvent.objects.get(game=game, data__seat=seat, type="seat_left")
+        assert left.automatic and left.data["reason"] == "timed_out"
+        assert game.seats.get(player=away).place == 2
         assert_whole_log(game)
