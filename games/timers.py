@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from games.kinds import WireEvent, WireState, kind_for
+from games.rules import ending
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,9 @@ def deadline_after(
             candidates.append(previous)
     if context.turn_clock_seconds:
         kind = kind_for(context.kind)
-        if previous is not None and not context.turn_passed and not kind.restarts_clock(events):
+        # Another seat leaving the game buys the seat to play no time either.
+        moves = [event for event in events if event.type != ending.SeatLeft.type]
+        if previous is not None and not context.turn_passed and not kind.restarts_clock(moves):
             # A move that buys no time (marking a box): the clock runs on as it was.
             candidates.append(previous)
         else:

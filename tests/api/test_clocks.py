@@ -163,3 +163,14 @@ def test_a_roll_restarts_the_clock(make_client) -> None:
     after = Game.objects.get(pk=game.pk)
     assert after.deadline_at > before
     assert after.deadline_at - after.last_move_at == timedelta(seconds=60)
+
+
+def test_another_seat_resigning_buys_the_seat_to_play_no_time(make_client) -> None:
+    ann, bob, cara = make_client(), make_client(), make_client()
+    people = [player(client) for client in (ann, bob, cara)]
+    game = new_game(
+        people[0], "yatzy", ["me", "open", "open"], joiners=people[1:], turn_clock_seconds=60
+    )
+    deadline = Game.objects.get(pk=game.pk).deadline_at
+    cara.ok("post", game_url(str(game.pk), "resign/"), status=201)
+    assert Game.objects.get(pk=game.pk).deadline_at == deadline
