@@ -150,6 +150,31 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
         to("/api/v1/games/{game}/moves/", {"type": "roll"}),
         (401, 403, 409, 201, 403, 403),
     ),
+    # Cancelling an open game: its creator only.
+    (G, "DELETE"): (
+        to("/api/v1/games/{open_game}/"),
+        (401, 403, 403, 403, 204, 403),
+    ),
+    # Giving back a seat of an open game: those seated (the creator cancels instead).
+    (G + "leave/", "POST"): (
+        to("/api/v1/games/{open_game}/leave/"),
+        (401, 403, 200, 200, 409, 403),
+    ),
+    # Resigning and aborting (nobody has moved yet): any seat holder, whoever is to move.
+    (G + "resign/", "POST"): (
+        to("/api/v1/games/{game}/resign/"),
+        (401, 403, 201, 201, 403, 403),
+    ),
+    (G + "abort/", "POST"): (
+        to("/api/v1/games/{game}/abort/"),
+        (401, 403, 201, 201, 403, 403),
+    ),
+    # Claiming: another seat holder, once the seat to move has been idle (here it has not); the
+    # seat to move has nothing to claim.
+    (G + "claim/", "POST"): (
+        to("/api/v1/games/{game}/claim/"),
+        (401, 403, 409, 409, 403, 403),
+    ),
     (G + "events/", "GET"): (to("/api/v1/games/{game}/events/"), (200,) * 6),
     (G + "replay/", "GET"): (to("/api/v1/games/{game}/replay/?at=1"), (200,) * 6),
     # The computer's choice: for the seat to move only, never for onlookers.
