@@ -233,3 +233,15 @@ def test_a_resigned_tournament_game_finishes_and_the_tournament_goes_on(make_cli
     assert by_wins[0]["losses"] == 1 and by_wins[1]["losses"] == 0
     assert by_wins[0]["entrant"]["computer_level"] in ("", None)  # ann lost, the computer won
     assert changes(str(table.game_id))[ann.username] < 0
+
+
+def test_with_a_turn_clock_the_clock_is_the_grace_time(make_client, settings, monkeypatch) -> None:
+    settings.CLAIM_GRACE_SECONDS = 300
+    ann, bob = make_client(), make_client()
+    game_id = rated_game("yatzy", [ann, bob], turn_clock_seconds=30)
+    started = Game.objects.get(pk=game_id).events.get(seq=1).created_at
+    monkeypatch.setattr(ending.timezone, "now", lambda: started + timedelta(seconds=29))
+    assert refused(bob, game_url(game_id, "claim/"), 409) == "claim_too_early"
+    monkeypatch.setattr(ending.timezone, "now", lambda: started + timedelta(seconds=31))
+    moved = bob.ok("post", game_url(game_id, "claim/"), status=201)
+    assert moved["game"]["status"] == "finished"
