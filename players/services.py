@@ -13,20 +13,24 @@ from knox.signals import token_expired
 
 from config.refusals import Refusal
 from players import login_guard
+from players.identity import username_normalise
 from players.models import Player
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str, display_name: str = "") -> Player:
-    candidate = Player(username=username, display_name=display_name)
+    candidate = Player(username=username_normalise(username), display_name=display_name)
     try:
         validate_password(password, user=candidate)
     except Exception as exc:  # django's ValidationError: report it as input at fault
         messages = getattr(exc, "messages", [str(exc)])
         # Django's validators say what is wrong, already in the request's language.
         raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
-    if Player.objects.filter(username__iexact=username).exists():
-        raise Refusal.USERNAME_TAKEN.error()
+    conflict = Player.objects.name_conflict(candidate.username)
+    if conflict is not None:
+        raise (
+            Refusal.USERNAME_TAKEN if conflict == "taken" else Refusal.USERNAME_CONFUSABLE
+        ).error()
     candidate.set_password(password)
     try:
         with transaction.atomic():
