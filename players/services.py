@@ -40,6 +40,19 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     return candidate
 
 
+@transaction.atomic
+def password_set(*, player: Player, password: str) -> None:
+    """A new password for ``player`` (checked by the validators): saving it revokes every API
+    token of the account (``Player.save``), as the admin's and Django's password forms do."""
+    try:
+        validate_password(password, user=player)
+    except Exception as exc:  # django's ValidationError, as in player_register
+        messages = getattr(exc, "messages", [str(exc)])
+        raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
+    player.set_password(password)
+    player.save(update_fields=["password"])
+
+
 def token_create(
     *, username: str, password: str, request: HttpRequest | None = None
 ) -> tuple[AuthToken, str]:
