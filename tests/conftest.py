@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(autouse=True, scope="session")
 def _flush_past_the_event_log_guard() -> Iterator[None]:
     """A transactional test's database is emptied by TRUNCATE, which the event log refuses
-    (games migration 0007): the tests' superuser lets its own flush through, as replication does
+    (games migration 0008): the tests' superuser lets its own flush through, as replication does
     (``session_replication_role``, which the runtime role cannot set)."""
     if not on_postgres():
         yield

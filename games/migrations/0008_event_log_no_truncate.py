@@ -24,6 +24,6 @@ def allow(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0006_seat_occupant_and_level")]
+    dependencies = [("games", "0007_game_assistance")]
 
     operations = [migrations.RunPython(forbid, allow)]
