@@ -141,3 +141,58 @@ def test_the_migration_reports_names_that_collide() -> None:
     rows = [(1, "anna"), (2, "ANNA"), (3, "ｂｏｂ"), (4, "Bob"), (5, "carl")]
     assert migration.collisions(rows) == [[(1, "anna"), (2, "ANNA")], [(3, "ｂｏｂ"), (4, "Bob")]]
     assert migration.collisions(rows[4:]) == []
+
+
+def test_seat_names_lose_control_and_bidi_characters(make_client) -> None:
+    ann = make_client("ann")
+    seats = [{"type": "me"}, {"type": "hotseat", "name": "\u202eGuest\u2066"}]
+    game = ann.ok("post", "/api/v1/games/", {"kind": "yatzy", "seats": seats}, status=201)
+    assert [seat["name"] for seat in game["seats"]][1] == "Guest"
+    seats = [{"type": "me"}, {"type": "hotseat", "name": "\u202e\u200f"}]
+    refused = ann.post("/api/v1/games/", {"kind": "yatzy", "seats": seats}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["code"] == "name_required"
+
+
+def test_a_password_hash_upgraded_at_sign_in_keeps_the_tokens(settings) -> None:
+    from django.contrib.auth.hashers import make_password
+    from knox.models import AuthToken
+
+    from players.services import token_create
+
+    pat = account("pat")
+    settings.PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+    stored = make_password(PASSWORD, hasher="pbkdf2_sha256")  # an older hasher's hash
+    Player.objects.filter(pk=pat.pk).update(password=stored)
+    AuthToken.objects.create(user=pat)
+    token_create(username="pat", password=PASSWORD)
+    assert Player.objects.get(pk=pat.pk).password.startswith("md5$")  # upgraded
+    assert AuthToken.objects.filter(user=pat).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_stops_on_names_that_collide_and_then_normalises() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = ("players", "0002_ratings"), ("players", "0004_username_unique_any_case")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    try:
+        old = executor.loader.project_state([before]).apps.get_model("players", "Player")
+        old.objects.create(username="anna", password="!")
+        twin = old.objects.create(username="ＡＮＮＡ", password="!")
+        old.objects.create(username="ｚｏｅ", password="!")
+        executor = MigrationExecutor(connection)
+        with pytest.raises(RuntimeError, match=f"#{twin.pk} 'ＡＮＮＡ'"):
+            executor.migrate([after])
+        old.objects.filter(pk=twin.pk).update(username="anna2")
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    zoe = Player.objects.get(username="zoe")
+    assert zoe.username_skeleton == skeleton_key("zoe")
+    assert Player.objects.get_by_natural_key("ANNA2").pk == twin.pk
