@@ -4,7 +4,7 @@ from typing import Any, ClassVar, Literal
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Case, Q, Value, When
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
@@ -84,11 +84,12 @@ class Player(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
-        super().save(*args, **kwargs)
-        if new_password:
-            from knox.models import AuthToken
+        with transaction.atomic():  # the new password and the revocation: both or neither
+            super().save(*args, **kwargs)
+            if new_password:
+                from knox.models import AuthToken
 
-            AuthToken.objects.filter(user=self).delete()
+                AuthToken.objects.filter(user=self).delete()
 
     @property
     def public_name(self) -> str:
