@@ -72,6 +72,13 @@ class Refusal(enum.Enum):
     USERNAME_TAKEN = Entry(
         "username_taken", CONFLICT, _("This username is already taken."), "username"
     )
+    # The same name as another's in other letters that look alike (players.identity).
+    USERNAME_CONFUSABLE = Entry(
+        "username_confusable",
+        CONFLICT,
+        _("This username looks too much like an existing one."),
+        "username",
+    )
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )

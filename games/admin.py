@@ -9,8 +9,17 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameEvent, Seat
+from config.admin_log import log_action
+from games.models import Game, GameEvent, GameStatus, Seat
 from games.selectors import game_replay_matches_snapshot
+
+VERIFY_REPLAY = _("Check that replaying the log gives the stored state")
+
+
+def started(game: Game | None) -> bool:
+    """Whether the game has begun: from then on the admin only shows it (its seats, clock and
+    rating are the players' agreement, and its log and snapshot are the move path's)."""
+    return game is not None and game.status != GameStatus.OPEN
 
 
 class SeatInline(admin.TabularInline):
@@ -22,6 +31,9 @@ class SeatInline(admin.TabularInline):
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return not started(obj) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -53,19 +65,29 @@ class GameAdmin(admin.ModelAdmin):
     # The log and its snapshot move together, only through the move path: never by hand.
     readonly_fields = (
         "id", "kind", "status", "options", "created_by", "created_at", "started_at",
-        "finished_at", "version", "turn_seat", "state",
+        "finished_at", "version", "turn_seat", "state", "deadline_at", "last_move_at",
     )  # fmt: skip
     actions = ["verify_replay"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        # A started game's page is for reading: it shows no form, and a POST to it is refused.
+        return not started(obj) and super().has_change_permission(request, obj)
+
     def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         return False
 
-    @admin.action(description=_("Check that replaying the log gives the stored state"))
+    @admin.action(description=VERIFY_REPLAY)
     def verify_replay(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        bad = [str(game.pk) for game in queryset if not game_replay_matches_snapshot(game)]
+        bad = []
+        for game in queryset:
+            matches = game_replay_matches_snapshot(game)
+            if not matches:
+                bad.append(str(game.pk))
+            outcome = _("the replay matches") if matches else _("the replay differs")
+            log_action(self, request, game, VERIFY_REPLAY, outcome)
         if bad:
             self.message_user(
                 request,

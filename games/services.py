@@ -30,6 +30,7 @@ from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import RuleError, ending
 from games.timers import MoveContext, deadline_after
 from players import rating_service
+from players.identity import display_name_clean
 from players.models import Player
 
 
@@ -120,7 +121,7 @@ def game_create(
                 index=index,
                 occupant=_OCCUPANTS[spec.type],
                 player=creator if spec.type == "me" else spec.player,
-                name=spec.name if spec.type in ("hotseat", "computer") else "",
+                name=display_name_clean(spec.name) if spec.type in ("hotseat", "computer") else "",
                 level=level,
             )
             for index, (spec, level) in enumerate(zip(seats, levels, strict=True))

@@ -19,6 +19,7 @@ from config.refusals import Refusal
 from config.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication, request_player
+from players.identity import username_normalise
 from players.models import Player
 from players.stream_tickets import stream_ticket_create
 
@@ -32,8 +33,16 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         read_only_fields = fields
 
 
+class UsernameField(serializers.CharField):
+    """A username as it is stored: NFKC-normalised before its length and characters are checked
+    (``players.identity``)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        return username_normalise(super().to_internal_value(data))
+
+
 class RegisterInput(serializers.Serializer[None]):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    username = UsernameField(max_length=150, validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(write_only=True, max_length=128)
     display_name = serializers.CharField(
         max_length=40, required=False, default="", allow_blank=True

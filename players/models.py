@@ -1,18 +1,95 @@
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractUser
-from django.db import models
+from typing import Any, ClassVar, Literal
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import Case, Q, Value, When
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+
+from players.identity import display_name_clean, skeleton_key, username_normalise
+
+#: Why a username may not be taken: the same name in another case or width, or a lookalike.
+NameConflict = Literal["taken", "confusable"]
+
+
+class PlayerManager(UserManager["Player"]):
+    def get_by_natural_key(self, username: str | None) -> Player:
+        """The account of a username as typed, in any case or width (every sign-in looks it up
+        here: Django's ``ModelBackend``, so the API, ``/api-auth/`` and the admin)."""
+        name = username_normalise(username) if isinstance(username, str) else ""
+        return self.alias(lowered=Lower("username")).get(lowered=Lower(Value(name)))
+
+    def name_conflict(self, username: str, *, exclude_pk: int | None = None) -> NameConflict | None:
+        """Whether ``username`` is taken (in any case) or looks like a taken name: one query,
+        on the two indexes (``LOWER(username)`` and the skeleton)."""
+        name = username_normalise(username)
+        same = Q(lowered=Lower(Value(name)))
+        found = self.alias(lowered=Lower("username")).filter(
+            same | Q(username_skeleton=skeleton_key(name))
+        )
+        if exclude_pk is not None:
+            found = found.exclude(pk=exclude_pk)
+        flags = found.annotate(
+            same=Case(When(same, then=Value(True)), default=Value(False))
+        ).values_list("same", flat=True)[:8]
+        matches = list(flags)
+        if not matches:
+            return None
+        return "taken" if any(matches) else "confusable"
 
 
 class Player(AbstractUser):
-    """An account that can sit at games: a person, or a bot driven through the API."""
+    """An account that can sit at games: a person, or a bot driven through the API.
+
+    Its username is stored NFKC-normalised, unique in any case, with the key of its skeleton
+    (``players.identity``); its display name is stored without control or bidi characters. A
+    new password (any form, view or service that sets one) revokes every API token."""
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    # players.identity.skeleton_key(username): a lookalike of a taken name is found by one lookup.
+    username_skeleton = models.CharField(max_length=64, db_index=True, editable=False, default="")
+
+    objects: ClassVar[PlayerManager] = PlayerManager()
 
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                Lower("username"),
+                name="player_username_unique_any_case",
+                violation_error_message=_("A user with that username already exists."),
+            )
+        ]
+
+    def clean(self) -> None:
+        super().clean()
+        if not isinstance(self.username, str):  # the form already refused the field
+            return
+        if Player.objects.name_conflict(self.username, exclude_pk=self.pk) == "confusable":
+            raise ValidationError(
+                {"username": _("This username looks too much like an existing one.")},
+                code="username_confusable",
+            )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:  # passed on to Model.save as they come
+        self.username = username_normalise(self.username)
+        self.username_skeleton = skeleton_key(self.username)
+        self.display_name = display_name_clean(self.display_name)
+        # A hash upgrade at sign-in is not a new password: Django clears _password before saving.
+        new_password = getattr(self, "_password", None) is not None and not self._state.adding
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        with transaction.atomic():  # the new password and the revocation: both or neither
+            super().save(*args, **kwargs)
+            if new_password:
+                from knox.models import AuthToken
+
+                AuthToken.objects.filter(user=self).delete()
 
     @property
     def public_name(self) -> str:

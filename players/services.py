@@ -13,20 +13,24 @@ from knox.signals import token_expired
 
 from config.refusals import Refusal
 from players import login_guard
+from players.identity import username_normalise
 from players.models import Player
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str, display_name: str = "") -> Player:
-    candidate = Player(username=username, display_name=display_name)
+    candidate = Player(username=username_normalise(username), display_name=display_name)
     try:
         validate_password(password, user=candidate)
     except Exception as exc:  # django's ValidationError: report it as input at fault
         messages = getattr(exc, "messages", [str(exc)])
         # Django's validators say what is wrong, already in the request's language.
         raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
-    if Player.objects.filter(username__iexact=username).exists():
-        raise Refusal.USERNAME_TAKEN.error()
+    conflict = Player.objects.name_conflict(candidate.username)
+    if conflict is not None:
+        raise (
+            Refusal.USERNAME_TAKEN if conflict == "taken" else Refusal.USERNAME_CONFUSABLE
+        ).error()
     candidate.set_password(password)
     try:
         with transaction.atomic():
@@ -34,6 +38,19 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     except IntegrityError:  # lost a race with another registration of the same name
         raise Refusal.USERNAME_TAKEN.error() from None
     return candidate
+
+
+@transaction.atomic
+def password_set(*, player: Player, password: str) -> None:
+    """A new password for ``player`` (checked by the validators): saving it revokes every API
+    token of the account (``Player.save``), as the admin's and Django's password forms do."""
+    try:
+        validate_password(password, user=player)
+    except Exception as exc:  # django's ValidationError, as in player_register
+        messages = getattr(exc, "messages", [str(exc)])
+        raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
+    player.set_password(password)
+    player.save(update_fields=["password"])
 
 
 def token_create(

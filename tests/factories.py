@@ -39,8 +39,20 @@ def account(username: str | None = None, *, password: str | None = None, **field
 
 
 def organiser(username: str = "org") -> Player:
-    """A staff account, who may schedule tournaments."""
-    return account(username, is_staff=True)
+    """A staff account, who may schedule tournaments (the permission to add one)."""
+    return grant(account(username, is_staff=True), "tournaments.add_tournament")
+
+
+def grant(player: Player, *permissions: str) -> Player:
+    """``player`` given these permissions (``app_label.codename``), fresh from the database."""
+    from django.contrib.auth.models import Permission
+
+    for permission in permissions:
+        app_label, codename = permission.split(".")
+        player.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        )
+    return Player.objects.get(pk=player.pk)  # no permission cache
 
 
 def token(player: Player) -> str:

@@ -17,6 +17,7 @@ from rest_framework import serializers
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
 from games.services import controlled_seats
+from players.identity import display_name_clean
 from players.models import Player
 
 SEAT_TYPES = [
@@ -33,7 +34,9 @@ class SeatInput(serializers.Serializer[None]):
     level = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["type"] == "hotseat" and not attrs["name"].strip():
+        # A seat's name is shown to the other players as an account's display name is.
+        attrs["name"] = display_name_clean(attrs["name"])
+        if attrs["type"] == "hotseat" and not attrs["name"]:
             raise serializers.ValidationError(
                 {"name": _("A hot-seat player needs a name.")}, code="name_required"
             )

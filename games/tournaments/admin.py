@@ -12,10 +12,14 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config.admin_log import log_action
 from config.errors import ApiError
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound
 from players.auth import request_player
+
+START_NOW = _("Start now (or cancel if under the minimum)")
+CANCEL = _("Cancel")
 
 
 class TournamentForm(ModelForm):
@@ -72,20 +76,32 @@ class TournamentAdmin(admin.ModelAdmin):
     )  # fmt: skip
     actions = ["start_now", "cancel"]
 
+    def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
+        # Once it runs (or has ended) its format, rounds, seeds and entrants are what its games
+        # were made from: the page is for reading, and a POST to it is refused. The actions
+        # (cancel) still apply, through the services.
+        locked = obj is not None and obj.status not in services.OPEN_FOR_ENTRY
+        return not locked and super().has_change_permission(request, obj)
+
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
             obj.created_by = request_player(request)
         super().save_model(request, obj, form, change)
 
-    @admin.action(description=_("Start now (or cancel if under the minimum)"))
+    @admin.action(description=START_NOW)
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        started = sum(services.tournament_start(tournament_id=t.pk) for t in queryset)
+        started = 0
+        for tournament in queryset:
+            done = services.tournament_start(tournament_id=tournament.pk)
+            started += done
+            tournament.refresh_from_db()
+            log_action(self, request, tournament, START_NOW, tournament.get_status_display())
         message = ngettext(
             "%(count)d tournament started.", "%(count)d tournaments started.", started
         )
         self.message_user(request, message % {"count": started})
 
-    @admin.action(description=_("Cancel"))
+    @admin.action(description=CANCEL)
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
             try:
@@ -94,6 +110,10 @@ class TournamentAdmin(admin.ModelAdmin):
                 )
             except ApiError as exc:
                 self.message_user(request, f"{tournament}: {exc.detail}", messages.ERROR)
+                log_action(self, request, tournament, CANCEL, str(exc.detail))
+            else:
+                tournament.refresh_from_db()
+                log_action(self, request, tournament, CANCEL, tournament.get_status_display())
 
 
 class TournamentGameInline(admin.TabularInline):

@@ -24,6 +24,9 @@ from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
 from players.auth import request_player
 
+#: The permission that schedules a tournament, over the API as in the admin.
+ADD_TOURNAMENT = "tournaments.add_tournament"
+
 
 class EntrantSerializer(serializers.ModelSerializer[Entrant]):
     name = serializers.CharField(source="display_name")
@@ -114,18 +117,22 @@ class TournamentPagination(GameCursorPagination):
     ordering = "starts_at"
 
 
-class IsStaffForWrites(BasePermission):
+class MaySchedule(BasePermission):
+    """Reads for anyone; scheduling a tournament for the accounts given the permission to add one
+    (``tournaments.add_tournament``, through a group or directly; a superuser has every one):
+    being staff lets an account into the admin, not more."""
+
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in ("GET", "HEAD", "OPTIONS"):
             return True
-        return bool(request.user and request.user.is_staff)
+        return bool(request.user and request.user.has_perm(ADD_TOURNAMENT))
 
 
 class TournamentListCreateView(generics.ListAPIView[Tournament]):
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
     pagination_class = TournamentPagination
-    permission_classes = [IsStaffForWrites]
+    permission_classes = [MaySchedule]
 
     def get_queryset(self) -> QuerySet[Tournament]:
         return selectors.tournament_queryset()

@@ -9,7 +9,8 @@ The callers, each a different account:
 - ``seated``: seated in the game, not to move;
 - ``to_move``: seated in the game, its seat to move;
 - ``creator``: created the game (and started it), not seated;
-- ``staff``: a staff account, not seated.
+- ``staff``: a staff account that may schedule tournaments (``tournaments.add_tournament``: being
+  staff alone does not let one schedule), not seated.
 
 Requests come from an outside address (``203.0.113.9``), as they would through the proxy.
 """
@@ -27,7 +28,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game
 from players.models import Player
-from tests.factories import account, new_game, new_tournament, token
+from tests.factories import account, new_game, new_tournament, organiser, token
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +56,7 @@ def make_world() -> World:
         "seated": account(f"tom{tag}"),
         "to_move": account(f"sam{tag}"),
         "creator": account(f"cora{tag}"),
-        "staff": account(f"staff{tag}", is_staff=True),
+        "staff": organiser(f"staff{tag}"),
     }
     sam, tom, cora = people["to_move"], people["seated"], people["creator"]
     return World(

@@ -12,7 +12,7 @@ from games.models import Game, GameStatus
 from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentStatus
 from players.models import Player
-from tests.factories import Client
+from tests.factories import Client, grant
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +23,7 @@ TOURNAMENTS = "/api/v1/tournaments/"
 def staff(make_client) -> Client:
     client = make_client("organiser")
     Player.objects.filter(username="organiser").update(is_staff=True)
+    grant(Player.objects.get(username="organiser"), "tournaments.add_tournament")
     return client
 
 

@@ -1,0 +1,73 @@
+"""What makes two account names the same, or look the same, and what a display name may hold.
+
+- A username is stored NFKC-normalised (fullwidth letters are the ASCII ones), and is unique without
+  regard to case: the database holds a unique index on ``LOWER(username)`` and every sign-in looks
+  the name up the same way (``players.models.PlayerManager.get_by_natural_key``).
+- Two names that look alike are one name: each account stores its name's *skeleton*
+  (:func:`username_skeleton`), the Unicode TR39 skeleton of the normalised name, case-folded, in an
+  indexed column (as its SHA-256, :func:`skeleton_key`: a skeleton can be seven times the name, too
+  long for an index entry); a new name whose skeleton is already taken is refused
+  (``username_confusable``).
+  The prototypes come from Unicode's ``confusables.txt`` (``players/data/confusables.txt``): no
+  maintained PyPI package computes the TR39 skeleton (``confusable-homoglyphs`` only lists the
+  lookalikes of each character, in no fixed direction). Case-folding after the skeleton makes the
+  check case-blind as the names are: ``ANN`` with a Cyrillic A is refused next to ``ann``; the
+  price is that ``I`` (a prototype ``l``) and ``L`` fold together, as ``lvan`` looks like ``Ivan``.
+- A display name is shown to other players as it is typed, so it is stripped of what would change
+  how the text around it reads or hide part of it (:func:`display_name_clean`): control characters,
+  bidirectional controls and isolates, the other invisible format characters, line and paragraph
+  separators. Stripped rather than refused: the rest of the name is kept, and a name of nothing
+  else becomes empty (the account's username is shown instead).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data" / "confusables.txt"
+
+#: Format characters a script needs to be written (Persian, Indic; emoji sequences): kept.
+JOINERS = frozenset({"\u200c", "\u200d"})
+#: General categories stripped from display names: controls, format characters (which include
+#: every bidirectional control: U+200E/F, U+202A-202E, U+2066-2069, U+061C), line and paragraph
+#: separators, unassigned code points and surrogates.
+STRIPPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cn", "Cs"})
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        source, target = line.split(";")
+        table[chr(int(source, 16))] = "".join(chr(int(code, 16)) for code in target.split())
+    return table
+
+
+def username_normalise(username: str) -> str:
+    """The form a username is stored and looked up in."""
+    return unicodedata.normalize("NFKC", username)
+
+
+def username_skeleton(username: str) -> str:
+    """TR39's ``skeleton(X)`` (NFD, each character to its prototype, NFD) of the normalised name,
+    then case-folded: two names with the same skeleton look alike."""
+    prototypes = _prototypes()
+    decomposed = unicodedata.normalize("NFD", username_normalise(username))
+    skeleton = unicodedata.normalize("NFD", "".join(prototypes.get(c, c) for c in decomposed))
+    return unicodedata.normalize("NFD", skeleton.casefold())
+
+
+def skeleton_key(username: str) -> str:
+    """What the account stores of its name's skeleton: 64 hex digits, one indexed lookup."""
+    return hashlib.sha256(username_skeleton(username).encode("utf-8")).hexdigest()
+
+
+def display_name_clean(name: str) -> str:
+    """The display name without control, bidi and other invisible format characters, NFC."""
+    kept = (c for c in name if c in JOINERS or unicodedata.category(c) not in STRIPPED_CATEGORIES)
+    return unicodedata.normalize("NFC", "".join(kept)).strip()
