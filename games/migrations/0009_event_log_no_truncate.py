@@ -24,6 +24,6 @@ def allow(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0007_game_assistance")]
+    dependencies = [("games", "0008_game_aborted_and_clocks")]
 
     operations = [migrations.RunPython(forbid, allow)]
