@@ -16,7 +16,7 @@ from games.models import Game
 from games.rules import yatzy
 from games.rules.ten_thousand_scoring import keep_options
 from players.models import Player, RatingChange
-from tests.factories import Client, game_url, new_game
+from tests.factories import Client, game_url, grant, new_game
 
 pytestmark = pytest.mark.django_db
 GAMES = "/api/v1/games/"
@@ -58,6 +58,7 @@ def test_a_casual_game_chooses_its_clock_from_the_list(make_client, settings) ->
 def test_a_tournament_refuses_a_clock_of_zero(make_client) -> None:
     staff = make_client()
     Player.objects.filter(username=staff.username).update(is_staff=True)
+    grant(Player.objects.get(username=staff.username), "tournaments.add_tournament")
     body = {
         "name": "No clock", "kind": "yatzy", "format": "round_robin",
         "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(), "turn_clock_seconds": 0,
