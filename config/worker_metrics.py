@@ -16,12 +16,11 @@ from typing import Any
 from celery import signals
 
 log = logging.getLogger(__name__)
-PORT_ENV = "METRICS_PORT"
 
 
 def serve_metrics(*, queues: bool, what: str) -> int | None:
     """Export this process's metrics on METRICS_PORT, if set; the port, or None."""
-    raw = os.environ.get(PORT_ENV, "").strip()
+    raw = os.environ.get("METRICS_PORT", "").strip()
     if not raw:
         return None
     from prometheus_client import start_http_server
@@ -37,7 +36,7 @@ def serve_metrics(*, queues: bool, what: str) -> int | None:
 
 @signals.worker_init.connect
 def _worker_exports(**_: Any) -> None:
-    if os.environ.get(PORT_ENV) and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if os.environ.get("METRICS_PORT") and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         log.warning(
             "worker: METRICS_PORT without PROMETHEUS_MULTIPROC_DIR exports no task's figures"
         )
