@@ -85,6 +85,10 @@ def export_registry(*, queues: bool = True) -> CollectorRegistry:
     return registry
 
 
+def exposition(*, queues: bool = True) -> bytes:
+    """The text Prometheus scrapes (``export_registry``)."""
+    return generate_latest(export_registry(queues=queues))
+
+
 def metrics(request: HttpRequest) -> HttpResponse:
-    body = generate_latest(export_registry())
-    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
+    return HttpResponse(exposition(), content_type=CONTENT_TYPE_LATEST)

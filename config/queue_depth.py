@@ -19,6 +19,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
+#: The metrics this module's collector exports.
+METRIC_NAMES = ("dice_queue_depth", "dice_timers_pending", "dice_timers_overdue")
 
 
 def queue_names() -> list[str]:

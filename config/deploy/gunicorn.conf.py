@@ -25,3 +25,11 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker gone: its live gauges leave the sum (PROMETHEUS_MULTIPROC_DIR; config.metrics)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]
