@@ -152,6 +152,7 @@ class JsonFormatter(_JsonFormatter):
                 ordered[name] = value
         # The request object django.request passes is not for the line (its context is).
         log_data.pop("request", None)
+        log_data.pop("color_message", None)  # uvicorn's, with terminal colours
         ordered.update(log_data)
         return ordered
 
