@@ -8,8 +8,8 @@ budget).
 
 import multiprocessing
 import os
-
-from gunicorn.glogging import Logger
+from importlib import import_module
+from typing import Any
 
 bind = os.environ.get("API_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
@@ -54,14 +54,16 @@ if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
         "root": {"level": "INFO", "handlers": ["console"]},
     }
 
-    class _Logger(Logger):
-        """gunicorn's, without the access line per request that a logging configuration turns
-        on (gunicorn 27 builds it whatever its level): the application's ACCESS_LOG says it."""
+    def _access_log_enabled(self: Any) -> bool:
+        return bool(self.cfg.accesslog)
 
-        def _compute_access_log_enabled(self) -> bool:
-            return bool(self.cfg.accesslog)
-
-    logger_class = _Logger
+    # gunicorn's logger, without the access line per request that a logging configuration
+    # turns on (gunicorn 27 builds it whatever its level): the application's ACCESS_LOG says it.
+    logger_class = type(
+        "Logger",
+        (import_module("gunicorn.glogging").Logger,),
+        {"_compute_access_log_enabled": _access_log_enabled},
+    )
 
 
 def child_exit(server: object, worker: object) -> None:
