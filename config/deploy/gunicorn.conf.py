@@ -41,6 +41,7 @@ if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
                 "fmt": ["levelname", "name", "message"],
                 "rename_fields": {"levelname": "level", "name": "logger"},
                 "timestamp": "time",
+                "defaults": {"request_id": None},
             }
         },
         "handlers": {

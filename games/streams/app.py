@@ -35,6 +35,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from config import logs
 from config.client_address import address_behind_proxies, trusted_proxies
 from config.errors import ApiError, error_body
+from config.internal import admitted_as
 from config.metrics import STREAMS_OPEN, exposition
 from config.refusals import Refusal
 from games.streams import limits, reads, routes
@@ -158,7 +159,11 @@ class StreamApp:
         elif scope["type"] == "http":
             request = Request(scope)
             if request.path == METRICS_PATH:
-                await metrics_page(send)
+                # For the operators only, as the WSGI tier's (config.internal).
+                if admitted_as(request.headers.get("authorization", ""), request.address):
+                    await metrics_page(send)
+                else:
+                    await refuse(send, request, Refusal.INTERNAL_ONLY.error())
                 return
             # The stream's log lines carry the proxy's (or the client's) X-Request-ID.
             request_id = logs.request_id_from(request.headers.get("x-request-id"))

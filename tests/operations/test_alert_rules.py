@@ -117,3 +117,13 @@ def test_prometheus_in_compose_scrapes_every_process_that_exports() -> None:
     prometheus = services["prometheus"]
     assert any(v.endswith(":/etc/prometheus/alerts.yml:ro") for v in prometheus["volumes"])
     assert config["rule_files"] == ["/etc/prometheus/alerts.yml"]
+
+
+def test_prometheus_scrapes_the_web_tiers_with_the_internal_token() -> None:
+    config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yml").read_text())
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    for name in ("dice-api", "dice-streams"):
+        assert jobs[name]["authorization"]["credentials_file"] == "/prometheus/internal_token"
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    start = " ".join(compose["services"]["prometheus"]["entrypoint"])
+    assert '$$INTERNAL_TOKEN" > /prometheus/internal_token' in start

@@ -136,7 +136,7 @@ WEB = """
 import django, os
 django.setup()
 from django.test import Client
-client = Client()
+client = Client(HTTP_HOST="localhost")
 for _ in range({n}):
     assert client.get("/health/live").status_code == 200
 """
@@ -173,8 +173,7 @@ def test_metrics_add_up_every_process_of_the_multiprocess_directory(
     assert samples[("dice_tasks_total", task)] == 3
 
 
-@pytest.mark.asyncio
-async def test_the_stream_tier_answers_metrics_itself() -> None:
+async def stream_tier_metrics(client: str, authorization: str = "") -> list[dict[str, Any]]:
     from games.streams.app import StreamApp
 
     sent: list[dict[str, Any]] = []
@@ -185,7 +184,22 @@ async def test_the_stream_tier_answers_metrics_itself() -> None:
     async def receive() -> dict[str, Any]:
         raise AssertionError("not read")
 
-    scope = {"type": "http", "method": "GET", "path": "/metrics", "headers": []}
+    headers = [(b"authorization", authorization.encode())] if authorization else []
+    scope = {
+        "type": "http", "method": "GET", "path": "/metrics", "headers": headers,
+        "client": (client, 50000),
+    }  # fmt: skip
     await StreamApp()(scope, receive, send)
-    assert sent[0]["status"] == 200
-    assert b"dice_streams_open" in sent[1]["body"]
+    return sent
+
+
+@pytest.mark.asyncio
+async def test_the_stream_tier_answers_metrics_itself_to_the_operators(settings: Any) -> None:
+    settings.INTERNAL_TOKEN = ""
+    here = await stream_tier_metrics("127.0.0.1")
+    assert here[0]["status"] == 200
+    assert b"dice_streams_open" in here[1]["body"]
+    assert (await stream_tier_metrics("10.1.2.3"))[0]["status"] == 403
+    settings.INTERNAL_TOKEN = "s3cret"
+    assert (await stream_tier_metrics("10.1.2.3", "Bearer s3cret"))[0]["status"] == 200
+    assert (await stream_tier_metrics("127.0.0.1", "Bearer wrong"))[0]["status"] == 403
