@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
+from prometheus_client import Counter, Histogram
 
 from config import logs
 from config.metrics import HTTP_REQUESTS, HTTP_SECONDS
@@ -24,6 +26,17 @@ UNMATCHED = "unmatched"
 # One line per request when ACCESS_LOG is on (settings: this logger at INFO); else a level check.
 access_log = logging.getLogger("dice.access")
 _META_KEY = "HTTP_" + logs.REQUEST_ID_HEADER.upper().replace("-", "_")
+
+
+# The metrics' children by label (a bounded set: routes, methods, statuses), found once each.
+@lru_cache(maxsize=4096)
+def _requests(route: str, method: str, status: int) -> Counter:
+    return HTTP_REQUESTS.labels(route, method, str(status))
+
+
+@lru_cache(maxsize=1024)
+def _seconds(route: str) -> Histogram:
+    return HTTP_SECONDS.labels(route)
 
 
 def route_of(request: HttpRequest) -> str:
@@ -70,15 +83,15 @@ class RequestContextMiddleware:
     def _begin(request: HttpRequest) -> Any:
         request_id = logs.request_id_from(request.META.get(_META_KEY))
         request.request_id = request_id  # type: ignore[attr-defined]
-        return logs.bind(request_id=request_id, request=request)
+        return logs.bind_request(request_id, request)
 
     @staticmethod
     def _end(request: HttpRequest, response: HttpResponseBase, started: float) -> HttpResponseBase:
         response[logs.REQUEST_ID_HEADER] = request.request_id  # type: ignore[attr-defined]
         route = route_of(request)
         seconds = time.perf_counter() - started
-        HTTP_REQUESTS.labels(route, request.method or "", str(response.status_code)).inc()
-        HTTP_SECONDS.labels(route).observe(seconds)
+        _requests(route, request.method or "", response.status_code).inc()
+        _seconds(route).observe(seconds)
         if access_log.isEnabledFor(logging.INFO):
             access_log.info(
                 "%s %s %s %.1f ms",
