@@ -12,6 +12,9 @@ WEB_CONCURRENCY ?= $(shell echo $$((2 * $$(nproc))))
 STREAM_WORKERS ?= 1
 NGINX_WORKERS ?= 1
 NGINX_DIR ?= $(CURDIR)/var/nginx/$(PORT)
+# Prometheus multiprocess mode (config/metrics.py): one directory for the processes of one
+# `make run` or `make serve`, emptied before they start.
+PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus/$(PORT)
 
 .PHONY: install run serve lock test lint format typecheck migrate messages compilemessages clean
 
@@ -28,21 +31,28 @@ migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
 # Web, worker and scheduler together (honcho), on SQLite and a broker in files: no server needed.
+# Their metrics, the worker's and the timers' too, add up at /metrics (one multiprocess directory).
 run: migrate compilemessages
 	$(BIN)/python manage.py build_ai_tables
-	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) PATH="$(CURDIR)/$(BIN):$$PATH" \
-		$(BIN)/honcho -f config/deploy/Procfile -d . start
+	rm -rf $(PROMETHEUS_MULTIPROC_DIR) && mkdir -p $(PROMETHEUS_MULTIPROC_DIR)
+	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) PROMETHEUS_MULTIPROC_DIR=$(PROMETHEUS_MULTIPROC_DIR) \
+		PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f config/deploy/Procfile -d . start
 
 # The production web tier, exactly as deployed (docker-compose runs the same three commands):
 # gunicorn (WSGI: the REST API, admin, docs) and uvicorn (the event streams, games.streams) behind
 # nginx on HOST:PORT, which routes by path. Settings from the environment (DATABASE_URL,
 # REDIS_URL, SECRET_KEY, ...); DEBUG is off unless set. Needs nginx (Debian: nginx-light).
 # Migrations are not run here: `manage.py migrate` once per release, not once per web machine.
+# Logs in JSON unless LOG_FORMAT says otherwise; the metrics of gunicorn's workers and of the
+# stream tier's add up at /metrics (PROMETHEUS_MULTIPROC_DIR, emptied here first).
 serve: install compilemessages
 	@command -v nginx >/dev/null || { echo "make serve needs nginx: apt-get install nginx-light"; exit 1; }
 	mkdir -p var
+	rm -rf $(PROMETHEUS_MULTIPROC_DIR) && mkdir -p $(PROMETHEUS_MULTIPROC_DIR)
 	DEBUG=$${DEBUG:-false} $(BIN)/python manage.py collectstatic --noinput -v 0
-	DEBUG=$${DEBUG:-false} TRUSTED_PROXIES=$${TRUSTED_PROXIES:-1} LISTEN=$(HOST):$(PORT) API_BIND=127.0.0.1:$(API_PORT) \
+	DEBUG=$${DEBUG:-false} LOG_FORMAT=$${LOG_FORMAT:-json} TRUSTED_PROXIES=$${TRUSTED_PROXIES:-1} \
+		PROMETHEUS_MULTIPROC_DIR=$(PROMETHEUS_MULTIPROC_DIR) \
+		LISTEN=$(HOST):$(PORT) API_BIND=127.0.0.1:$(API_PORT) \
 		API_UPSTREAM=127.0.0.1:$(API_PORT) STREAMS_PORT=$(STREAMS_PORT) \
 		STREAMS_UPSTREAM=127.0.0.1:$(STREAMS_PORT) STATIC_ROOT=$(CURDIR)/var/static \
 		NGINX_WORKERS=$(NGINX_WORKERS) NGINX_DIR=$(NGINX_DIR) \

@@ -355,6 +355,8 @@ def bench_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]
         STREAM_OPENS_PER_MINUTE="1000000",
         MAX_COMPUTER_GAMES_PER_ACCOUNT="1000000",
         LOG_LEVEL="WARNING",
+        # The benches read the worker's and the timers' lines in Celery's and the text format.
+        LOG_FORMAT="text",
         PYTHONUNBUFFERED="1",
     )
     if redis_url:

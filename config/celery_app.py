@@ -6,6 +6,10 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from config import task_context, worker_metrics
+
 app = Celery("dice")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+__all__ = ["app", "task_context", "worker_metrics"]

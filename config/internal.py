@@ -35,11 +35,16 @@ def internal_only(view: View) -> View:
 
 
 def admitted(request: HttpRequest) -> bool:
+    return admitted_as(request.headers.get("Authorization", ""), client_address(request.META))
+
+
+def admitted_as(authorization: str, address: str) -> bool:
+    """The rule for a request with this ``Authorization`` header from this client address (the
+    stream tier's ``/metrics`` asks it too)."""
     token = str(getattr(settings, "INTERNAL_TOKEN", "") or "")
     if token:
-        presented = request.headers.get("Authorization", "")
-        return compare_digest(presented.encode(), f"Bearer {token}".encode())
+        return compare_digest(authorization.encode(), f"Bearer {token}".encode())
     try:
-        return ipaddress.ip_address(client_address(request.META)).is_loopback
+        return ipaddress.ip_address(address).is_loopback
     except ValueError:
         return False

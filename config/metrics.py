@@ -1,23 +1,31 @@
-"""Prometheus metrics: moves, their latency, timer lag, open streams. ``GET /metrics``.
+"""Prometheus metrics: moves, their latency, timer lag, open streams, HTTP requests, Celery tasks,
+queues. ``GET /metrics``; the workers and the timers process export theirs on ``METRICS_PORT``.
 
-Several processes (web workers, Celery) each count their own; set PROMETHEUS_MULTIPROC_DIR to a
-shared empty directory to have ``/metrics`` add them up (prometheus_client's multiprocess mode).
+Several processes (gunicorn's workers, the stream tier's, a Celery worker's pool) each count
+their own; PROMETHEUS_MULTIPROC_DIR, a directory shared by the processes of one machine and
+emptied before they start (``make serve`` does), has any of them export the sum of all
+(prometheus_client's multiprocess mode). It must be set before a process starts: the metrics
+below choose where they keep their values when this module is imported.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
+    REGISTRY,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
+    Metric,
     generate_latest,
     multiprocess,
 )
+from prometheus_client.registry import Collector
 
 MOVES = Counter("dice_moves_total", "Moves recorded", ["kind", "automatic"])
 MOVES_REFUSED = Counter("dice_moves_refused_total", "Moves refused", ["code"])
@@ -34,12 +42,53 @@ TIMER_LAG_SECONDS = Histogram(
 )
 STREAMS_OPEN = Gauge("dice_streams_open", "Open event streams", multiprocess_mode="livesum")
 
+# The WSGI tier's requests (config.request_context), by route: the URL's name, never its path.
+HTTP_REQUESTS = Counter(
+    "dice_http_requests_total", "HTTP requests answered", ["route", "method", "status"]
+)
+HTTP_SECONDS = Histogram(
+    "dice_http_request_seconds",
+    "Time to answer an HTTP request, in the application",
+    ["route"],
+    buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5),
+)
+# The Celery tasks (config.task_context): how long each ran and how it ended.
+TASK_SECONDS = Histogram(
+    "dice_task_seconds",
+    "Time a Celery task ran",
+    ["task"],
+    buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30),
+)
+TASKS = Counter("dice_tasks_total", "Celery tasks run, by how they ended", ["task", "state"])
+TASK_FAILURES = Counter("dice_task_failures_total", "Celery tasks that raised", ["task"])
+
+
+class _ThisProcess(Collector):
+    """This process's own metrics (without a multiprocess directory)."""
+
+    def collect(self) -> Iterable[Metric]:
+        return REGISTRY.collect()
+
+
+def export_registry(*, queues: bool = True) -> CollectorRegistry:
+    """What a process exports: every process's metrics of this machine in multiprocess mode, else
+    its own; with ``queues``, the queues' and timers' depths, read at each scrape."""
+    registry = CollectorRegistry()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry.register(_ThisProcess())
+    if queues:
+        from config.queue_depth import QueueDepthCollector
+
+        registry.register(QueueDepthCollector())
+    return registry
+
+
+def exposition(*, queues: bool = True) -> bytes:
+    """The text Prometheus scrapes (``export_registry``)."""
+    return generate_latest(export_registry(queues=queues))
+
 
 def metrics(request: HttpRequest) -> HttpResponse:
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
-        body = generate_latest(registry)
-    else:
-        body = generate_latest()
-    return HttpResponse(body, content_type=CONTENT_TYPE_LATEST)
+    return HttpResponse(exposition(), content_type=CONTENT_TYPE_LATEST)

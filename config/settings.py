@@ -15,6 +15,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.logs import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -57,6 +59,7 @@ INSTALLED_APPS = [
 # an API token uses none of them: the project's session and message middleware make their store
 # only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
+    "config.request_context.RequestContextMiddleware",  # X-Request-ID, logs' context, HTTP metrics
     "config.middleware.BodyLimitMiddleware",  # a body past the limit is refused before it is read
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SessionMiddleware",  # Django's, its store made when first read
@@ -354,12 +357,18 @@ TURN_CLOCK_CHOICES = (15, 30, 60, 120, 300)
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.
 GAMES_SWEEP_GRACE_SECONDS = float(os.environ.get("SWEEP_GRACE_SECONDS", "1.0"))
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+# One JSON line per record (config.logs: time, level, logger, message, request id, user, game),
+# or a line for people: json unless DEBUG (`make serve`, docker-compose), text for `make run`.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+LOGGING = logging_config(
+    log_format=LOG_FORMAT,
+    level=os.environ.get("LOG_LEVEL", "INFO"),
+    # A line per HTTP request (logger dice.access: method, path, status, time; its route).
+    access_log=env_bool("ACCESS_LOG", False),
+)
+# In JSON, Celery's worker and beat log through the same handler; in text they keep Celery's own
+# lines (its format, which bench/auto_confirm_lag.py reads).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT == "text"
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)

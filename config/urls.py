@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import health, metrics
 from config.internal import internal_only
+from games import dashboard
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
@@ -19,6 +20,7 @@ urlpatterns = [
     path("health/", health.ready, name="health"),
     path("health/deep", health.deep, name="health-deep"),
     path("metrics", internal_only(metrics.metrics), name="metrics"),
+    path("admin/dashboard/", admin.site.admin_view(dashboard.view), name="admin-dashboard"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api-auth/", include("rest_framework.urls")),

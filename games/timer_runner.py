@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.db import close_old_connections, connection
 
+from config import logs
 from games import automation
 from games.timer_wheel import RETRY_SECONDS, Due, Wheel, moment_of
 
@@ -53,6 +54,11 @@ class TimerRunner:
     def fire(self, due: Due) -> bool:
         """Play the timer's move if it is still due at its version; False if it was stale."""
         game_id, version = due
+        with logs.bound(request_id=logs.new_request_id(), game_id=game_id, task="timer"):
+            return self._fire(game_id, version)
+
+    def _fire(self, game_id: str, version: int) -> bool:
+        due = (game_id, version)
         started = time.perf_counter()
         _fresh_connection()
         try:

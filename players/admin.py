@@ -1,11 +1,19 @@
-from django.contrib import admin
+from typing import Any
+
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 
-from players.models import Player
+from games import moderation
+from players.admin_actions import log, with_reason
+from players.auth import request_player
+from players.models import Player, PlayerRating, RatingChange
 
 
 @admin.register(Player)
@@ -16,6 +24,96 @@ class PlayerAdmin(UserAdmin):
         *(UserAdmin.fieldsets or ()),
         (_("Profile"), {"fields": ("display_name",)}),
     )
+    actions = ["ban", "unban"]
+
+    @admin.action(description=_("Ban the selected players"), permissions=["change"])
+    def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        me = request_player(request)
+        if queryset.filter(pk=me.pk).exists():
+            self.message_user(request, gettext("You cannot ban yourself."), messages.ERROR)
+            return None
+
+        def act(reason: str) -> None:
+            for player in queryset:
+                done = moderation.player_ban(player_id=player.pk)
+                log(
+                    request,
+                    player,
+                    gettext(
+                        "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
+                        "%(sessions)d, tournament entries withdrawn: %(entries)d)"
+                    )
+                    % {
+                        "reason": reason,
+                        "tokens": done.tokens,
+                        "sessions": done.sessions,
+                        "entries": done.entries,
+                    },
+                )
+            self.message_user(request, gettext("Banned: %(n)d.") % {"n": len(queryset)})
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="ban",
+            question=gettext(
+                "Ban these players? They can no longer sign in; their tokens and sessions end "
+                "and their entries in tournaments not yet started are withdrawn."
+            ),
+            submit=gettext("Ban"),
+            act=act,
+        )
+
+    @admin.action(description=_("Unban the selected players"), permissions=["change"])
+    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        def act(reason: str) -> None:
+            for player in queryset:
+                moderation.player_unban(player_id=player.pk)
+                log(request, player, gettext("Unbanned: %(reason)s") % {"reason": reason})
+            self.message_user(request, gettext("Unbanned: %(n)d.") % {"n": len(queryset)})
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="unban",
+            question=gettext("Unban these players? They may sign in again."),
+            submit=gettext("Unban"),
+            act=act,
+        )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written only by the services (ratings follow rated games): shown, never edited."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "kind", "rating", "deviation", "volatility", "games", "updated_at")
+    list_filter = ("kind",)
+    search_fields = ("player__username",)
+    list_select_related = ("player",)
+    ordering = ("kind", "-rating")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("player", "kind", "game", "rating_before", "rating_after", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("player__username", "game__id")
+    list_select_related = ("player", "game")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
 
 
 # knox's token admin mints a token for any account (its add form shows the raw token): an admin

@@ -73,7 +73,10 @@ class QueuedTasks:
             while ran < limit and (message := self._take(conn)) is not None:
                 message.ack()
                 args, kwargs, _embed = message.decode()
-                self.app.tasks[message.headers["task"]].apply(args, kwargs, throw=True)
+                # With the message's headers, as a worker hands them to the task's request.
+                self.app.tasks[message.headers["task"]].apply(
+                    args, kwargs, throw=True, headers=message.headers
+                )
                 ran += 1
         return ran
 

@@ -8,6 +8,8 @@ budget).
 
 import multiprocessing
 import os
+from importlib import import_module
+from typing import Any
 
 bind = os.environ.get("API_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
@@ -25,3 +27,49 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
+
+# gunicorn's own lines (start, workers, errors) in the same JSON shape as the application's
+# (config/logs.py) under LOG_FORMAT=json, the default with DEBUG off; its text format otherwise.
+_debug = os.environ.get("DEBUG", "true").strip().lower() in {"1", "true", "yes", "on"}
+if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "fmt": ["levelname", "name", "message"],
+                "rename_fields": {"levelname": "level", "name": "logger"},
+                "timestamp": "time",
+                "defaults": {"request_id": None},
+            }
+        },
+        "handlers": {
+            "console": {"class": "logging.StreamHandler", "formatter": "json"},
+            "error_console": {"class": "logging.StreamHandler", "formatter": "json"},
+        },
+        "loggers": {
+            "gunicorn.error": {"level": "INFO", "handlers": ["error_console"], "propagate": False},
+            "gunicorn.access": {"level": "INFO", "handlers": ["console"], "propagate": False},
+        },
+        "root": {"level": "INFO", "handlers": ["console"]},
+    }
+
+    def _access_log_enabled(self: Any) -> bool:
+        return bool(self.cfg.accesslog)
+
+    # gunicorn's logger, without the access line per request that a logging configuration
+    # turns on (gunicorn 27 builds it whatever its level): the application's ACCESS_LOG says it.
+    logger_class = type(
+        "Logger",
+        (import_module("gunicorn.glogging").Logger,),
+        {"_compute_access_log_enabled": _access_log_enabled},
+    )
+
+
+def child_exit(server: object, worker: object) -> None:
+    """A worker gone: its live gauges leave the sum (PROMETHEUS_MULTIPROC_DIR; config.metrics)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[attr-defined]

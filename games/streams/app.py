@@ -30,10 +30,13 @@ from urllib.parse import parse_qs
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
+from prometheus_client import CONTENT_TYPE_LATEST
 
+from config import logs
 from config.client_address import address_behind_proxies, trusted_proxies
 from config.errors import ApiError, error_body
-from config.metrics import STREAMS_OPEN
+from config.internal import admitted_as
+from config.metrics import STREAMS_OPEN, exposition
 from config.refusals import Refusal
 from games.streams import limits, reads, routes
 from games.streams.hub import (
@@ -56,6 +59,8 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 MAX_WAIT_SECONDS = 30.0
+# Prometheus scrapes each stream-tier host here (the proxy sends /metrics to the WSGI tier).
+METRICS_PATH = "/metrics"
 RETRY = b"retry: 2000\n\n"
 
 
@@ -153,7 +158,16 @@ class StreamApp:
             await self._lifespan(receive, send)
         elif scope["type"] == "http":
             request = Request(scope)
-            with translation.override(request.language):
+            if request.path == METRICS_PATH:
+                # For the operators only, as the WSGI tier's (config.internal).
+                if admitted_as(request.headers.get("authorization", ""), request.address):
+                    await metrics_page(send)
+                else:
+                    await refuse(send, request, Refusal.INTERNAL_ONLY.error())
+                return
+            # The stream's log lines carry the proxy's (or the client's) X-Request-ID.
+            request_id = logs.request_id_from(request.headers.get("x-request-id"))
+            with logs.bound(request_id=request_id), translation.override(request.language):
                 await self._http(request, receive, send)
 
     async def _lifespan(self, receive: Receive, send: Send) -> None:
@@ -325,6 +339,19 @@ async def stream(send: Send, receive: Receive, request: Request, pump: Callable[
             task.cancel()
         with contextlib.suppress(Exception):
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def metrics_page(send: Send) -> None:
+    """This tier's metrics (its processes' sum in multiprocess mode), read off the event loop."""
+    body = await asyncio.to_thread(exposition, queues=False)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", CONTENT_TYPE_LATEST.encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def disconnected(receive: Receive) -> None:

@@ -32,6 +32,9 @@ def answer(client: Any, method: str, url: str, **extra: Any) -> tuple[int, dict[
         # The wall clock's second when the answer was made (never_cache): two answers may be a
         # second apart. That each carries one, a valid date, is what is compared.
         headers["Expires"] = f"an HTTP date: {parse_http_date(headers['Expires']) > 0}"
+    if "X-Request-ID" in headers:
+        # Made afresh for each request (config.request_context): that each has one is compared.
+        headers["X-Request-ID"] = f"an id: {len(headers['X-Request-ID']) == 32}"
     cookies = sorted(
         (name, bool(morsel.value), morsel["max-age"]) for name, morsel in response.cookies.items()
     )

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from config.worker_metrics import serve_metrics
 from games.timer_runner import TimerRunner
 from games.timer_wheel import timers_wheel
 
@@ -34,6 +35,7 @@ class Command(BaseCommand):
         runner = TimerRunner(
             wheel=timers_wheel(), threads=threads, max_sleep=settings.GAMES_TIMERS_MAX_SLEEP
         )
+        serve_metrics(queues=False, what="timers")
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: runner.stop())
         # The auto-confirm's box comes from the strategy table: load it now, not on the first

@@ -1,0 +1,104 @@
+"""The first middleware: each request's id (``X-Request-ID``, taken from the client or the proxy,
+else made; echoed on the response) bound for its log records (config.logs), and its HTTP
+metrics, by route (the URL's name) and status (config.metrics).
+
+The cost per request is a context variable, a header and two metric updates: no query, no Redis;
+with ``ACCESS_LOG`` on, a line per request (logger ``dice.access``).
+Sync and async alike (``make run`` serves the API through Django's ASGI handler).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from functools import lru_cache
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.http import HttpRequest, HttpResponseBase
+from prometheus_client import Counter, Histogram
+
+from config import logs
+from config.metrics import HTTP_REQUESTS, HTTP_SECONDS
+
+UNMATCHED = "unmatched"
+# One line per request when ACCESS_LOG is on (settings: this logger at INFO); else a level check.
+access_log = logging.getLogger("dice.access")
+_META_KEY = "HTTP_" + logs.REQUEST_ID_HEADER.upper().replace("-", "_")
+
+
+# The metrics' children by label (a bounded set: routes, methods, statuses), found once each.
+@lru_cache(maxsize=4096)
+def _requests(route: str, method: str, status: int) -> Counter:
+    return HTTP_REQUESTS.labels(route, method, str(status))
+
+
+@lru_cache(maxsize=1024)
+def _seconds(route: str) -> Histogram:
+    return HTTP_SECONDS.labels(route)
+
+
+def route_of(request: HttpRequest) -> str:
+    """The resolved URL's name (``game-moves``, ``admin:index``), else its pattern; a request no
+    URL matched is ``unmatched`` (so a scan of random paths adds no series)."""
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        return UNMATCHED
+    return match.view_name or match.route or UNMATCHED
+
+
+class RequestContextMiddleware:
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self._acall(request)
+        started = time.perf_counter()
+        token = self._begin(request)
+        try:
+            response: HttpResponseBase = self.get_response(request)
+        finally:
+            logs.unbind(token)
+        return self._end(request, response, started)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        started = time.perf_counter()
+        token = self._begin(request)
+        try:
+            get_response: Callable[[HttpRequest], Awaitable[HttpResponseBase]] = self.get_response
+            response = await get_response(request)
+        finally:
+            logs.unbind(token)
+        return self._end(request, response, started)
+
+    @staticmethod
+    def _begin(request: HttpRequest) -> Any:
+        request_id = logs.request_id_from(request.META.get(_META_KEY))
+        request.request_id = request_id  # type: ignore[attr-defined]
+        return logs.bind_request(request_id, request)
+
+    @staticmethod
+    def _end(request: HttpRequest, response: HttpResponseBase, started: float) -> HttpResponseBase:
+        response[logs.REQUEST_ID_HEADER] = request.request_id  # type: ignore[attr-defined]
+        route = route_of(request)
+        seconds = time.perf_counter() - started
+        _requests(route, request.method or "", response.status_code).inc()
+        _seconds(route).observe(seconds)
+        if access_log.isEnabledFor(logging.INFO):
+            access_log.info(
+                "%s %s %s %.1f ms",
+                request.method,
+                request.path,
+                response.status_code,
+                1000 * seconds,
+                extra={"route": route, "status": response.status_code, "request": request},
+            )
+        return response

@@ -1,0 +1,61 @@
+"""Moderation: ban and unban an account. The admin's actions call these (players.admin), each with
+a reason, which the admin writes to its log.
+
+A ban makes the account inactive (sign-in and every token refused), deletes its API tokens, ends
+its admin and browsable-API sessions, and withdraws its entries from tournaments not yet started.
+Its games in play are left as they are: ending them needs the game-ending services (resign),
+which a ban will call once they exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import SESSION_KEY
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.utils import timezone
+
+from games.tournaments.models import Entrant
+from games.tournaments.services import OPEN_FOR_ENTRY, tournament_withdraw
+from players import services as player_services
+from players.models import Player
+
+
+@dataclass(frozen=True)
+class Ban:
+    tokens: int
+    sessions: int
+    entries: int
+
+
+def sessions_end(*, player: Player) -> int:
+    """Delete the account's sessions (the database's session store); how many there were."""
+    ended = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if session.get_decoded().get(SESSION_KEY) == str(player.pk):
+            ended.append(session.pk)
+    Session.objects.filter(pk__in=ended).delete()
+    return len(ended)
+
+
+@transaction.atomic
+def player_ban(*, player_id: int) -> Ban:
+    player = Player.objects.select_for_update().get(pk=player_id)
+    player.is_active = False
+    player.save(update_fields=["is_active"])
+    tokens = player_services.token_revoke_all(player=player)
+    entries = Entrant.objects.filter(
+        player=player, withdrawn_at__isnull=True, tournament__status__in=OPEN_FOR_ENTRY
+    ).values_list("tournament_id", flat=True)
+    withdrawn = 0
+    for tournament_id in list(entries):
+        tournament_withdraw(tournament_id=tournament_id, player=player)
+        withdrawn += 1
+    return Ban(tokens=tokens, sessions=sessions_end(player=player), entries=withdrawn)
+
+
+@transaction.atomic
+def player_unban(*, player_id: int) -> None:
+    """Active again: the account signs in anew (its tokens and sessions stay gone)."""
+    Player.objects.filter(pk=player_id).update(is_active=True)

@@ -1,0 +1,69 @@
+"""Admin actions that ask for a reason before they act, and write it to the admin's log.
+
+The action's first post (from the change list) answers a page with the selected objects and a
+reason field; its second post (``apply``, with the reason) acts. ``log`` writes one admin log
+entry per object, its message naming the action and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+
+from players.auth import request_player
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=_("Kept in the admin's log with the action."),
+    )
+
+
+def with_reason(
+    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    *,
+    action: str,
+    question: str,
+    submit: str,
+    act: Callable[[str], None],
+) -> TemplateResponse | None:
+    """Ask for the reason, or act with it once given: None sends the admin back to the list."""
+    form = ReasonForm(request.POST if "apply" in request.POST else None)
+    if form.is_valid():
+        act(form.cleaned_data["reason"])
+        return None
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": question,
+        "question": question,
+        "submit": submit,
+        "queryset": queryset,
+        "form": form,
+        "action": action,
+        "opts": model_admin.model._meta,
+    }
+    return TemplateResponse(request, "admin/dice/reason.html", context)
+
+
+def log(request: HttpRequest, obj: Model, message: str) -> LogEntry:
+    """One entry in the admin's log (its history of the object): who, when, what and why."""
+    return LogEntry.objects.log_actions(
+        user_id=request_player(request).pk,
+        queryset=[obj],
+        action_flag=CHANGE,
+        change_message=message,
+        single_object=True,
+    )
