@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
+    # Under /api/v1/: Django's own errors (404, 405, 413, 500 pages) as problems, as the API's
+    "config.problems.ApiProblemMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -220,7 +222,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # The browsable API is a development tool: production answers JSON only.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
-    + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else []),
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else [])
+    # for a client that asks for Accept: application/problem+json alone
+    + ["config.renderers.ProblemJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",  # DRF's, bounded in depth
         "rest_framework.parsers.FormParser",

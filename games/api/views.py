@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
@@ -18,6 +17,7 @@ from rest_framework.views import APIView
 from config.refusals import Refusal
 from games import ending, selectors, services
 from games.api import serializers as s
+from games.api.conditional import UNMATCHABLE, game_etag, if_match_version, not_modified
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
@@ -82,24 +82,6 @@ def turn_clock(seconds: int | None) -> int | None:
     return seconds
 
 
-def game_etag(game: Game) -> str:
-    """Weak: the body also varies by language and viewer (see Vary), not by anything else."""
-    taken = sum(1 for seat in game.seats.all() if not seat.is_open)
-    return f'W/"v{game.version}.s{taken}.{game.status}"'
-
-
-def version_from_if_match(request: Request) -> int | None:
-    """``If-Match`` as the expected version: our ETag, or a bare version number."""
-    header = request.headers.get("If-Match")
-    if not header:
-        return None
-    # A version has at most 9 digits; more is no version of ours (and int() refuses past 4300).
-    match = re.search(r'"v?(\d{1,9})(?!\d)', header) or re.fullmatch(r"\s*(\d{1,9})\s*", header)
-    if match is None:
-        raise Refusal.INVALID_IF_MATCH.error()
-    return int(match.group(1))
-
-
 class GameDetailView(APIView):
     @extend_schema(
         responses={200: s.GameSerializer, 304: None},
@@ -108,8 +90,8 @@ class GameDetailView(APIView):
     )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
-        etag = game_etag(game)
-        if etag in request.headers.get("If-None-Match", ""):
+        etag = game_etag(game, request)
+        if not_modified(request, etag):
             response = Response(status=304)
         else:
             response = Response(game_body(game, None, request.user))
@@ -171,14 +153,15 @@ class GameMoveView(APIView):
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
-        from_header = version_from_if_match(request)
-        if expected is not None and from_header is not None and expected != from_header:
+        from_header = if_match_version(request)
+        if expected is not None and from_header not in (None, UNMATCHABLE, expected):
             raise Refusal.CONFLICTING_VERSIONS.error()
         moved = services.game_move(
             game_id=game_id,
             command=data["command"],
             actor=request_player(request),
-            expected_version=expected if expected is not None else from_header,
+            expected_version=expected,
+            if_match=from_header,
         )
         return render_move(request, moved)
 
@@ -192,7 +175,7 @@ def render_move(request: Request, moved: services.MoveResult, status: int = 201)
         "game": game_body(game, moved.state, request.user),
     }
     response = Response(body, status=status)
-    response["ETag"] = game_etag(game)
+    response["ETag"] = game_etag(game, request)
     return response
 
 

@@ -32,8 +32,9 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from config.client_address import address_behind_proxies, trusted_proxies
-from config.errors import ApiError, error_body
+from config.errors import ApiError
 from config.metrics import STREAMS_OPEN
+from config.problems import PROBLEM_JSON, problem_body
 from config.refusals import Refusal
 from games.streams import limits, reads, routes
 from games.streams.hub import (
@@ -79,6 +80,7 @@ class Request:
         self.address = address_behind_proxies(
             str(peer[0]), self.headers.get("x-forwarded-for"), trusted_proxies()
         )
+        self.origin = origin(scope, self.headers)
 
     def param(self, name: str) -> str | None:
         values = self.query.get(name)
@@ -125,6 +127,17 @@ class Request:
                 with contextlib.suppress(LookupError):
                     return translation.get_supported_language_variant(code)
         return str(settings.LANGUAGE_CODE)
+
+
+def origin(scope: Scope, headers: dict[str, str]) -> str:
+    """The scheme and host the request came to, as Django's ``build_absolute_uri`` has them."""
+    scheme = scope.get("scheme", "http")
+    host = headers.get("host")
+    if not host:
+        name, port = scope.get("server") or ("localhost", None)
+        default = {"http": 80, "https": 443}.get(scheme)
+        host = name if port in (None, default) else f"{name}:{port}"
+    return f"{scheme}://{host}"
 
 
 class StreamApp:
@@ -337,10 +350,16 @@ async def send_chunk(send: Send, chunk: bytes) -> None:
         await send({"type": "http.response.body", "body": chunk, "more_body": True})
 
 
-async def respond(send: Send, request: Request, status: int, body: dict[str, Any]) -> None:
+async def respond(
+    send: Send,
+    request: Request,
+    status: int,
+    body: dict[str, Any],
+    content_type: str = "application/json",
+) -> None:
     payload = json.dumps(body, separators=(",", ":")).encode()
     headers = [
-        (b"content-type", b"application/json"),
+        (b"content-type", content_type.encode()),
         (b"content-length", str(len(payload)).encode()),
         (b"content-language", request.language.encode()),
         (b"vary", b"Accept-Language"),
@@ -352,6 +371,7 @@ async def respond(send: Send, request: Request, status: int, body: dict[str, Any
 
 
 async def refuse(send: Send, request: Request, exc: ApiError) -> None:
-    """A refusal of the one vocabulary (config.refusals) in the API's one error shape: the same
-    codes, words and body as the WSGI tier's."""
-    await respond(send, request, exc.status_code, error_body(exc))
+    """A refusal of the one vocabulary (config.refusals) in the API's one error shape, an RFC 9457
+    problem: the same codes, words and body as the WSGI tier's."""
+    body = problem_body(exc, request.origin)
+    await respond(send, request, exc.status_code, body, PROBLEM_JSON)
