@@ -252,6 +252,10 @@ REST_KNOX = {
     "TOKEN_PREFIX": "dice_",
 }
 
+# Idempotency-Key on the requests that create (config.idempotency): how long a key is kept; a
+# retry after that creates again.
+IDEMPOTENCY_KEY_TTL = timedelta(hours=float(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24")))
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dice games server API",
     "DESCRIPTION": (
@@ -310,6 +314,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_automatic_moves",
         "schedule": float(os.environ.get("SWEEP_SECONDS", "1.0")),
         "options": {"expires": 5},
+    },
+    "purge-idempotency-keys": {
+        "task": "players.tasks.purge_idempotency_keys",
+        "schedule": 3600.0,
+        "options": {"expires": 600},
     },
     "tick-tournaments": {
         "task": "games.tournaments.tasks.tick_tournaments",

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.throttling import RateThrottle
 from players import services
@@ -72,6 +73,7 @@ class RegisterView(APIView):
     throttle_scope = "auth"
 
     @extend_schema(request=RegisterInput, responses={201: TokenOutput}, tags=["accounts"])
+    @idempotent
     def post(self, request: Request) -> Response:
         data = parse(RegisterInput, request.data)
         player = services.player_register(**data)

@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.idempotency import idempotent
 from config.refusals import Refusal
 from games import ending, selectors, services
 from games.api import serializers as s
@@ -60,6 +61,7 @@ class GameListCreateView(generics.ListAPIView[Game]):
         return selectors.game_queryset()
 
     @extend_schema(request=s.GameCreateInput, responses={201: s.GameSerializer}, tags=["games"])
+    @idempotent
     def post(self, request: Request) -> Response:
         data = parse(s.GameCreateInput, request.data)
         game = services.game_create(

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
 from games.models import GameKind
 from games.tournaments import selectors, services
@@ -131,6 +132,7 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
         return selectors.tournament_queryset()
 
     @extend_schema(request=TournamentCreateInput, responses={201: TournamentSerializer})
+    @idempotent
     def post(self, request: Request) -> Response:
         serializer = TournamentCreateInput(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -152,6 +154,7 @@ class TournamentRegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(request=None, responses={201: EntrantSerializer})
+    @idempotent
     def post(self, request: Request, tournament_id: int) -> Response:
         entrant = services.tournament_register(
             tournament_id=tournament_id, player=request_player(request)
