@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "knox",
     "django_filters",
@@ -57,6 +59,7 @@ INSTALLED_APPS = [
 # an API token uses none of them: the project's session and message middleware make their store
 # only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
+    "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS: before anything answers
     "config.middleware.BodyLimitMiddleware",  # a body past the limit is refused before it is read
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SessionMiddleware",  # Django's, its store made when first read
@@ -73,6 +76,22 @@ MIDDLEWARE = [
 # No request of the API or the admin is near this; nginx refuses the same size first (dice.conf).
 MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+
+# CORS (django-cors-headers; the stream tier answers by the same settings, games.streams.cors): a
+# page on one of these origins (``https://play.example.org``, comma-separated; none by default)
+# may call the API and open its streams. Tokens go in Authorization (or ?token= for EventSource),
+# so no credentials (cookies) are allowed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/v1/"
+CORS_ALLOW_HEADERS = (
+    *default_headers,
+    "accept-language",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "last-event-id",
+)
+CORS_EXPOSE_HEADERS = ["ETag", "Content-Language", "Retry-After", "Idempotent-Replayed", "Allow"]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

@@ -36,7 +36,7 @@ from config.errors import ApiError
 from config.metrics import STREAMS_OPEN
 from config.problems import PROBLEM_JSON, problem_body
 from config.refusals import Refusal
-from games.streams import limits, reads, routes
+from games.streams import cors, limits, reads, routes
 from games.streams.hub import (
     KEEPALIVE,
     GameFeed,
@@ -190,6 +190,9 @@ class StreamApp:
         if game is None and not routes.PLAYER_STREAM.match(request.path):
             await refuse(send, request, Refusal.NOT_FOUND.error())
             return
+        if cors.is_preflight(request.method, request.headers):
+            await preflight(send, request)
+            return
         if request.method != "GET":
             words = Refusal.METHOD_NOT_ALLOWED.message.format(method=request.method)
             await refuse(send, request, Refusal.METHOD_NOT_ALLOWED.error(detail=words))
@@ -318,6 +321,8 @@ async def stream(send: Send, receive: Receive, request: Request, pump: Callable[
                 (b"cache-control", b"no-cache"),
                 (b"x-accel-buffering", b"no"),  # a proxy must pass each event on at once
                 (b"content-language", request.language.encode()),
+                (b"vary", b"Accept-Language, Origin"),
+                *cors.answer_headers(request.headers),
             ],
         }
     )
@@ -362,12 +367,24 @@ async def respond(
         (b"content-type", content_type.encode()),
         (b"content-length", str(len(payload)).encode()),
         (b"content-language", request.language.encode()),
-        (b"vary", b"Accept-Language"),
+        (b"vary", b"Accept-Language, Origin"),
+        *cors.answer_headers(request.headers),
     ]
     if "retry_after" in body:  # a throttled refusal, as the API's handler sends it
         headers.append((b"retry-after", str(body["retry_after"]).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
+
+
+async def preflight(send: Send, request: Request) -> None:
+    """A CORS preflight: the streams take GET, with the API's request headers."""
+    headers = [
+        (b"content-length", b"0"),
+        (b"vary", b"Origin"),
+        *cors.preflight_headers(request.headers),
+    ]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def refuse(send: Send, request: Request, exc: ApiError) -> None:
