@@ -56,6 +56,7 @@ def idempotent(handler: Handler) -> Handler:
             return handler(view, request, *args, **kwargs)
         return _keyed(key, request, lambda: handler(view, request, *args, **kwargs))
 
+    post._idempotent = True  # type: ignore[attr-defined]  # config.schema documents its refusals
     return post
 
 

@@ -250,7 +250,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",  # + each operation's problems
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
     # One counter per request: the view's scope, else "user" once authenticated, else "anon".
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.RateThrottle"],

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from config.idempotency import idempotent
 from config.refusals import Refusal
+from config.schema import refuses
 from games import ending, selectors, services
 from games.api import serializers as s
 from games.api.conditional import UNMATCHABLE, game_etag, if_match_version, not_modified
@@ -52,6 +53,15 @@ def render_game(request: Request, game: Game, status: int = 200) -> Response:
     return Response(game_body(game, None, request.user), status=status)
 
 
+@extend_schema_view(
+    get=extend_schema(
+        summary="List games",
+        description=(
+            "Cursor pages of games, newest first; "
+            "filter by `kind`, `status`, `mine=true`, `player`."
+        ),
+    )
+)
 class GameListCreateView(generics.ListAPIView[Game]):
     serializer_class = s.GameSummarySerializer
     filterset_class = GameFilter
@@ -60,8 +70,25 @@ class GameListCreateView(generics.ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
 
-    @extend_schema(request=s.GameCreateInput, responses={201: s.GameSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Create a game",
+        description=(
+            "A game of `kind` with its `seats` (`me`, `open`, `hotseat`, `computer`"
+            " with a `level`) and `options`; it stays open until its creator starts"
+            " it. Takes an `Idempotency-Key`."
+        ),
+        request=s.GameCreateInput,
+        responses={201: s.GameSerializer},
+        tags=["games"],
+    )
     @idempotent
+    @refuses(
+        Refusal.UNKNOWN_KIND,
+        Refusal.INVALID_OPTION,
+        Refusal.INVALID_SEAT_COUNT,
+        Refusal.DUPLICATE_ME_SEAT,
+        Refusal.UNKNOWN_LEVEL,
+    )
     def post(self, request: Request) -> Response:
         data = parse(s.GameCreateInput, request.data)
         game = services.game_create(
@@ -86,6 +113,11 @@ def turn_clock(seconds: int | None) -> int | None:
 
 class GameDetailView(APIView):
     @extend_schema(
+        summary="A game",
+        description=(
+            "Seats, whose turn, the state a client draws (typed per kind) and the "
+            "result. A strong `ETag`; `If-None-Match` answers 304."
+        ),
         responses={200: s.GameSerializer, 304: None},
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
@@ -116,7 +148,14 @@ class GameDetailView(APIView):
 class GameJoinView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.JoinInput, responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        summary="Take an open seat",
+        description="The first open seat, or the one named by `seat`.",
+        request=s.JoinInput,
+        responses=s.GameSerializer,
+        tags=["games"],
+    )
+    @refuses(Refusal.GAME_NOT_OPEN, Refusal.ALREADY_SEATED, Refusal.NO_OPEN_SEAT)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.JoinInput, request.data)
         game = services.game_join(
@@ -130,7 +169,14 @@ class GameJoinView(APIView):
 class GameStartView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        summary="Start the game",
+        description=("The creator starts the game once every player seat is taken."),
+        request=None,
+        responses=s.GameSerializer,
+        tags=["games"],
+    )
+    @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN, Refusal.SEATS_NOT_FILLED)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         game = services.game_start(game_id=game_id, player=request_player(request))
         return render_game(request, game)
@@ -140,6 +186,12 @@ class GameMoveView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        summary="Play a move",
+        description=(
+            "A move of the game's kind (typed per move `type`). `expected_version` "
+            "(409 `stale_version`) or `If-Match` with the game's `ETag` (412 "
+            "`precondition_failed`) make it conditional."
+        ),
         request=s.MoveInput,
         responses={201: s.MoveResultSerializer},
         parameters=[
@@ -151,6 +203,28 @@ class GameMoveView(APIView):
             )
         ],
         tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.NOT_YOUR_TURN,
+        Refusal.STALE_VERSION,
+        Refusal.PRECONDITION_FAILED,
+        Refusal.INVALID_IF_MATCH,
+        Refusal.CONFLICTING_VERSIONS,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+        Refusal.UNKNOWN_MOVE,
+        Refusal.INVALID_DICE_INDICES,
+        Refusal.UNKNOWN_BOX,
+        Refusal.NO_ROLLS_LEFT,
+        Refusal.HOLD_BEFORE_FIRST_ROLL,
+        Refusal.ROLL_FIRST,
+        Refusal.BOX_USED,
+        Refusal.BOX_NOT_ALLOWED,
+        Refusal.KEEP_REQUIRED,
+        Refusal.KEEP_NOT_SCORING,
+        Refusal.NOTHING_TO_KEEP,
+        Refusal.NOTHING_TO_BANK,
     )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
@@ -242,6 +316,13 @@ class GameEventsView(APIView):
     ``Last-Event-ID``, a keep-alive comment every 15 s."""
 
     @extend_schema(
+        summary="The event log",
+        description=(
+            "Events after `after`, oldest first. With `wait` the stream tier holds "
+            "the request until one exists (long-poll); with `Accept: "
+            "text/event-stream` it is a Server-Sent Events stream (see "
+            "`games/{id}/stream/`)."
+        ),
         parameters=[
             OpenApiParameter("wait", float, description="Long-poll: seconds to wait (<= 30)"),
             OpenApiParameter("after", int, description="Only events with a greater seq"),
@@ -250,6 +331,7 @@ class GameEventsView(APIView):
         responses=s.EventPageSerializer,
         tags=["games"],
     )
+    @refuses(Refusal.INVALID_QUERY)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         after = query_int(request, "after", 0)
@@ -261,10 +343,13 @@ class GameEventsView(APIView):
 
 class GameReplayView(APIView):
     @extend_schema(
+        summary="The state at an event",
+        description=("The game's state as it was after event `at` (by default the latest)."),
         parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
         responses=s.ReplaySerializer,
         tags=["games"],
     )
+    @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
@@ -277,12 +362,17 @@ class GamePreviewView(APIView):
     """Dés 10 000: the points of a selection of dice before it is played (nothing is recorded)."""
 
     @extend_schema(
+        summary="Preview set-aside dice (Dés 10 000)",
+        description=(
+            "What setting these dice of the current roll aside would score; nothing is recorded."
+        ),
         parameters=[
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
         ],
         responses=s.KeepPreviewSerializer,
         tags=["games"],
     )
+    @refuses(Refusal.PREVIEW_NOT_AVAILABLE, Refusal.GAME_NOT_ACTIVE, Refusal.INVALID_DICE_INDICES)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         preview = kind_for(game.kind).preview
@@ -305,7 +395,18 @@ class GameHintView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=s.HintSerializer, tags=["games"])
+    @extend_schema(
+        summary="The computer's choice",
+        description=("The move the computer would play in your position, with its expected value."),
+        responses=s.HintSerializer,
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.NOT_YOUR_TURN,
+    )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         hint = selectors.game_hint(game_id=game_id, player=request_player(request))
         return Response(hint)
