@@ -297,6 +297,7 @@ SPECTACULAR_SETTINGS = {
         "GameKindEnum": "games.models.GameKind",
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": "games.models.Occupant",
+        "YatzyBoxEnum": "games.rules.yatzy.BOXES",
     },
 }
 

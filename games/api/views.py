@@ -18,6 +18,7 @@ from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
 from games import ending, selectors, services
+from games.api import schema_types as t
 from games.api import serializers as s
 from games.api.conditional import UNMATCHABLE, game_etag, if_match_version, not_modified
 from games.api.filters import GameFilter
@@ -78,7 +79,7 @@ class GameListCreateView(generics.ListAPIView[Game]):
             " it. Takes an `Idempotency-Key`."
         ),
         request=s.GameCreateInput,
-        responses={201: s.GameSerializer},
+        responses={201: t.GAME},
         tags=["games"],
     )
     @idempotent
@@ -118,7 +119,7 @@ class GameDetailView(APIView):
             "Seats, whose turn, the state a client draws (typed per kind) and the "
             "result. A strong `ETag`; `If-None-Match` answers 304."
         ),
-        responses={200: s.GameSerializer, 304: None},
+        responses={200: t.GAME, 304: None},
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
     )
@@ -152,7 +153,7 @@ class GameJoinView(APIView):
         summary="Take an open seat",
         description="The first open seat, or the one named by `seat`.",
         request=s.JoinInput,
-        responses=s.GameSerializer,
+        responses=t.GAME,
         tags=["games"],
     )
     @refuses(Refusal.GAME_NOT_OPEN, Refusal.ALREADY_SEATED, Refusal.NO_OPEN_SEAT)
@@ -173,7 +174,7 @@ class GameStartView(APIView):
         summary="Start the game",
         description=("The creator starts the game once every player seat is taken."),
         request=None,
-        responses=s.GameSerializer,
+        responses=t.GAME,
         tags=["games"],
     )
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN, Refusal.SEATS_NOT_FILLED)
@@ -192,8 +193,8 @@ class GameMoveView(APIView):
             "(409 `stale_version`) or `If-Match` with the game's `ETag` (412 "
             "`precondition_failed`) make it conditional."
         ),
-        request=s.MoveInput,
-        responses={201: s.MoveResultSerializer},
+        request=t.MOVE,
+        responses={201: t.MoveResultSerializer},
         parameters=[
             OpenApiParameter(
                 "If-Match",
@@ -346,7 +347,7 @@ class GameReplayView(APIView):
         summary="The state at an event",
         description=("The game's state as it was after event `at` (by default the latest)."),
         parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
-        responses=s.ReplaySerializer,
+        responses=t.ReplaySerializer,
         tags=["games"],
     )
     @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
@@ -398,7 +399,7 @@ class GameHintView(APIView):
     @extend_schema(
         summary="The computer's choice",
         description=("The move the computer would play in your position, with its expected value."),
-        responses=s.HintSerializer,
+        responses=t.HintSerializer,
         tags=["games"],
     )
     @refuses(
