@@ -149,7 +149,11 @@ class RollMoveSerializer(_MoveBase):
 
 class SelectMoveSerializer(_MoveBase):
     type = serializers.ChoiceField(choices=["select"])
-    box = serializers.ChoiceField(choices=BOXES, help_text="yatzy: mark it; auto-confirm scores")
+    box = serializers.ChoiceField(
+        choices=BOXES,
+        allow_null=True,
+        help_text="yatzy: mark it (null: unmark); auto-confirm scores",
+    )
 
 
 class ScoreMoveSerializer(_MoveBase):
