@@ -292,6 +292,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
+        "games.api.event_types.close_event_data",  # each event's data: exactly one schema
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameKind",

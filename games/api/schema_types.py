@@ -16,6 +16,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.api import serializers as s
+from games.api.event_types import TypedEventSerializer
 from games.rules.yatzy import BOXES
 
 Rendered = serializers.Serializer[dict[str, Any]]
@@ -180,7 +181,7 @@ MOVE = PolymorphicProxySerializer(
 
 
 class MoveResultSerializer(Rendered):
-    events = s.GameEventSerializer(many=True)
+    events = TypedEventSerializer(many=True)
     game = GAME
 
 
@@ -196,3 +197,7 @@ class ReplaySerializer(s.ReplaySerializer):
         many=False,
         allow_null=True,
     )
+
+
+class EventPageSerializer(s.EventPageSerializer):
+    events = TypedEventSerializer(many=True)

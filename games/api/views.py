@@ -329,7 +329,7 @@ class GameEventsView(APIView):
             OpenApiParameter("after", int, description="Only events with a greater seq"),
             OpenApiParameter("limit", int, description=f"At most this many (<= {MAX_EVENT_PAGE})"),
         ],
-        responses=s.EventPageSerializer,
+        responses=t.EventPageSerializer,
         tags=["games"],
     )
     @refuses(Refusal.INVALID_QUERY)

@@ -52,11 +52,26 @@ def test_every_kind_and_status_of_game_is_its_schema(games, components) -> None:
             body = APIClient().get(game_url(str(game.pk)), HTTP_ACCEPT_LANGUAGE=lang).json()
             check(components, "Game", body)
         seen.add((game.kind, game.status, body["state"] is None))
+        events = APIClient().get(game_url(str(game.pk), "events/")).json()
+        check(components, "EventPage", events)
         if game.status != GameStatus.OPEN:
             replay = APIClient().get(game_url(str(game.pk), "replay/"), {"at": 1}).json()
             check(components, "Replay", replay)
             assert replay["state"] is not None
     assert len(seen) == 6
+
+
+def test_every_event_type_of_every_kind_is_typed(games, components) -> None:  # noqa: F811
+    seen = set()
+    for game in games:
+        for event in APIClient().get(game_url(str(game.pk), "events/")).json()["events"]:
+            check(components, "EventData", event["data"])
+            seen.add((game.kind, event["type"]))
+    assert {("yatzy", "box_scored"), ("ten_thousand", "turn_banked")} <= seen
+    assert len(seen) >= 10
+    forged = {"type": "dice_rolled", "seat": 0, "dice": [1, 2], "roll_number": 1}
+    with pytest.raises(jsonschema.ValidationError):  # neither kind's dice_rolled
+        check(components, "EventData", forged)
 
 
 def test_a_wrong_state_fails_the_check(games, components) -> None:  # noqa: F811
