@@ -373,7 +373,12 @@ class GamePreviewView(APIView):
         responses=s.KeepPreviewSerializer,
         tags=["games"],
     )
-    @refuses(Refusal.PREVIEW_NOT_AVAILABLE, Refusal.GAME_NOT_ACTIVE, Refusal.INVALID_DICE_INDICES)
+    @refuses(
+        Refusal.PREVIEW_NOT_AVAILABLE,
+        Refusal.ASSISTANCE_OFF,
+        Refusal.GAME_NOT_ACTIVE,
+        Refusal.INVALID_DICE_INDICES,
+    )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         preview = kind_for(game.kind).preview
@@ -403,6 +408,7 @@ class GameHintView(APIView):
         tags=["games"],
     )
     @refuses(
+        Refusal.ASSISTANCE_OFF,
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
         Refusal.NOT_A_SEAT_HOLDER,
