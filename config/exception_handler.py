@@ -80,6 +80,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     request = context["request"]
     response.data = {**problem_head(body["code"], response.status_code, origin_of(request)), **body}
     renderer = getattr(request, "accepted_renderer", None)
-    if renderer is None or renderer.format in ("json", "problem+json"):
+    if renderer is None or renderer.format == "json":
         response.content_type = PROBLEM_JSON
     return response

@@ -10,4 +10,4 @@ class ProblemJSONRenderer(JSONRenderer):
     """JSON for a client that asks for ``application/problem+json`` alone."""
 
     media_type = PROBLEM_JSON
-    format = "problem+json"
+    format = "json"  # one format for ?format=: DRF picks the first, JSONRenderer

@@ -288,7 +288,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The enum names' hook (drf-spectacular's default), then the plain views' entries.
+    # The API is JSON: its schema names no form encodings, nor the browsable API's ?format=.
+    "PARSER_WHITELIST": ["config.parsers.JSONParser"],
+    "RENDERER_WHITELIST": ["rest_framework.renderers.JSONRenderer"],
+    # The enum names' hook (drf-spectacular's default), the plain views' entries, then ours.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
