@@ -296,6 +296,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
         "games.api.event_types.close_event_data",  # each event's data: exactly one schema
+        "games.api.stream_schema.add_streams",  # the stream tier's endpoints
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameKind",

@@ -153,7 +153,12 @@ class StreamTicketView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: StreamTicketOutput}, tags=["accounts"])
+    @extend_schema(
+        summary="A ticket for the account stream",
+        request=None,
+        responses={201: StreamTicketOutput},
+        tags=["accounts"],
+    )
     def post(self, request: Request) -> Response:
         ticket, seconds = stream_ticket_create(player_id=request_player(request).pk)
         return Response({"ticket": ticket, "expires_in": seconds}, status=201)

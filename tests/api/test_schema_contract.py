@@ -71,3 +71,22 @@ def test_the_problem_is_described(schema) -> None:
     problem = schema["components"]["schemas"]["Problem"]
     assert {"type", "title", "status", "detail", "code", "field"} <= set(problem["required"])
     assert {"params", "errors", "retry_after"} <= set(problem["properties"])
+
+
+def test_the_streams_are_described(schema) -> None:
+    game = schema["paths"]["/api/v1/games/{game_id}/stream/"]["get"]
+    assert game["responses"]["200"]["content"]["text/event-stream"]["schema"] == {
+        "$ref": "#/components/schemas/GameEvent"
+    }
+    assert codes(schema, "get", "/api/v1/games/{game_id}/stream/", 404) == {"not_found"}
+    mine = schema["paths"]["/api/v1/stream/"]["get"]
+    notes = mine["responses"]["200"]["content"]["text/event-stream"]["schema"]
+    assert set(notes["discriminator"]["mapping"]) == {
+        "your_turn",
+        "game_started",
+        "game_finished",
+        "tournament_round_started",
+    }
+    assert "token_in_url" in codes(schema, "get", "/api/v1/stream/", 400)
+    your_turn = schema["components"]["schemas"]["YourTurnNote"]
+    assert {"game", "seat", "version", "deadline"} <= set(your_turn["required"])

@@ -111,3 +111,16 @@ def test_moves_results_and_hints_are_their_schemas(components) -> None:
     rolled = ann.post(game_url(dice["id"], "moves/"), {"type": "roll"}, format="json")
     check(components, "MoveResult", rolled.json())
     check(components, "Hint", ann.get(game_url(dice["id"], "hint/")).json())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_account_streams_notes_are_their_schemas(components) -> None:
+    from games.streams import reads
+    from tests.factories import account, new_game
+
+    ann = account("ann")
+    new_game(ann, "yatzy", ["me", "hotseat"])
+    opening = reads.your_turns(ann.pk)
+    assert opening
+    for note in opening:
+        check(components, "YourTurnNote", note)
