@@ -89,6 +89,7 @@ class GameListCreateView(generics.ListAPIView[Game]):
         Refusal.INVALID_SEAT_COUNT,
         Refusal.DUPLICATE_ME_SEAT,
         Refusal.UNKNOWN_LEVEL,
+        Refusal.TOO_MANY_COMPUTER_GAMES,
     )
     def post(self, request: Request) -> Response:
         data = parse(s.GameCreateInput, request.data)
