@@ -61,7 +61,9 @@ def _type_field(value: str) -> serializers.CharField:
 
 
 def _signature(form: type[WireForm]) -> str:
-    return repr(sorted((name, repr(hint)) for name, hint in get_type_hints(form).items()))
+    """The form's type and fields: two kinds' forms with the same are one schema."""
+    fields = sorted((name, repr(hint)) for name, hint in get_type_hints(form).items())
+    return repr((getattr(form, "type", None), fields))
 
 
 _MADE: dict[str, type[serializers.Serializer[Any]]] = {}

@@ -60,7 +60,15 @@ class YatzySheetSerializer(Rendered):
     total = serializers.IntegerField()
 
 
-class YatzyStateSerializer(Rendered):
+class EndingSerializer(Rendered):
+    """What every kind's state says of a game ended early (games.rules.ending)."""
+
+    out = _ints(help_text="The seats that left the game, in order")
+    timeouts = _ints(help_text="Each seat's timed-out turns in a row")
+    aborted = serializers.BooleanField(help_text="Called off: no result")
+
+
+class YatzyStateSerializer(EndingSerializer):
     round = serializers.IntegerField()
     rounds = serializers.IntegerField()
     turn_seat = serializers.IntegerField(allow_null=True, help_text="null once finished")
@@ -77,6 +85,7 @@ class YatzyStateSerializer(Rendered):
     must_sacrifice = serializers.BooleanField(help_text="Every legal box scores 0")
     message = s.MessageSerializer(allow_null=True)
     auto_confirm_seconds = serializers.FloatField(help_text="0: off")
+    selects_left = serializers.IntegerField(help_text="Marks this turn may still make")
     sheets = YatzySheetSerializer(many=True)
     result = ResultSerializer(allow_null=True)
 
@@ -86,7 +95,7 @@ class KeptSerializer(Rendered):
     points = serializers.IntegerField()
 
 
-class TenThousandStateSerializer(Rendered):
+class TenThousandStateSerializer(EndingSerializer):
     target = serializers.IntegerField()
     turn_seat = serializers.IntegerField(allow_null=True, help_text="null once finished")
     totals = _ints(help_text="Each seat's banked total")

@@ -140,7 +140,14 @@ class GameDetailView(APIView):
             return [IsAuthenticated()]
         return list(super().get_permissions())
 
-    @extend_schema(request=None, responses={204: None}, tags=["games"])
+    @extend_schema(
+        summary="Cancel an open game",
+        description="Its creator cancels a game that has not started.",
+        request=None,
+        responses={204: None},
+        tags=["games"],
+    )
+    @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN)
     def delete(self, request: Request, game_id: uuid.UUID) -> Response:
         """The creator cancels an open game."""
         ending.game_cancel(game_id=game_id, player=request_player(request))
@@ -263,7 +270,19 @@ class GameResignView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.ResignInput, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Resign",
+        request=s.ResignInput,
+        responses={201: t.MoveResultSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.SEAT_OUT,
+        Refusal.STALE_VERSION,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.ResignInput, request.data)
         moved = ending.game_resign(
@@ -281,7 +300,19 @@ class GameAbortView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Abort the game",
+        request=None,
+        responses={201: t.MoveResultSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.ABORT_TOO_LATE,
+        Refusal.TOURNAMENT_GAME,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_abort(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -294,7 +325,21 @@ class GameClaimView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Claim an idle seat",
+        request=None,
+        responses={201: t.MoveResultSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.NOT_CLAIMABLE,
+        Refusal.CLAIM_NOT_ALLOWED,
+        Refusal.CLAIM_TOO_EARLY,
+        Refusal.SEAT_OUT,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_claim(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -305,7 +350,13 @@ class GameLeaveView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        summary="Leave an open game",
+        request=None,
+        responses=t.GAME,
+        tags=["games"],
+    )
+    @refuses(Refusal.NOT_A_SEAT_HOLDER, Refusal.GAME_NOT_OPEN, Refusal.CREATOR_CANNOT_LEAVE)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         game = ending.game_leave(game_id=game_id, player=request_player(request))
         return render_game(request, game)
