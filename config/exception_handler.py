@@ -1,10 +1,12 @@
 """The one handler that renders every refusal of the API the same way (REST_FRAMEWORK's
 EXCEPTION_HANDLER); the stream tier sends the same bodies (``config.errors.error_body``).
 
-Every error body is ``{"code": ..., "detail": ..., "field": ...}``: ``code`` is stable and never
-translated, ``detail`` is for people in the request's language, ``field`` names the input at fault
-(``null`` when none). Validation errors add ``errors``, one entry per field; refused moves may add
-``params``, machine-readable specifics such as the dice that do not count.
+Every error is an RFC 9457 problem (``application/problem+json``, config.problems): ``type`` (the
+code's page), ``title``, ``status``, then ``{"code": ..., "detail": ..., "field": ...}``: ``code``
+is stable and never translated, ``detail`` is for people in the request's language, ``field``
+names the input at fault (``null`` when none). Validation errors add ``errors``, one entry per
+field; refused moves may add ``params``, machine-readable specifics such as the dice that do not
+count.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 from config.errors import error_body
+from config.problems import PROBLEM_JSON, origin_of, problem_head
 from config.refusals import Refusal
 
 
@@ -72,8 +75,11 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         return None  # an unexpected failure: Django logs it and answers 500
 
     assert isinstance(exc, exceptions.APIException)
-    if isinstance(exc, exceptions.ValidationError):
-        response.data = _validation_body(exc)
-    else:
-        response.data = error_body(exc)
+    invalid = exc if isinstance(exc, exceptions.ValidationError) else None
+    body = error_body(exc) if invalid is None else _validation_body(invalid)
+    request = context["request"]
+    response.data = {**problem_head(body["code"], response.status_code, origin_of(request)), **body}
+    renderer = getattr(request, "accepted_renderer", None)
+    if renderer is None or renderer.format == "json":
+        response.content_type = PROBLEM_JSON
     return response

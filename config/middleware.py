@@ -17,13 +17,13 @@ from django.contrib.messages import middleware as messages
 from django.contrib.messages.storage import default_storage
 from django.contrib.sessions import middleware as sessions
 from django.contrib.sessions.backends.base import SessionBase
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware import locale
 from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.functional import SimpleLazyObject, empty
 
-from config.errors import error_body
+from config.problems import problem_response
 from config.refusals import Refusal
 
 if TYPE_CHECKING:
@@ -112,8 +112,8 @@ def _never_read(request: HttpRequest, attribute: str) -> bool:
 
 class BodyLimitMiddleware(MiddlewareMixin):
     """Refuses a body longer than ``MAX_REQUEST_BODY_BYTES`` by its ``Content-Length``, before
-    anything reads it, in the API's error shape (413). Django's own check (``RequestDataTooBig``)
-    comes only when the body is read, and answers with an HTML page."""
+    anything reads it, as an RFC 9457 problem (413, config.problems). Django's own check
+    (``RequestDataTooBig``) comes only when the body is read, and answers with an HTML page."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
         limit = int(settings.MAX_REQUEST_BODY_BYTES)
@@ -123,5 +123,5 @@ class BodyLimitMiddleware(MiddlewareMixin):
             length = 0  # not a number: Django reads no body for it either
         if length > limit:
             refusal = Refusal.REQUEST_TOO_LARGE.error(params={"limit": limit})
-            return JsonResponse(error_body(refusal), status=refusal.status_code)
+            return problem_response(request, refusal)
         return None

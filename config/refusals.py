@@ -45,6 +45,9 @@ UNAUTHORISED = http.HTTP_401_UNAUTHORIZED
 FORBIDDEN = http.HTTP_403_FORBIDDEN
 MISSING = http.HTTP_404_NOT_FOUND
 CONFLICT = http.HTTP_409_CONFLICT
+PRECONDITION = http.HTTP_412_PRECONDITION_FAILED
+UNPROCESSABLE = http.HTTP_422_UNPROCESSABLE_ENTITY
+SERVER = http.HTTP_500_INTERNAL_SERVER_ERROR
 
 
 class Refusal(enum.Enum):
@@ -66,6 +69,21 @@ class Refusal(enum.Enum):
         _("The request headers are too large."),
     )
     JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
+    SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
+    UNKNOWN_ERROR_CODE = Entry("not_found", MISSING, _("There is no error with this code."))
+    # Idempotency-Key on the requests that create (config.idempotency)
+    INVALID_IDEMPOTENCY_KEY = Entry(
+        "invalid_idempotency_key",
+        BAD,
+        _("An Idempotency-Key is 1 to 255 printable characters."),
+        "Idempotency-Key",
+    )
+    IDEMPOTENCY_KEY_REUSED = Entry(
+        "idempotency_key_reused",
+        UNPROCESSABLE,
+        _("This Idempotency-Key was already used for a different request."),
+        "Idempotency-Key",
+    )
 
     # --- accounts (players) ------------------------------------------------------------------
     WEAK_PASSWORD = Entry("weak_password", BAD, _("This password is too weak."), "password")
@@ -141,6 +159,12 @@ class Refusal(enum.Enum):
         "invalid_if_match",
         BAD,
         _("If-Match must be the game's ETag or a version number."),
+        "If-Match",
+    )
+    PRECONDITION_FAILED = Entry(
+        "precondition_failed",
+        PRECONDITION,
+        _("The game has moved on since the ETag you sent in If-Match; reload it and retry."),
         "If-Match",
     )
     CONFLICTING_VERSIONS = Entry(

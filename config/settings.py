@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "corsheaders",
     "rest_framework",
     "knox",
     "django_filters",
@@ -60,10 +62,13 @@ INSTALLED_APPS = [
 # only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
     "config.request_context.RequestContextMiddleware",  # X-Request-ID, logs' context, HTTP metrics
+    "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS: before anything answers
     "config.middleware.BodyLimitMiddleware",  # a body past the limit is refused before it is read
     "django.middleware.security.SecurityMiddleware",
     "config.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
+    # Under /api/v1/: Django's own errors (404, 405, 413, 500 pages) as problems, as the API's
+    "config.problems.ApiProblemMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -74,6 +79,22 @@ MIDDLEWARE = [
 # No request of the API or the admin is near this; nginx refuses the same size first (dice.conf).
 MAX_REQUEST_BODY_BYTES = int(os.environ.get("MAX_REQUEST_BODY_BYTES", str(1024 * 1024)))
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+
+# CORS (django-cors-headers; the stream tier answers by the same settings, games.streams.cors): a
+# page on one of these origins (``https://play.example.org``, comma-separated; none by default)
+# may call the API and open its streams. Tokens go in Authorization (or ?token= for EventSource),
+# so no credentials (cookies) are allowed across origins.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/v1/"
+CORS_ALLOW_HEADERS = (
+    *default_headers,
+    "accept-language",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "last-event-id",
+)
+CORS_EXPOSE_HEADERS = ["ETag", "Content-Language", "Retry-After", "Idempotent-Replayed", "Allow"]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -223,14 +244,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # The browsable API is a development tool: production answers JSON only.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
-    + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else []),
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else [])
+    # for a client that asks for Accept: application/problem+json alone
+    + ["config.renderers.ProblemJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",  # DRF's, bounded in depth
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",  # + each operation's problems
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
     # One counter per request: the view's scope, else "user" once authenticated, else "anon".
     "DEFAULT_THROTTLE_CLASSES": ["config.throttling.RateThrottle"],
@@ -251,6 +274,10 @@ REST_KNOX = {
     "TOKEN_PREFIX": "dice_",
 }
 
+# Idempotency-Key on the requests that create (config.idempotency): how long a key is kept; a
+# retry after that creates again.
+IDEMPOTENCY_KEY_TTL = timedelta(hours=float(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24")))
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dice games server API",
     "DESCRIPTION": (
@@ -264,15 +291,21 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The enum names' hook (drf-spectacular's default), then the plain views' entries.
+    # The API is JSON: its schema names no form encodings, nor the browsable API's ?format=.
+    "PARSER_WHITELIST": ["config.parsers.JSONParser"],
+    "RENDERER_WHITELIST": ["rest_framework.renderers.JSONRenderer"],
+    # The enum names' hook (drf-spectacular's default), the plain views' entries, then ours.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
+        "games.api.event_types.close_event_data",  # each event's data: exactly one schema
+        "games.api.stream_schema.add_streams",  # the stream tier's endpoints
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameKind",
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": "games.models.Occupant",
+        "YatzyBoxEnum": "games.rules.yatzy.BOXES",
     },
 }
 
@@ -309,6 +342,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_automatic_moves",
         "schedule": float(os.environ.get("SWEEP_SECONDS", "1.0")),
         "options": {"expires": 5},
+    },
+    "purge-idempotency-keys": {
+        "task": "players.tasks.purge_idempotency_keys",
+        "schedule": 3600.0,
+        "options": {"expires": 600},
     },
     "tick-tournaments": {
         "task": "games.tournaments.tasks.tick_tournaments",

@@ -3,6 +3,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import health, metrics
+from config.error_catalogue import ErrorDetailView, ErrorListView
 from config.internal import internal_only
 from games import dashboard
 
@@ -10,6 +11,8 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
     path("", include("games.api.urls")),
     path("", include("games.tournaments.urls")),
+    path("errors/", ErrorListView.as_view(), name="error-list"),
+    path("errors/<str:code>/", ErrorDetailView.as_view(), name="error-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
 ]

@@ -222,6 +222,7 @@ def game_move(
     command: Mapping[str, Any],
     actor: Player | None,
     expected_version: int | None = None,
+    if_match: int | None = None,
     automatic: bool = False,
     acting: Acting | None = None,
 ) -> MoveResult:
@@ -229,7 +230,10 @@ def game_move(
     (a computer seat or a timer), which may move for any seat; anyone else must control the seat.
 
     The commands that end a game early (``games.rules.ending``) come with ``acting`` (from
-    ``games.ending``): it says, with the game locked, which seat sends the command, or refuses."""
+    ``games.ending``): it says, with the game locked, which seat sends the command, or refuses.
+
+    ``if_match``: the version an ``If-Match`` precondition names (412 if the game is not there);
+    ``expected_version``: the body's (409)."""
     started = time.perf_counter()
     try:
         with transaction.atomic():
@@ -238,6 +242,7 @@ def game_move(
                 command=command,
                 actor=actor,
                 expected_version=expected_version,
+                if_match=if_match,
                 automatic=automatic,
                 acting=acting,
             )
@@ -256,10 +261,13 @@ def _game_move(
     command: Mapping[str, Any],
     actor: Player | None,
     expected_version: int | None,
+    if_match: int | None,
     automatic: bool,
     acting: Acting | None,
 ) -> MoveResult:
     game = _lock(game_id)
+    if if_match is not None and if_match != game.version:
+        raise Refusal.PRECONDITION_FAILED.error()
     if expected_version is not None and expected_version != game.version:
         raise Refusal.STALE_VERSION.error()
     if game.status == GameStatus.OPEN:

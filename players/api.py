@@ -15,7 +15,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.idempotency import idempotent
 from config.refusals import Refusal
+from config.schema import refuses
 from config.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication, request_player
@@ -80,7 +82,17 @@ class RegisterView(APIView):
     throttle_classes = [RateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=RegisterInput, responses={201: TokenOutput}, tags=["accounts"])
+    @extend_schema(
+        summary="Create an account",
+        description=(
+            "Creates the account and returns its first token. Takes an `Idempotency-Key`."
+        ),
+        request=RegisterInput,
+        responses={201: TokenOutput},
+        tags=["accounts"],
+    )
+    @idempotent
+    @refuses(Refusal.WEAK_PASSWORD, Refusal.USERNAME_TAKEN)
     def post(self, request: Request) -> Response:
         data = parse(RegisterInput, request.data)
         player = services.player_register(**data)
@@ -96,7 +108,14 @@ class TokenObtainView(APIView):
     throttle_classes = [RateThrottle]
     throttle_scope = "auth"
 
-    @extend_schema(request=CredentialsInput, responses={201: TokenOutput}, tags=["accounts"])
+    @extend_schema(
+        summary="Log in",
+        description="A new token for these credentials.",
+        request=CredentialsInput,
+        responses={201: TokenOutput},
+        tags=["accounts"],
+    )
+    @refuses(Refusal.INVALID_CREDENTIALS)
     def post(self, request: Request) -> Response:
         data = parse(CredentialsInput, request.data)
         instance, raw = services.token_create(**data, request=request._request)
@@ -109,7 +128,17 @@ class TokenRevokeView(APIView):
     authentication_classes = [TokenAuthentication]
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None}, tags=["accounts"])
+    @extend_schema(
+        summary="Revoke a token",
+        description=(
+            "Revokes the token the request is made with, or every token of the "
+            "account with `?all=true`."
+        ),
+        request=None,
+        responses={204: None},
+        tags=["accounts"],
+    )
+    @refuses(Refusal.TOKEN_REQUIRED)
     def post(self, request: Request) -> Response:
         revoke_all = request.query_params.get("all", "").lower() in {"1", "true", "yes"}
         if revoke_all:
@@ -133,7 +162,12 @@ class StreamTicketView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: StreamTicketOutput}, tags=["accounts"])
+    @extend_schema(
+        summary="A ticket for the account stream",
+        request=None,
+        responses={201: StreamTicketOutput},
+        tags=["accounts"],
+    )
     def post(self, request: Request) -> Response:
         ticket, seconds = stream_ticket_create(player_id=request_player(request).pk)
         return Response({"ticket": ticket, "expires_in": seconds}, status=201)
@@ -142,6 +176,11 @@ class StreamTicketView(APIView):
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=PlayerSerializer, tags=["accounts"])
+    @extend_schema(
+        summary="Who am I",
+        description="The account of the token.",
+        responses=PlayerSerializer,
+        tags=["accounts"],
+    )
     def get(self, request: Request) -> Response:
         return Response(PlayerSerializer(request_player(request)).data)

@@ -141,3 +141,28 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.kind} {self.rating_before:.0f} -> {self.rating_after:.0f}"
+
+
+class IdempotencyKey(models.Model):
+    """A client's ``Idempotency-Key`` on a request that creates, and the answer it was given:
+    a retry with the key gets that answer again (config.idempotency). Kept until ``expires_at``;
+    the beat task ``players.tasks.purge_idempotency_keys`` deletes the expired."""
+
+    #: Whose key: ``player:<id>``, or ``anonymous`` (registering).
+    scope = models.CharField(max_length=40)
+    key = models.CharField(max_length=255)
+    #: HMAC of the request (method, path, body): a different request with the key is refused.
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(default=0)
+    #: The answer's JSON, sealed with the request it answers (it may hold a token).
+    body = models.BinaryField(default=b"")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "key"], name="idempotency_key_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.scope} {self.key}"

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.refusals import Refusal
+from config.schema import refuses
 from games.models import GameKind, Seat
 from players.models import Player, PlayerRating
 from players.rating_service import leaderboard
@@ -38,10 +39,13 @@ class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any] | Sequence[
 
 class LeaderboardView(APIView):
     @extend_schema(
+        summary="A leaderboard",
+        description="Glicko-2 ratings for one game kind, best first.",
         parameters=[OpenApiParameter("limit", int)],
         responses=LeaderboardRowSerializer(many=True),
         tags=["players"],
     )
+    @refuses(Refusal.UNKNOWN_KIND, Refusal.INVALID_QUERY)
     def get(self, request: Request, kind: str) -> Response:
         if kind not in GameKind.values:
             raise Refusal.UNKNOWN_KIND.error()
@@ -73,7 +77,12 @@ class ProfileSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class ProfileView(APIView):
-    @extend_schema(responses=ProfileSerializer, tags=["players"])
+    @extend_schema(
+        summary="A player's profile",
+        description="Ratings and recent games of one account.",
+        responses=ProfileSerializer,
+        tags=["players"],
+    )
     def get(self, request: Request, username: str) -> Response:
         player = get_object_or_404(Player, username=username, is_active=True)
         return Response(ProfileSerializer(profile(player)).data)

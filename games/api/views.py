@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.idempotency import idempotent
 from config.refusals import Refusal
+from config.schema import refuses
 from games import ending, selectors, services
+from games.api import schema_types as t
 from games.api import serializers as s
+from games.api.conditional import UNMATCHABLE, game_etag, if_match_version, not_modified
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
@@ -51,6 +54,15 @@ def render_game(request: Request, game: Game, status: int = 200) -> Response:
     return Response(game_body(game, None, request.user), status=status)
 
 
+@extend_schema_view(
+    get=extend_schema(
+        summary="List games",
+        description=(
+            "Cursor pages of games, newest first; "
+            "filter by `kind`, `status`, `mine=true`, `player`."
+        ),
+    )
+)
 class GameListCreateView(generics.ListAPIView[Game]):
     serializer_class = s.GameSummarySerializer
     filterset_class = GameFilter
@@ -59,7 +71,26 @@ class GameListCreateView(generics.ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
 
-    @extend_schema(request=s.GameCreateInput, responses={201: s.GameSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Create a game",
+        description=(
+            "A game of `kind` with its `seats` (`me`, `open`, `hotseat`, `computer`"
+            " with a `level`) and `options`; it stays open until its creator starts"
+            " it. Takes an `Idempotency-Key`."
+        ),
+        request=s.GameCreateInput,
+        responses={201: t.GAME},
+        tags=["games"],
+    )
+    @idempotent
+    @refuses(
+        Refusal.UNKNOWN_KIND,
+        Refusal.INVALID_OPTION,
+        Refusal.INVALID_SEAT_COUNT,
+        Refusal.DUPLICATE_ME_SEAT,
+        Refusal.UNKNOWN_LEVEL,
+        Refusal.TOO_MANY_COMPUTER_GAMES,
+    )
     def post(self, request: Request) -> Response:
         data = parse(s.GameCreateInput, request.data)
         game = services.game_create(
@@ -82,34 +113,21 @@ def turn_clock(seconds: int | None) -> int | None:
     return seconds
 
 
-def game_etag(game: Game) -> str:
-    """Weak: the body also varies by language and viewer (see Vary), not by anything else."""
-    taken = sum(1 for seat in game.seats.all() if not seat.is_open)
-    return f'W/"v{game.version}.s{taken}.{game.status}"'
-
-
-def version_from_if_match(request: Request) -> int | None:
-    """``If-Match`` as the expected version: our ETag, or a bare version number."""
-    header = request.headers.get("If-Match")
-    if not header:
-        return None
-    # A version has at most 9 digits; more is no version of ours (and int() refuses past 4300).
-    match = re.search(r'"v?(\d{1,9})(?!\d)', header) or re.fullmatch(r"\s*(\d{1,9})\s*", header)
-    if match is None:
-        raise Refusal.INVALID_IF_MATCH.error()
-    return int(match.group(1))
-
-
 class GameDetailView(APIView):
     @extend_schema(
-        responses={200: s.GameSerializer, 304: None},
+        summary="A game",
+        description=(
+            "Seats, whose turn, the state a client draws (typed per kind) and the "
+            "result. A strong `ETag`; `If-None-Match` answers 304."
+        ),
+        responses={200: t.GAME, 304: None},
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
     )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
-        etag = game_etag(game)
-        if etag in request.headers.get("If-None-Match", ""):
+        etag = game_etag(game, request)
+        if not_modified(request, etag):
             response = Response(status=304)
         else:
             response = Response(game_body(game, None, request.user))
@@ -122,7 +140,14 @@ class GameDetailView(APIView):
             return [IsAuthenticated()]
         return list(super().get_permissions())
 
-    @extend_schema(request=None, responses={204: None}, tags=["games"])
+    @extend_schema(
+        summary="Cancel an open game",
+        description="Its creator cancels a game that has not started.",
+        request=None,
+        responses={204: None},
+        tags=["games"],
+    )
+    @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN)
     def delete(self, request: Request, game_id: uuid.UUID) -> Response:
         """The creator cancels an open game."""
         ending.game_cancel(game_id=game_id, player=request_player(request))
@@ -132,7 +157,14 @@ class GameDetailView(APIView):
 class GameJoinView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.JoinInput, responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        summary="Take an open seat",
+        description="The first open seat, or the one named by `seat`.",
+        request=s.JoinInput,
+        responses=t.GAME,
+        tags=["games"],
+    )
+    @refuses(Refusal.GAME_NOT_OPEN, Refusal.ALREADY_SEATED, Refusal.NO_OPEN_SEAT)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.JoinInput, request.data)
         game = services.game_join(
@@ -146,7 +178,14 @@ class GameJoinView(APIView):
 class GameStartView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        summary="Start the game",
+        description=("The creator starts the game once every player seat is taken."),
+        request=None,
+        responses=t.GAME,
+        tags=["games"],
+    )
+    @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN, Refusal.SEATS_NOT_FILLED)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         game = services.game_start(game_id=game_id, player=request_player(request))
         return render_game(request, game)
@@ -156,8 +195,14 @@ class GameMoveView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=s.MoveInput,
-        responses={201: s.MoveResultSerializer},
+        summary="Play a move",
+        description=(
+            "A move of the game's kind (typed per move `type`). `expected_version` "
+            "(409 `stale_version`) or `If-Match` with the game's `ETag` (412 "
+            "`precondition_failed`) make it conditional."
+        ),
+        request=t.MOVE,
+        responses={201: t.MoveResultSerializer},
         parameters=[
             OpenApiParameter(
                 "If-Match",
@@ -168,17 +213,40 @@ class GameMoveView(APIView):
         ],
         tags=["games"],
     )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.NOT_YOUR_TURN,
+        Refusal.STALE_VERSION,
+        Refusal.PRECONDITION_FAILED,
+        Refusal.INVALID_IF_MATCH,
+        Refusal.CONFLICTING_VERSIONS,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+        Refusal.UNKNOWN_MOVE,
+        Refusal.INVALID_DICE_INDICES,
+        Refusal.UNKNOWN_BOX,
+        Refusal.NO_ROLLS_LEFT,
+        Refusal.HOLD_BEFORE_FIRST_ROLL,
+        Refusal.ROLL_FIRST,
+        Refusal.BOX_USED,
+        Refusal.BOX_NOT_ALLOWED,
+        Refusal.KEEP_REQUIRED,
+        Refusal.KEEP_NOT_SCORING,
+        Refusal.NOTHING_TO_KEEP,
+        Refusal.NOTHING_TO_BANK,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
-        from_header = version_from_if_match(request)
-        if expected is not None and from_header is not None and expected != from_header:
+        from_header = if_match_version(request)
+        if expected is not None and from_header not in (None, UNMATCHABLE, expected):
             raise Refusal.CONFLICTING_VERSIONS.error()
         moved = services.game_move(
             game_id=game_id,
             command=data["command"],
             actor=request_player(request),
-            expected_version=expected if expected is not None else from_header,
+            expected_version=expected,
+            if_match=from_header,
         )
         return render_move(request, moved)
 
@@ -192,7 +260,7 @@ def render_move(request: Request, moved: services.MoveResult, status: int = 201)
         "game": game_body(game, moved.state, request.user),
     }
     response = Response(body, status=status)
-    response["ETag"] = game_etag(game)
+    response["ETag"] = game_etag(game, request)
     return response
 
 
@@ -202,7 +270,19 @@ class GameResignView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=s.ResignInput, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Resign",
+        request=s.ResignInput,
+        responses={201: t.MoveResultSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.SEAT_OUT,
+        Refusal.STALE_VERSION,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.ResignInput, request.data)
         moved = ending.game_resign(
@@ -220,7 +300,19 @@ class GameAbortView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Abort the game",
+        request=None,
+        responses={201: t.MoveResultSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.ABORT_TOO_LATE,
+        Refusal.TOURNAMENT_GAME,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_abort(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -233,7 +325,21 @@ class GameClaimView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: s.MoveResultSerializer}, tags=["games"])
+    @extend_schema(
+        summary="Claim an idle seat",
+        request=None,
+        responses={201: t.MoveResultSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.NOT_CLAIMABLE,
+        Refusal.CLAIM_NOT_ALLOWED,
+        Refusal.CLAIM_TOO_EARLY,
+        Refusal.SEAT_OUT,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_claim(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -244,7 +350,13 @@ class GameLeaveView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=s.GameSerializer, tags=["games"])
+    @extend_schema(
+        summary="Leave an open game",
+        request=None,
+        responses=t.GAME,
+        tags=["games"],
+    )
+    @refuses(Refusal.NOT_A_SEAT_HOLDER, Refusal.GAME_NOT_OPEN, Refusal.CREATOR_CANNOT_LEAVE)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         game = ending.game_leave(game_id=game_id, player=request_player(request))
         return render_game(request, game)
@@ -257,14 +369,22 @@ class GameEventsView(APIView):
     ``Last-Event-ID``, a keep-alive comment every 15 s."""
 
     @extend_schema(
+        summary="The event log",
+        description=(
+            "Events after `after`, oldest first. With `wait` the stream tier holds "
+            "the request until one exists (long-poll); with `Accept: "
+            "text/event-stream` it is a Server-Sent Events stream (see "
+            "`games/{id}/stream/`)."
+        ),
         parameters=[
             OpenApiParameter("wait", float, description="Long-poll: seconds to wait (<= 30)"),
             OpenApiParameter("after", int, description="Only events with a greater seq"),
             OpenApiParameter("limit", int, description=f"At most this many (<= {MAX_EVENT_PAGE})"),
         ],
-        responses=s.EventPageSerializer,
+        responses=t.EventPageSerializer,
         tags=["games"],
     )
+    @refuses(Refusal.INVALID_QUERY)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         after = query_int(request, "after", 0)
@@ -276,10 +396,13 @@ class GameEventsView(APIView):
 
 class GameReplayView(APIView):
     @extend_schema(
+        summary="The state at an event",
+        description=("The game's state as it was after event `at` (by default the latest)."),
         parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
-        responses=s.ReplaySerializer,
+        responses=t.ReplaySerializer,
         tags=["games"],
     )
+    @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
@@ -292,11 +415,21 @@ class GamePreviewView(APIView):
     """Dés 10 000: the points of a selection of dice before it is played (nothing is recorded)."""
 
     @extend_schema(
+        summary="Preview set-aside dice (Dés 10 000)",
+        description=(
+            "What setting these dice of the current roll aside would score; nothing is recorded."
+        ),
         parameters=[
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
         ],
         responses=s.KeepPreviewSerializer,
         tags=["games"],
+    )
+    @refuses(
+        Refusal.PREVIEW_NOT_AVAILABLE,
+        Refusal.ASSISTANCE_OFF,
+        Refusal.GAME_NOT_ACTIVE,
+        Refusal.INVALID_DICE_INDICES,
     )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
@@ -320,7 +453,19 @@ class GameHintView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=s.HintSerializer, tags=["games"])
+    @extend_schema(
+        summary="The computer's choice",
+        description=("The move the computer would play in your position, with its expected value."),
+        responses=t.HintSerializer,
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.ASSISTANCE_OFF,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.GAME_FINISHED,
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.NOT_YOUR_TURN,
+    )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         hint = selectors.game_hint(game_id=game_id, player=request_player(request))
         return Response(hint)

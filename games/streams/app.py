@@ -34,11 +34,12 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from config import logs
 from config.client_address import address_behind_proxies, trusted_proxies
-from config.errors import ApiError, error_body
+from config.errors import ApiError
 from config.internal import admitted_as
 from config.metrics import STREAMS_OPEN, exposition
+from config.problems import PROBLEM_JSON, problem_body
 from config.refusals import Refusal
-from games.streams import limits, reads, routes
+from games.streams import cors, limits, reads, routes
 from games.streams.hub import (
     KEEPALIVE,
     GameFeed,
@@ -84,6 +85,7 @@ class Request:
         self.address = address_behind_proxies(
             str(peer[0]), self.headers.get("x-forwarded-for"), trusted_proxies()
         )
+        self.origin = origin(scope, self.headers)
 
     def param(self, name: str) -> str | None:
         values = self.query.get(name)
@@ -130,6 +132,17 @@ class Request:
                 with contextlib.suppress(LookupError):
                     return translation.get_supported_language_variant(code)
         return str(settings.LANGUAGE_CODE)
+
+
+def origin(scope: Scope, headers: dict[str, str]) -> str:
+    """The scheme and host the request came to, as Django's ``build_absolute_uri`` has them."""
+    scheme = scope.get("scheme", "http")
+    host = headers.get("host")
+    if not host:
+        name, port = scope.get("server") or ("localhost", None)
+        default = {"http": 80, "https": 443}.get(scheme)
+        host = name if port in (None, default) else f"{name}:{port}"
+    return f"{scheme}://{host}"
 
 
 class StreamApp:
@@ -190,6 +203,9 @@ class StreamApp:
         game = routes.GAME_PATH.match(request.path)
         if game is None and not routes.PLAYER_STREAM.match(request.path):
             await refuse(send, request, Refusal.NOT_FOUND.error())
+            return
+        if cors.is_preflight(request.method, request.headers):
+            await preflight(send, request)
             return
         if request.method != "GET":
             words = Refusal.METHOD_NOT_ALLOWED.message.format(method=request.method)
@@ -319,6 +335,8 @@ async def stream(send: Send, receive: Receive, request: Request, pump: Callable[
                 (b"cache-control", b"no-cache"),
                 (b"x-accel-buffering", b"no"),  # a proxy must pass each event on at once
                 (b"content-language", request.language.encode()),
+                (b"vary", b"Accept-Language, Origin"),
+                *cors.answer_headers(request.headers),
             ],
         }
     )
@@ -364,13 +382,20 @@ async def send_chunk(send: Send, chunk: bytes) -> None:
         await send({"type": "http.response.body", "body": chunk, "more_body": True})
 
 
-async def respond(send: Send, request: Request, status: int, body: dict[str, Any]) -> None:
+async def respond(
+    send: Send,
+    request: Request,
+    status: int,
+    body: dict[str, Any],
+    content_type: str = "application/json",
+) -> None:
     payload = json.dumps(body, separators=(",", ":")).encode()
     headers = [
-        (b"content-type", b"application/json"),
+        (b"content-type", content_type.encode()),
         (b"content-length", str(len(payload)).encode()),
         (b"content-language", request.language.encode()),
-        (b"vary", b"Accept-Language"),
+        (b"vary", b"Accept-Language, Origin"),
+        *cors.answer_headers(request.headers),
     ]
     if "retry_after" in body:  # a throttled refusal, as the API's handler sends it
         headers.append((b"retry-after", str(body["retry_after"]).encode()))
@@ -378,7 +403,19 @@ async def respond(send: Send, request: Request, status: int, body: dict[str, Any
     await send({"type": "http.response.body", "body": payload})
 
 
+async def preflight(send: Send, request: Request) -> None:
+    """A CORS preflight: the streams take GET, with the API's request headers."""
+    headers = [
+        (b"content-length", b"0"),
+        (b"vary", b"Origin"),
+        *cors.preflight_headers(request.headers),
+    ]
+    await send({"type": "http.response.start", "status": 200, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
+
+
 async def refuse(send: Send, request: Request, exc: ApiError) -> None:
-    """A refusal of the one vocabulary (config.refusals) in the API's one error shape: the same
-    codes, words and body as the WSGI tier's."""
-    await respond(send, request, exc.status_code, error_body(exc))
+    """A refusal of the one vocabulary (config.refusals) in the API's one error shape, an RFC 9457
+    problem: the same codes, words and body as the WSGI tier's."""
+    body = problem_body(exc, request.origin)
+    await respond(send, request, exc.status_code, body, PROBLEM_JSON)

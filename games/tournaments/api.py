@@ -11,13 +11,16 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.idempotency import idempotent
+from config.refusals import Refusal
+from config.schema import refuses
 from games.api.pagination import GameCursorPagination
 from games.models import GameKind
 from games.tournaments import selectors, services
@@ -128,6 +131,12 @@ class MaySchedule(BasePermission):
         return bool(request.user and request.user.has_perm(ADD_TOURNAMENT))
 
 
+@extend_schema_view(
+    get=extend_schema(
+        summary="List tournaments",
+        description="Cursor pages by start time; filter by `status`, `kind`, `upcoming=true`.",
+    )
+)
 class TournamentListCreateView(generics.ListAPIView[Tournament]):
     serializer_class = TournamentSerializer
     filterset_class = TournamentFilter
@@ -137,7 +146,22 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
     def get_queryset(self) -> QuerySet[Tournament]:
         return selectors.tournament_queryset()
 
-    @extend_schema(request=TournamentCreateInput, responses={201: TournamentSerializer})
+    @extend_schema(
+        summary="Schedule a tournament",
+        description="Staff only. Takes an `Idempotency-Key`.",
+        request=TournamentCreateInput,
+        responses={201: TournamentSerializer},
+    )
+    @idempotent
+    @refuses(
+        Refusal.PERMISSION_DENIED,
+        Refusal.ROUNDS_REQUIRED,
+        Refusal.INVALID_TABLE_SIZE,
+        Refusal.INVALID_ENTRANT_BOUNDS,
+        Refusal.INVALID_RECURRENCE,
+        Refusal.UNKNOWN_LEVEL,
+        Refusal.INVALID_OPTION,
+    )
     def post(self, request: Request) -> Response:
         serializer = TournamentCreateInput(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -150,7 +174,11 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
 
 
 class TournamentDetailView(APIView):
-    @extend_schema(responses=TournamentSerializer)
+    @extend_schema(
+        summary="A tournament",
+        description="Its format, schedule and entrants.",
+        responses=TournamentSerializer,
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(TournamentSerializer(selectors.tournament_get(tournament_id)).data)
 
@@ -158,7 +186,19 @@ class TournamentDetailView(APIView):
 class TournamentRegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={201: EntrantSerializer})
+    @extend_schema(
+        summary="Enter a tournament",
+        description=("Before the start, while registration is open. Takes an `Idempotency-Key`."),
+        request=None,
+        responses={201: EntrantSerializer},
+    )
+    @idempotent
+    @refuses(
+        Refusal.REGISTRATION_CLOSED,
+        Refusal.REGISTRATION_NOT_OPEN,
+        Refusal.ALREADY_REGISTERED,
+        Refusal.TOURNAMENT_FULL,
+    )
     def post(self, request: Request, tournament_id: int) -> Response:
         entrant = services.tournament_register(
             tournament_id=tournament_id, player=request_player(request)
@@ -169,7 +209,13 @@ class TournamentRegisterView(APIView):
 class TournamentWithdrawView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None})
+    @extend_schema(
+        summary="Leave a tournament",
+        description="Before the start.",
+        request=None,
+        responses={204: None},
+    )
+    @refuses(Refusal.REGISTRATION_CLOSED, Refusal.NOT_REGISTERED)
     def post(self, request: Request, tournament_id: int) -> Response:
         services.tournament_withdraw(tournament_id=tournament_id, player=request_player(request))
         return Response(status=204)
@@ -191,7 +237,11 @@ class StandingSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[s
 
 
 class TournamentStandingsView(APIView):
-    @extend_schema(responses=StandingSerializer(many=True))
+    @extend_schema(
+        summary="Standings",
+        description="Ranked with the format's tie-breaks.",
+        responses=StandingSerializer(many=True),
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
         rows = selectors.tournament_standings(selectors.tournament_get(tournament_id))
         return Response(StandingSerializer(rows, many=True).data)
@@ -213,7 +263,11 @@ class RoundSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str,
 
 
 class TournamentRoundsView(APIView):
-    @extend_schema(responses=RoundSerializer(many=True))
+    @extend_schema(
+        summary="Rounds",
+        description="Each round's tables and their games.",
+        responses=RoundSerializer(many=True),
+    )
     def get(self, request: Request, tournament_id: int) -> Response:
         rounds = selectors.tournament_rounds(selectors.tournament_get(tournament_id))
         return Response(RoundSerializer(rounds, many=True).data)

@@ -70,7 +70,14 @@ def test_me_needs_authentication(anon) -> None:
     response = anon.get(ME)
     assert response.status_code == 401
     body = response.json()
-    assert body == {"code": "not_authenticated", "detail": body["detail"], "field": None}
+    assert body == {
+        "type": "http://testserver/api/v1/errors/not_authenticated/",
+        "title": body["detail"],
+        "status": 401,
+        "code": "not_authenticated",
+        "detail": body["detail"],
+        "field": None,
+    }
 
 
 def test_login_is_throttled_with_retry_after(anon, settings) -> None:

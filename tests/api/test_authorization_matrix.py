@@ -211,6 +211,9 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     (T + "standings/", "GET"): (to("/api/v1/tournaments/{tournament}/standings/"), (200,) * 6),
     (T + "rounds/", "GET"): (to("/api/v1/tournaments/{tournament}/rounds/"), (200,) * 6),
+    # The error catalogue: public, the words of every refusal.
+    (A + "errors/", "GET"): (to("/api/v1/errors/"), (200,) * 6),
+    (A + "errors/<str:code>/", "GET"): (to("/api/v1/errors/not_your_turn/"), (200,) * 6),
     (A + "schema/", "GET"): (to("/api/v1/schema/"), (200,) * 6),
     (A + "docs/", "GET"): (to("/api/v1/docs/"), (200,) * 6),
 }

@@ -16,7 +16,7 @@ def test_detail_etag_and_304(make_client) -> None:
     url = game_url(game["id"])
     first = ann.get(url)
     etag = first["ETag"]
-    assert etag.startswith('W/"v0')
+    assert etag.startswith('"v0')  # strong: one representation byte for byte
     assert ann.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     ann.ok("post", game_url(game["id"], "start/"))
     changed = ann.get(url, HTTP_IF_NONE_MATCH=etag)
@@ -32,8 +32,8 @@ def test_if_match_is_the_expected_version(make_client) -> None:
     moved = ann.post(url, {"type": "roll"}, format="json", HTTP_IF_MATCH=etag)
     assert moved.status_code == 201
     stale = ann.post(url, {"type": "roll", "hold": [0]}, format="json", HTTP_IF_MATCH=etag)
-    assert stale.status_code == 409
-    assert stale.json()["code"] == "stale_version"
+    assert stale.status_code == 412  # a failed precondition (was 409 stale_version)
+    assert stale.json()["code"] == "precondition_failed"
     plain = ann.post(url, {"type": "roll", "hold": [0]}, format="json", HTTP_IF_MATCH='"2"')
     assert plain.status_code == 201
 

@@ -49,8 +49,11 @@ def test_a_body_past_the_limit_is_refused_before_it_is_read(game_url, settings) 
     body = json.dumps({"type": "roll", "padding": "a" * 2000})
     response = ann.post(f"{url}/moves/", body, content_type="application/json")
     assert response.status_code == 413
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
     assert response.json() == {
+        "type": "http://testserver/api/v1/errors/request_too_large/",
+        "title": "The request body is too large.",
+        "status": 413,
         "code": "request_too_large",
         "detail": "The request body is too large.",
         "field": None,

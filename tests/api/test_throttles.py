@@ -29,7 +29,8 @@ def test_anonymous_requests_are_limited_by_address(anon) -> None:
     assert body["code"] == "throttled"
     assert 0 < body["retry_after"] <= 60
     assert 0 < int(response["Retry-After"]) <= 60
-    assert set(body) == {"code", "detail", "field", "retry_after"}
+    assert set(body) == {"type", "title", "status", "code", "detail", "field", "retry_after"}
+    assert body["status"] == 429
 
 
 def test_players_have_their_own_limit(make_client, anon) -> None:

@@ -7,6 +7,7 @@ number of cases run is printed at the end of the run.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,6 +22,21 @@ from tests.factories import account, new_game, token
 application = get_wsgi_application()
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)
 CASES: dict[str, int] = {}
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_tests_connection() -> Iterator[None]:
+    """As Django's test client does: the WSGI handler's start and end of a request would close
+    the test's connection inside its transaction (with PostgreSQL's pool: "Cannot open a new
+    connection in an atomic block")."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

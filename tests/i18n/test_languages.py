@@ -294,7 +294,14 @@ def test_errors_in_every_language(sacrifice_game, anon: APIClient, lang: str) ->
     assert response.status_code == 400
     assert response["Content-Language"] == lang
     body = response.json()
-    assert body == {"code": "unknown_move", "detail": UNKNOWN_MOVE[lang], "field": "type"}
+    assert body == {
+        "type": "http://testserver/api/v1/errors/unknown_move/",
+        "title": UNKNOWN_MOVE[lang],
+        "status": 400,
+        "code": "unknown_move",
+        "detail": UNKNOWN_MOVE[lang],
+        "field": "type",
+    }
 
     response = alice.post(
         url, {"type": "roll", "expected_version": 1}, format="json", **in_language(lang)

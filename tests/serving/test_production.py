@@ -50,7 +50,9 @@ def test_production_answers_json_only() -> None:
         "import django; django.setup(); from rest_framework.settings import api_settings; "
         "print([c.__name__ for c in api_settings.DEFAULT_RENDERER_CLASSES])"
     )
-    assert run(code, **PRODUCTION).stdout.strip() == "['JSONRenderer']"
+    # JSON, and JSON again for a client that asks for application/problem+json alone
+    expected = "['JSONRenderer', 'ProblemJSONRenderer']"
+    assert run(code, **PRODUCTION).stdout.strip() == expected
     assert "BrowsableAPIRenderer" in run(code, DEBUG="true").stdout
 
 

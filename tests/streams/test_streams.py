@@ -331,7 +331,11 @@ async def test_bad_queries_get_the_api_error_shape(app, query, headers, field) -
     game, _ann = await sync_to_async(started_game)()
     response = await asgi.get(app, game_path(game, "events"), {"wait": "1", **query}, headers)
     assert response.status == 400
+    assert response.headers["content-type"] == "application/problem+json"
     assert await response.json() == {
+        "type": "http://testserver/api/v1/errors/invalid_query/",
+        "title": "This query parameter is not valid.",
+        "status": 400,
         "code": "invalid_query",
         "detail": "This query parameter is not valid.",
         "field": field,

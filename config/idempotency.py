@@ -1,0 +1,126 @@
+"""``Idempotency-Key`` on the requests that create (register, a game, a tournament, an entry).
+
+A client sends ``Idempotency-Key: <1 to 255 printable characters>`` (a UUID is a good key) and
+may send the request again, as often as it likes, until it has an answer:
+
+- the first request with a key runs and its answer (a 2xx) is kept with the key;
+- a retry (the same account, the same key, the same method, path and body) runs nothing and gets
+  that answer again, with ``Idempotent-Replayed: true``;
+- a different request with a key already used is refused: 422 ``idempotency_key_reused``;
+- a refused request (4xx) keeps nothing: a retry runs again, as it would without a key;
+- keys are kept ``IDEMPOTENCY_KEY_TTL`` (24 h, ``IDEMPOTENCY_KEY_HOURS``); after that the key is
+  free again.
+
+Race-safe: the key's row (``players.models.IdempotencyKey``, unique per account and key) is
+inserted in the same transaction as what the request creates, before it. A second request with
+the key waits on that row's unique index until the first commits (PostgreSQL), or on the write
+lock (SQLite), then finds it and answers from it: two racing requests create once.
+
+The answer kept may hold a secret (register answers a token): it is sealed with a key stream
+drawn from ``SECRET_KEY`` and the request itself, so the table alone does not give it back.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+
+from config.refusals import Refusal
+from players.models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+MAX_LENGTH = 255
+
+Handler = Callable[..., Response]
+
+
+def idempotent(handler: Handler) -> Handler:
+    """Decorate an APIView's ``post`` that creates."""
+
+    @functools.wraps(handler)
+    def post(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = read_key(request)
+        if key is None:
+            return handler(view, request, *args, **kwargs)
+        return _keyed(key, request, lambda: handler(view, request, *args, **kwargs))
+
+    post._idempotent = True  # type: ignore[attr-defined]  # config.schema documents its refusals
+    return post
+
+
+def read_key(request: Request) -> str | None:
+    raw = request.headers.get(HEADER)
+    if raw is None:
+        return None
+    key = raw.strip()
+    if len(key) >= 2 and key[0] == key[-1] == '"':
+        key = key[1:-1]  # a structured-field string, as the IETF draft writes it
+    if not 0 < len(key) <= MAX_LENGTH or not all(" " <= char <= "~" for char in key):
+        raise Refusal.INVALID_IDEMPOTENCY_KEY.error()
+    return key
+
+
+def _keyed(key: str, request: Request, run: Callable[[], Response]) -> Response:
+    scope = f"player:{request.user.pk}" if request.user.is_authenticated else "anonymous"
+    material = _material(scope, key, request)
+    fingerprint = _mac(b"fingerprint", material).hex()
+    now = timezone.now()
+    with transaction.atomic():
+        IdempotencyKey.objects.filter(scope=scope, key=key, expires_at__lte=now).delete()
+        try:
+            with transaction.atomic():
+                row = IdempotencyKey.objects.create(
+                    scope=scope,
+                    key=key,
+                    fingerprint=fingerprint,
+                    expires_at=now + settings.IDEMPOTENCY_KEY_TTL,
+                )
+        except IntegrityError:
+            first = IdempotencyKey.objects.get(scope=scope, key=key)
+            return _replay(first, fingerprint, material)
+        response = run()
+        if not 200 <= response.status_code < 300:
+            transaction.set_rollback(True)  # nothing is kept: a retry runs again
+            return response
+        plain = json.dumps(response.data, cls=JSONEncoder).encode()
+        row.status = response.status_code
+        row.body = _seal(plain, material)
+        row.save(update_fields=["status", "body"])
+    return response
+
+
+def _replay(first: IdempotencyKey, fingerprint: str, material: bytes) -> Response:
+    if not hmac.compare_digest(first.fingerprint, fingerprint):
+        raise Refusal.IDEMPOTENCY_KEY_REUSED.error()
+    body = json.loads(_seal(bytes(first.body), material))
+    return Response(body, status=first.status, headers={REPLAYED: "true"})
+
+
+def _material(scope: str, key: str, request: Request) -> bytes:
+    data = request.data
+    plain = dict(data.lists()) if hasattr(data, "lists") else data
+    body = json.dumps(plain, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
+    parts = (scope, key, request.method or "", request.get_full_path(), body)
+    return "\x00".join(parts).encode()
+
+
+def _mac(purpose: bytes, material: bytes) -> bytes:
+    return hmac.new(settings.SECRET_KEY.encode(), purpose + b"\x00" + material, "sha256").digest()
+
+
+def _seal(data: bytes, material: bytes) -> bytes:
+    """XOR with a key stream of the request (SHAKE-256 of its MAC): sealing twice opens."""
+    stream = hashlib.shake_256(_mac(b"seal", material)).digest(len(data))
+    return bytes(a ^ b for a, b in zip(data, stream, strict=True))

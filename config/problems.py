@@ -1,0 +1,116 @@
+"""Every refusal as an RFC 9457 problem details object (``application/problem+json``).
+
+The body of ``config.errors.error_body`` (``code``, ``detail``, ``field``, ``params`` ...: what
+clients read) with RFC 9457's members in front: ``type``, the URL of the code's page in the API
+(``GET /api/v1/errors/{code}/``, which the error catalogue serves), ``title``, the code's words
+(one per code, in the request's language), and ``status``, the HTTP status.
+
+The WSGI tier's exception handler, ``ApiProblemMiddleware`` (Django's own answers under
+``/api/v1/``: an unknown path or a malformed id, a method not allowed, a body too large, a
+server error) and the stream tier all answer through ``problem_body``.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
+from rest_framework import exceptions
+
+from config.errors import ApiError, error_body
+from config.refusals import Refusal
+
+PROBLEM_JSON = "application/problem+json"
+API_PREFIX = "/api/v1/"
+#: The error catalogue's pages (config.urls: ``errors/<code>/``).
+ERRORS_PATH = f"{API_PREFIX}errors/"
+
+
+def _canonical() -> dict[str, Refusal]:
+    """The entry that names each code: DRF's own words where it has them (``not_found``: "Not
+    found."), else the first entry of the code."""
+    chosen: dict[str, Refusal] = {}
+    for refusal in Refusal:
+        if refusal.code not in chosen or refusal.value.drf_words:
+            chosen[refusal.code] = refusal
+    return chosen
+
+
+#: Each code's entry: its title, status and field in the catalogue.
+BY_CODE = _canonical()
+
+
+def type_url(code: str, origin: str) -> str:
+    """The code's page: ``origin`` is the scheme and host the request came to."""
+    return f"{origin}{ERRORS_PATH}{code}/"
+
+
+def problem_body(exc: exceptions.APIException, origin: str) -> dict[str, Any]:
+    body = error_body(exc)
+    return {**problem_head(body["code"], exc.status_code, origin), **body}
+
+
+def problem_head(code: str, status: int, origin: str) -> dict[str, Any]:
+    refusal = BY_CODE.get(code)
+    title = str(refusal.message) if refusal is not None else HTTPStatus(status).phrase
+    return {"type": type_url(code, origin), "title": title, "status": status}
+
+
+def origin_of(request: HttpRequest) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def problem_response(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    response = JsonResponse(problem_body(exc, origin_of(request)), status=exc.status_code)
+    response["Content-Type"] = PROBLEM_JSON
+    return response
+
+
+# Django's own answers under /api/v1/, by status: the refusal that says the same.
+_DJANGO_STATUSES = {
+    400: Refusal.INVALID_INPUT,
+    401: Refusal.NOT_AUTHENTICATED,
+    403: Refusal.PERMISSION_DENIED,
+    404: Refusal.NOT_FOUND,
+    405: Refusal.METHOD_NOT_ALLOWED,
+    406: Refusal.NOT_ACCEPTABLE,
+    413: Refusal.REQUEST_TOO_LARGE,
+    415: Refusal.UNSUPPORTED_MEDIA_TYPE,
+    429: Refusal.THROTTLED,
+}
+
+
+def _is_json(response: HttpResponse) -> bool:
+    content_type = response.get("Content-Type", "")
+    return content_type.startswith(("application/json", PROBLEM_JSON))
+
+
+class ApiProblemMiddleware(MiddlewareMixin):
+    """Under ``/api/v1/``: any error Django answers itself (an HTML page: no route, a malformed
+    id, a server error) becomes the problem of its status. Answers of the stream tier, the API's
+    views, its exception handler and ``BodyLimitMiddleware`` are problems already."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if not request.path.startswith(API_PREFIX) or response.status_code < 400:
+            return response
+        if response.streaming or _is_json(response):
+            return response
+        return _as_problem(request, response)
+
+
+def _as_problem(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    status = response.status_code
+    refusal = _DJANGO_STATUSES.get(status, Refusal.SERVER_ERROR)
+    if refusal is Refusal.METHOD_NOT_ALLOWED:
+        words = refusal.message.format(method=request.method)
+        error = refusal.error(detail=words)
+    else:
+        error = refusal.error()
+    error.status_code = status
+    problem = problem_response(request, error)
+    for header in ("Allow", "Retry-After"):
+        if header in response:
+            problem[header] = response[header]
+    return problem

@@ -1,0 +1,94 @@
+"""The OpenAPI description of every operation's refusals (REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS).
+
+A view method names the refusals it can give beyond the usual with
+``@refuses(Refusal.NOT_CREATOR, ...)``; ``ApiSchema`` adds to each operation one
+``application/problem+json`` answer per status, listing its codes, from those and from what
+every operation of its kind can answer: 400 ``invalid_input`` with a body, 401 where a token is
+read (``authentication_failed``) or required (``not_authenticated``), 404 ``not_found`` with a
+path parameter, 429 ``throttled``, and the ``Idempotency-Key`` refusals where it is taken; 403
+and the rest each view names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+
+from config.problems import PROBLEM_JSON
+from config.refusals import Refusal
+
+F = TypeVar("F", bound=Callable[..., Any])
+IDEMPOTENT = "_idempotent"
+
+
+def refuses(*refusals: Refusal) -> Callable[[F], F]:
+    """Name the refusals a view method gives (for its schema; nothing changes at run time)."""
+
+    def mark(method: F) -> F:
+        method._refusals = (*getattr(method, "_refusals", ()), *refusals)  # type: ignore[attr-defined]
+        return method
+
+    return mark
+
+
+class ProblemErrorSerializer(serializers.Serializer[dict[str, Any]]):
+    field = serializers.CharField(allow_null=True)
+    code = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
+    """An RFC 9457 problem: every refusal of the API."""
+
+    type = serializers.URLField(help_text="The code's page: GET /api/v1/errors/{code}/")
+    title = serializers.CharField(help_text="The code's words, in the request's language")
+    status = serializers.IntegerField(help_text="The HTTP status")
+    detail = serializers.CharField(help_text="This refusal's words, in the request's language")
+    code = serializers.CharField(help_text="Stable and never translated: what programs read")
+    field = serializers.CharField(allow_null=True, help_text="The input at fault, if any")
+    params = serializers.DictField(required=False, help_text="Machine-readable specifics")
+    errors = ProblemErrorSerializer(  # type: ignore[assignment]  # DRF's stubs: Serializer.errors
+        many=True, required=False, help_text="invalid_input: one entry per field at fault"
+    )
+    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait")
+
+
+class ApiSchema(AutoSchema):
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses: dict[str, Any] = super()._get_response_bodies(direction)
+        by_status: dict[int, set[str]] = {}
+        for refusal in self._refusals():
+            by_status.setdefault(refusal.status, set()).add(refusal.code)
+        problem = self.resolve_serializer(ProblemSerializer, "response").ref
+        for status, codes in sorted(by_status.items()):
+            listed = ", ".join(f"`{code}`" for code in sorted(codes))
+            responses.setdefault(
+                str(status),
+                {"content": {PROBLEM_JSON: {"schema": problem}}, "description": listed},
+            )
+        return responses
+
+    def _refusals(self) -> Iterable[Refusal]:
+        handler = getattr(self.view, self.method.lower(), None)
+        yield from getattr(handler, "_refusals", ())
+        if self.method in ("POST", "PUT", "PATCH"):
+            yield Refusal.INVALID_INPUT
+            yield Refusal.PARSE_ERROR
+        if getattr(handler, IDEMPOTENT, False):
+            yield Refusal.INVALID_IDEMPOTENCY_KEY
+            yield Refusal.IDEMPOTENCY_KEY_REUSED
+        if self.view.get_authenticators():
+            yield Refusal.AUTHENTICATION_FAILED
+        permissions = self.view.get_permissions()
+        if any(isinstance(p, IsAuthenticated) for p in permissions) or (
+            self.method != "GET" and not any(isinstance(p, AllowAny) for p in permissions)
+        ):
+            yield Refusal.NOT_AUTHENTICATED
+        if "{" in self.path:
+            yield Refusal.NOT_FOUND
+        if self.view.get_throttles():
+            yield Refusal.THROTTLED

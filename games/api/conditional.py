@@ -1,0 +1,57 @@
+"""Conditional requests on a game: its strong ``ETag`` and ``If-Match`` (a move's precondition).
+
+The tag is strong: it names one representation byte for byte. A game's body is a function of its
+version, its taken seats and status (a join or a start changes no version), the language it is
+written in and the viewer (``your_seats``), which ``Vary`` names; the tag holds them all.
+
+``If-Match`` on a move is its precondition: one of this game's tags (``"v12..."``, whichever
+language and viewer it was read in, as all name the state at version 12), a bare version
+(``12``, ``"12"``) or ``*`` (any). A tag of another version answers 412 ``precondition_failed``;
+a weak tag (``W/"..."``) never matches (RFC 9110's strong comparison).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import translation
+from rest_framework.request import Request
+
+from config.refusals import Refusal
+from games.models import Game
+
+#: Never a version: the precondition a weak tag sets cannot be met.
+UNMATCHABLE = -1
+# A version has at most 9 digits; more is no version of ours (and int() refuses past 4300).
+_TAG = re.compile(r'\s*(W/)?"v?(\d{1,9})(?:\.[^"]*)?"\s*')
+_BARE = re.compile(r"\s*(\d{1,9})\s*")
+
+
+def game_etag(game: Game, request: Request) -> str:
+    taken = sum(1 for seat in game.seats.all() if not seat.is_open)
+    viewer = request.user.pk if request.user.is_authenticated else 0
+    language = translation.get_language() or "en"
+    return f'"v{game.version}.s{taken}.{game.status}.{language}.u{viewer}"'
+
+
+def if_match_version(request: Request) -> int | None:
+    """The version ``If-Match`` requires, None without one (or ``*``); ``UNMATCHABLE`` for a
+    weak tag; the first tag of a list decides."""
+    header = request.headers.get("If-Match")
+    if not header or header.strip() == "*":
+        return None
+    first = header.split(",")[0]
+    tag = _TAG.fullmatch(first)
+    if tag is not None:
+        return UNMATCHABLE if tag.group(1) else int(tag.group(2))
+    bare = _BARE.fullmatch(first)
+    if bare is None:
+        raise Refusal.INVALID_IF_MATCH.error()
+    return int(bare.group(1))
+
+
+def not_modified(request: Request, etag: str) -> bool:
+    """``If-None-Match`` names this representation (weak comparison: a ``W/`` prefix ignored)."""
+    header = request.headers.get("If-None-Match", "")
+    listed = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    return etag in listed or "*" in listed

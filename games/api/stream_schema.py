@@ -1,0 +1,145 @@
+"""The stream tier's endpoints in the OpenAPI schema (a drf-spectacular postprocessing hook): they
+are served by ``games.streams``, a plain ASGI application drf-spectacular cannot see.
+
+- ``GET games/{game_id}/stream/``: Server-Sent Events, one per game event: ``id:`` its seq,
+  ``event:`` its type, ``data:`` the event as ``GameEvent`` (its ``data`` typed per type);
+- ``GET stream/``: the account's notes, ``event:`` the note's type, ``data:`` one of
+  ``YourTurnNote``, ``GameStartedNote``, ``GameFinishedNote``, ``TournamentRoundStartedNote``.
+
+Refusals are the API's problems (``application/problem+json``), from the one vocabulary.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from config.problems import PROBLEM_JSON
+from config.refusals import Refusal
+
+EVENT_STREAM = "text/event-stream"
+_PROBLEM = {"$ref": "#/components/schemas/Problem"}
+
+
+def _note(note_type: str, properties: dict[str, Any], description: str) -> dict[str, Any]:
+    fields = {"type": {"type": "string", "enum": [note_type]}, **properties}
+    return {
+        "type": "object",
+        "description": description,
+        "properties": fields,
+        "required": sorted(fields),
+    }
+
+
+_GAME = {"type": "string", "format": "uuid"}
+_INT = {"type": "integer"}
+_ABOUT_GAME = {"game": _GAME, "kind": {"type": "string"}, "version": _INT, "seat": _INT}
+NOTES: dict[str, dict[str, Any]] = {
+    "YourTurnNote": _note(
+        "your_turn",
+        {**_ABOUT_GAME, "deadline": {"type": "string", "format": "date-time", "nullable": True}},
+        "It is this seat's turn (sent on connect for every such game, then after each move "
+        "that leaves the turn with you); `deadline`: when the timer plays it, if any.",
+    ),
+    "GameStartedNote": _note("game_started", _ABOUT_GAME, "A game you sit at started."),
+    "GameFinishedNote": _note("game_finished", _ABOUT_GAME, "A game you sit at is over."),
+    "TournamentRoundStartedNote": _note(
+        "tournament_round_started",
+        {"tournament": _INT, "round": _INT, "game": _GAME, "seat": _INT},
+        "A round of a tournament you entered started: your game and seat in it.",
+    ),
+}
+
+
+def _refusals(*refusals: Refusal) -> dict[str, Any]:
+    by_status: dict[int, set[str]] = {}
+    for refusal in refusals:
+        by_status.setdefault(refusal.status, set()).add(refusal.code)
+    return {
+        str(status): {
+            "description": ", ".join(f"`{code}`" for code in sorted(codes)),
+            "content": {PROBLEM_JSON: {"schema": _PROBLEM}},
+        }
+        for status, codes in sorted(by_status.items())
+    }
+
+
+def _parameter(name: str, where: str, description: str, **schema: Any) -> dict[str, Any]:
+    return {"name": name, "in": where, "description": description, "schema": schema}
+
+
+GAME_STREAM = {
+    "operationId": "games_stream",
+    "summary": "A game's events, live (Server-Sent Events)",
+    "description": "Every event after `after` (or `Last-Event-ID`, which wins: a browser's "
+    "`EventSource` reconnects with it), then each new one as it is played, once and in order. "
+    "Each SSE frame: `id:` the event's seq, `event:` its type, `data:` the event as JSON (the "
+    "schema below). A comment every 15 s keeps the connection alive. Served by the stream tier; "
+    "`games/{game_id}/events/` with `Accept: text/event-stream` is the same stream.",
+    "tags": ["streams"],
+    "parameters": [
+        _parameter("game_id", "path", "The game", type="string", format="uuid")
+        | {"required": True},
+        _parameter("after", "query", "Only events with a greater seq", type="integer"),
+        _parameter("Last-Event-ID", "header", "Resume after this seq", type="integer"),
+    ],
+    "responses": {
+        "200": {
+            "description": "An event stream; each frame's `data` is a `GameEvent`.",
+            "content": {EVENT_STREAM: {"schema": {"$ref": "#/components/schemas/GameEvent"}}},
+        },
+        **_refusals(
+            Refusal.INVALID_QUERY,
+            Refusal.GAME_NOT_FOUND,
+            Refusal.THROTTLED,
+            Refusal.TOO_MANY_STREAMS,
+        ),
+    },
+}
+
+ACCOUNT_STREAM = {
+    "operationId": "stream",
+    "summary": "Your account's notes, live (Server-Sent Events)",
+    "description": "Opens with `your_turn` for every game where you are to move, then one note "
+    "per change that concerns you. Each SSE frame: `event:` the note's type, `data:` the note "
+    "as JSON. Signed in with a ticket (`POST stream/tickets/`, then `?ticket=`: for "
+    "`EventSource`, which cannot set headers), a token in `Authorization`, or the session; "
+    "never a token in the URL.",
+    "tags": ["streams"],
+    "parameters": [_parameter("ticket", "query", "A single-use stream ticket", type="string")],
+    "responses": {
+        "200": {
+            "description": "An event stream of notes.",
+            "content": {
+                EVENT_STREAM: {
+                    "schema": {
+                        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in NOTES],
+                        "discriminator": {
+                            "propertyName": "type",
+                            "mapping": {
+                                schema["properties"]["type"]["enum"][0]: (
+                                    f"#/components/schemas/{name}"
+                                )
+                                for name, schema in NOTES.items()
+                            },
+                        },
+                    }
+                }
+            },
+        },
+        **_refusals(
+            Refusal.TOKEN_IN_URL,
+            Refusal.INVALID_TICKET,
+            Refusal.NOT_AUTHENTICATED,
+            Refusal.THROTTLED,
+            Refusal.TOO_MANY_STREAMS,
+        ),
+    },
+}
+
+
+def add_streams(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular's postprocessing hook: the stream tier's two endpoints and their notes."""
+    result.setdefault("paths", {})["/api/v1/games/{game_id}/stream/"] = {"get": GAME_STREAM}
+    result["paths"]["/api/v1/stream/"] = {"get": ACCOUNT_STREAM}
+    result.setdefault("components", {}).setdefault("schemas", {}).update(NOTES)
+    return result

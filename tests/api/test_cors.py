@@ -1,0 +1,57 @@
+"""CORS on the API (django-cors-headers): origins from CORS_ALLOWED_ORIGINS (none by default);
+the headers a client needs (Idempotency-Key, If-Match ...) may be sent, ETag ... read."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import override_settings
+
+from config.settings import env_list
+
+pytestmark = pytest.mark.django_db
+
+ALLOWED = "https://play.example.org"
+GAMES = "/api/v1/games/"
+
+
+def test_no_origin_is_allowed_by_default(anon, settings) -> None:
+    assert settings.CORS_ALLOWED_ORIGINS == []
+    response = anon.get(GAMES, HTTP_ORIGIN=ALLOWED)
+    assert "Access-Control-Allow-Origin" not in response
+
+
+def test_origins_come_from_the_environment(monkeypatch) -> None:
+    monkeypatch.setenv("CORS_ALLOWED_ORIGINS", f"{ALLOWED}, http://localhost:5173 ,")
+    assert env_list("CORS_ALLOWED_ORIGINS", "") == [ALLOWED, "http://localhost:5173"]
+
+
+@override_settings(CORS_ALLOWED_ORIGINS=[ALLOWED])
+def test_an_allowed_origins_preflight_and_answer(make_client) -> None:
+    ann = make_client()
+    preflight = ann.options(
+        GAMES,
+        HTTP_ORIGIN=ALLOWED,
+        HTTP_ACCESS_CONTROL_REQUEST_METHOD="POST",
+        HTTP_ACCESS_CONTROL_REQUEST_HEADERS="authorization, content-type, idempotency-key",
+    )
+    assert preflight.status_code == 200
+    assert preflight["Access-Control-Allow-Origin"] == ALLOWED
+    allowed = preflight["Access-Control-Allow-Headers"]
+    for header in ("authorization", "idempotency-key", "if-match", "last-event-id"):
+        assert header in allowed
+    assert "POST" in preflight["Access-Control-Allow-Methods"]
+
+    answer = ann.get(GAMES, HTTP_ORIGIN=ALLOWED)
+    assert answer["Access-Control-Allow-Origin"] == ALLOWED
+    assert "ETag" in answer["Access-Control-Expose-Headers"]
+    assert "Access-Control-Allow-Credentials" not in answer
+    # refusals too (a page must read the problem)
+    refused = ann.get(f"{GAMES}not-a-uuid/", HTTP_ORIGIN=ALLOWED)
+    assert refused.status_code == 404
+    assert refused["Access-Control-Allow-Origin"] == ALLOWED
+
+
+@override_settings(CORS_ALLOWED_ORIGINS=[ALLOWED])
+def test_another_origin_and_other_paths_get_nothing(anon) -> None:
+    assert "Access-Control-Allow-Origin" not in anon.get(GAMES, HTTP_ORIGIN="https://evil.example")
+    assert "Access-Control-Allow-Origin" not in anon.get("/health/live", HTTP_ORIGIN=ALLOWED)
