@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
 from games.services import controlled_seats
@@ -31,6 +32,13 @@ class SeatInput(serializers.Serializer[None]):
     type = serializers.ChoiceField(choices=SEAT_TYPES)
     name = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
     level = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["type"] == "hotseat" and not attrs["name"].strip():
@@ -73,6 +81,13 @@ class ResignInput(serializers.Serializer[None]):
 
 class JoinInput(serializers.Serializer[None]):
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+    )
 
 
 class MoveInput(serializers.Serializer[None]):
@@ -134,6 +149,22 @@ class PlayerRef(serializers.Serializer[Player]):
     name = serializers.CharField(source="public_name")
 
 
+class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
+    """The fair dice of a started game (README, "Fair dice"); null before the start."""
+
+    verifiable = serializers.BooleanField(
+        help_text=_("False for a game started before fair dice: its rolls cannot be checked")
+    )
+    algorithm = serializers.CharField(allow_null=True)
+    server_seed_hash = serializers.CharField(
+        allow_null=True, help_text=_("SHA-256 of the server seed, published at the start")
+    )
+    client_seed = serializers.CharField(allow_null=True)
+    server_seed = serializers.CharField(
+        allow_null=True, help_text=_("The server seed (hex), once the game is over")
+    )
+
+
 class SeatSerializer(serializers.ModelSerializer[Seat]):
     name = serializers.CharField(source="display_name")
     player = PlayerRef(allow_null=True)
@@ -164,6 +195,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     seats = SeatSerializer(many=True)
     your_seats = serializers.SerializerMethodField()
     setup_label = serializers.SerializerMethodField()
+    fairness = serializers.SerializerMethodField()
     state = serializers.SerializerMethodField()
 
     class Meta:
@@ -171,7 +203,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         fields = [
             "id", "kind", "kind_name", "status", "status_name", "version", "options",
             "created_by", "created_at", "started_at", "finished_at", "turn_seat", "rated",
-            "assistance", "seats", "your_seats", "setup_label", "state",
+            "assistance", "seats", "your_seats", "setup_label", "fairness", "state",
         ]  # fmt: skip
 
     def get_your_seats(self, game: Game) -> list[int]:
@@ -181,6 +213,10 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     def get_setup_label(self, game: Game) -> str | None:
         occupants = [seat.occupant for seat in game.seats.all()]
         return kind_for(game.kind).presenter.setup_label(occupants)
+
+    @extend_schema_field(FairnessSerializer(allow_null=True))
+    def get_fairness(self, game: Game) -> dict[str, Any] | None:
+        return fairness_body(game)
 
     @extend_schema_field(serializers.DictField(allow_null=True))  # null until the game starts
     def get_state(self, game: Game) -> dict[str, Any] | None:

@@ -139,6 +139,7 @@ class GameJoinView(APIView):
             game_id=game_id,
             player=request_player(request),
             seat_index=data["seat"],
+            client_seed=data["client_seed"],
         )
         return render_game(request, game)
 
