@@ -16,7 +16,7 @@ def seeded_dice(server_seed: bytes, client_seed: str, nonce: int, count: int) ->
     block = 0
     while len(faces) < count:
         digest = hmac.new(
-            server_seed, f"{client_seed}:{nonce}:{block}".encode("utf-8"), hashlib.sha256
+            server_seed, f"{client_seed}:{nonce}:{block}".encode(), hashlib.sha256
         ).digest()
         faces += [byte % 6 + 1 for byte in digest if byte < 252]
         block += 1

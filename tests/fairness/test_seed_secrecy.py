@@ -112,7 +112,7 @@ async def test_no_stream_carries_the_seed_before_the_end(app) -> None:  # noqa: 
         ann = account("ann")
         return new_game(ann, "yatzy", ["me"], auto_confirm_seconds=0), ann, token(ann)
 
-    game, ann, ann_token = await sync_to_async(started)()
+    game, _ann, ann_token = await sync_to_async(started)()
     gid = str(game.pk)
     seed = game.server_seed
     assert len(seed) == 64
@@ -122,7 +122,7 @@ async def test_no_stream_carries_the_seed_before_the_end(app) -> None:  # noqa: 
     player = DjangoClient(headers={"Authorization": f"Token {ann_token}"})
     received: list[dict[str, Any]] = list(await stream.events(1))
     while True:
-        current, command = await sync_to_async(play)()
+        _current, command = await sync_to_async(play)()
         moved = await sync_to_async(player.post)(
             game_url(gid, "moves/"), command, content_type="application/json"
         )
