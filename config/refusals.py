@@ -185,6 +185,14 @@ class Refusal(enum.Enum):
         _("Only your own seat or a hot-seat player's seat can have a client seed."),
         "client_seed",
     )
+    ANALYSIS_AFTER_THE_GAME = Entry(
+        "analysis_after_the_game",
+        FORBIDDEN,
+        _("A rated or tournament game is analysed once it is over."),
+    )
+    ANALYSIS_NOT_AVAILABLE = Entry(
+        "analysis_not_available", BAD, _("There is no analysis for this game.")
+    )
     SEATS_NOT_FILLED = Entry(
         "seats_not_filled",
         CONFLICT,

@@ -34,6 +34,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ai import players as computer
+from ai.analysis import Analysis
 from games.presenters import ten_thousand as ten_thousand_view
 from games.presenters import yatzy as yatzy_view
 from games.rules import ten_thousand, yatzy
@@ -145,6 +146,18 @@ class AutoConfirm:
     move: Callable[[Any], dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class Analyst:
+    """How a kind analyses a played game (``games/{id}/analysis/``): luck against skill."""
+
+    #: ``(seq, rules event) pairs in order -> Analysis`` (``ai.analysis``).
+    analyse: Callable[[Iterable[tuple[int, Any]]], Analysis]
+    #: Which values it uses and how they are computed, as people read it.
+    values: str | Promise
+    #: Whether it counts by turns (each turn has its own expected value and identity).
+    by_turn: bool = False
+
+
 @dataclass(frozen=True, eq=False)
 class Kind:
     """One game kind: see the module's docstring. One object per kind: compared by identity."""
@@ -171,6 +184,8 @@ class Kind:
     #: What setting dice aside would score, before it is played (``games/{id}/preview/``):
     #: ``(wire state, positions) -> preview``; None where the kind has none.
     preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
+    #: The analysis of a played game (``games/{id}/analysis/``); None where the kind has none.
+    analyst: Analyst | None = None
 
     def level_for(self, asked: str) -> str | None:
         """The level a computer seat asked for at ``asked`` plays at (blank: the default); None if
@@ -230,6 +245,14 @@ YATZY = Kind(
         restarted_by=_yatzy_rolled,
         move=computer.yatzy_auto_confirm,
     ),
+    analyst=Analyst(
+        analyse=computer.yatzy_analysis,
+        values=_(
+            "Expected final scores from the exact table of the optimal player (dynamic "
+            "programming over every sheet, 254.48 from an empty sheet): a seat's value is its "
+            "points plus the expected points still to come under optimal play."
+        ),
+    ),
 )
 
 TEN_THOUSAND = Kind(
@@ -247,6 +270,16 @@ TEN_THOUSAND = Kind(
     computer=computer.ten_thousand_command,
     hint=computer.ten_thousand_hint,
     preview=ten_thousand_view.preview,
+    analyst=Analyst(
+        analyse=computer.ten_thousand_analysis,
+        values=_(
+            "Expected points per turn from the exact single-turn table of the play that banks "
+            "the most points on average (551.55 from a fresh turn): a seat's value is its "
+            "banked total plus the expected points of the turn in play. The expert plays to "
+            "win, not for points, so it may lose points on purpose."
+        ),
+        by_turn=True,
+    ),
 )
 
 _BY_CODE = {kind.code: kind for kind in (YATZY, TEN_THOUSAND)}

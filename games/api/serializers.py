@@ -285,3 +285,57 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
         help_text=_("yatzy: the expected final score of this sheet with that move and best play"),
     )
     options = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class AnalysisSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    expected_start = serializers.FloatField(
+        help_text=_("yatzy: the empty sheet's value; Dés 10 000: the expected points of its turns")
+    )
+    luck = serializers.FloatField()
+    skill_loss = serializers.FloatField()
+    value_now = serializers.FloatField(help_text=_("expected_start + luck - skill_loss"))
+    final = serializers.IntegerField(allow_null=True)
+    decisions = serializers.IntegerField()
+    accuracy = serializers.FloatField(allow_null=True)
+
+
+class AnalysisTurnSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    expected = serializers.FloatField()
+    luck = serializers.FloatField()
+    skill_loss = serializers.FloatField()
+    points = serializers.IntegerField(allow_null=True)
+
+
+class AnalysisDecisionSerializer(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    move = serializers.DictField()
+    best_move = serializers.DictField()
+    value = serializers.FloatField()
+    best_value = serializers.FloatField()
+    loss = serializers.FloatField()
+
+
+class AnalysisRollSerializer(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    luck = serializers.FloatField()
+
+
+class AnalysisSerializer(serializers.Serializer[dict[str, Any]]):
+    game = serializers.CharField()
+    kind = serializers.CharField()
+    finished = serializers.BooleanField()
+    method = serializers.DictField(child=serializers.CharField())
+    seats = AnalysisSeatSerializer(many=True)
+    turns = AnalysisTurnSerializer(many=True)
+    decisions = AnalysisDecisionSerializer(many=True)
+    rolls = AnalysisRollSerializer(many=True)

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.refusals import Refusal
-from games import ending, selectors, services
+from games import analysis, ending, selectors, services
 from games.api import serializers as s
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
@@ -325,3 +325,11 @@ class GameHintView(APIView):
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         hint = selectors.game_hint(game_id=game_id, player=request_player(request))
         return Response(hint)
+
+
+class GameAnalysisView(APIView):
+    """Luck against skill: per seat and per decision, from the computer's exact values."""
+
+    @extend_schema(responses=s.AnalysisSerializer, tags=["games"])
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+        return Response(analysis.game_analysis(game_id))

@@ -1,0 +1,110 @@
+"""Dés 10 000's analysis, in expected points per turn, from the optimal single turn
+(``ai.ten_thousand.tables.score_table``: 551.55 points from a fresh turn).
+
+A seat's value is its banked total plus the expected points of the turn it is playing under the
+play that banks the most points on average: a fresh turn adds 551.55 to what the seat is expected
+to have (its ``expected_start`` is the sum over its turns); a throw moves the value by its luck (a
+lost round drops it to the banked total); a set-aside with the choice to bank or throw on is the
+decision. So for every turn, and for every seat, the points banked are the expected points plus
+luck minus skill loss. The expert plays to win, not for points: near the end of a game its choices
+can lose points on purpose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ai.analysis import Analysis, Ledger, Turn
+from ai.players import faces_to_indices
+from ai.ten_thousand.rolls import UNIT, choices, roll_key
+from ai.ten_thousand.tables import ScoreTable, score_table
+from games.rules import ten_thousand as rules
+
+
+def _worth(table: ScoreTable, units: int, left: int, *, bank: bool | None = None) -> float:
+    """Points of reaching ``units`` turn points with ``left`` dice to throw: banked (``bank``),
+    thrown on (not ``bank``), or whichever is better (None)."""
+    if bank or units >= len(table.value):
+        return float(units * UNIT)
+    return float((table.value if bank is False else table.after)[units, left])
+
+
+def _best(
+    table: ScoreTable, roll: tuple[int, ...], turn_points: int
+) -> tuple[dict[str, Any], float]:
+    """The move that banks the most on average after ``roll``; its worth (points of the turn)."""
+    t = turn_points // UNIT
+    options = [(c, _worth(table, t + c.units, c.left)) for c in choices(roll_key(roll))]
+    choice, worth = max(options, key=lambda option: (option[1], option[0].units))
+    bank = table.banks(t + choice.units, choice.left)
+    keep = list(faces_to_indices(roll, choice.faces))
+    return {"type": "bank" if bank else "roll", "keep": keep}, worth
+
+
+def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None = None) -> Analysis:
+    """The analysis of a game from its events, ``(seq, event)`` in order, as far as they go."""
+    scores = table or score_table(None)
+    fresh = _worth(scores, 0, rules.DICE, bank=False)
+    state: rules.TenThousandState | None = None
+    ledger: Ledger | None = None
+    turns: list[int] = []
+    kept: tuple[int, rules.TenThousandState, rules.DiceSetAside] | None = None
+    open_turn: dict[int, tuple[int, int, int]] = {}  # seat -> (rolls, decisions) seen at its start
+
+    def close(seat: int, points: int) -> None:
+        assert ledger is not None
+        start_rolls, start_decisions, number = open_turn.pop(seat)
+        rolls = [r for r in ledger.analysis.rolls[start_rolls:] if r.seat == seat]
+        decisions = [d for d in ledger.analysis.decisions[start_decisions:] if d.seat == seat]
+        ledger.analysis.turns.append(Turn(
+            seat, number, fresh, sum(r.luck for r in rolls), sum(d.loss for d in decisions), points
+        ))  # fmt: skip
+
+    for seq, event in events:
+        if isinstance(event, rules.GameStarted):
+            ledger = Ledger(event.seats, 0.0)
+            turns = [0] * event.seats
+        elif state is not None and ledger is not None:
+            seat = state.turn_seat
+            banked = state.totals[seat]
+            if isinstance(event, rules.DiceRolled):
+                if kept is not None:  # the set-aside before this throw: thrown on
+                    decided_at, before, aside = kept
+                    worth = _worth(
+                        scores, state.turn_points // UNIT, state.dice_in_play, bank=False
+                    )
+                    move = {"type": "roll", "keep": list(aside.indices)}
+                    best, _ = _best(scores, before.roll, before.turn_points)
+                    ledger.decide(decided_at, seat, turns[seat], move, banked + worth, best)
+                    kept = None
+                elif not state.kept:  # a fresh turn
+                    turns[seat] += 1
+                    open_turn[seat] = (len(ledger.analysis.rolls), len(ledger.analysis.decisions),
+                                       turns[seat])  # fmt: skip
+                    ledger.expect(seat, fresh)
+                scoring = bool(choices(roll_key(event.dice)))
+                after = _best(scores, event.dice, state.turn_points)[1] if scoring else 0.0
+                ledger.roll(seq, seat, turns[seat], banked + after)
+            elif isinstance(event, rules.DiceSetAside):
+                kept = (seq, state, event)
+            elif isinstance(event, rules.TurnBanked):
+                assert kept is not None  # a bank always sets dice aside first
+                decided_at, before, aside = kept
+                move = {"type": "bank", "keep": list(aside.indices)}
+                best, _ = _best(scores, before.roll, before.turn_points)
+                ledger.decide(decided_at, seat, turns[seat], move, banked + event.points, best)
+                kept = None
+                close(seat, event.points)
+            elif isinstance(event, rules.RoundLost):
+                close(seat, 0)
+            elif isinstance(event, rules.GameFinished):
+                ledger.analysis.finished = True
+                for line, total in zip(ledger.analysis.seats, event.totals, strict=True):
+                    line.final = total
+        state = rules.apply(state, event)
+    if ledger is None:
+        raise ValueError("a game's analysis starts at its game_started event")
+    for seat, (_, _, number) in open_turn.items():  # a turn in play: its figures so far
+        ledger.analysis.turns.append(Turn(seat, number, fresh, 0.0, 0.0, None))
+    return ledger.analysis

@@ -1,0 +1,117 @@
+"""``GET games/{id}/analysis/``: a played game's luck against skill (``ai.analysis``), per seat
+and per decision, with the identity ``value = expected start + luck - skill loss``.
+
+A finished game's analysis is open to anyone. During play it is given only where the computer's
+help is (unrated games outside tournaments), for the moves already made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext as _
+
+from ai.analysis import Analysis, Decision, Roll, SeatLine, Turn
+from config.refusals import Refusal
+from games.kinds import Analyst, kind_for
+from games.models import Game, GameId, GameStatus
+from games.selectors import game_events, game_get
+
+#: Values are given to this many decimals; the identity holds up to that rounding.
+DECIMALS = 2
+
+
+def _in_tournament(game: Game) -> bool:
+    try:
+        game.tournament_game  # noqa: B018  (the reverse one-to-one: a query)
+    except ObjectDoesNotExist:
+        return False
+    return True
+
+
+def _allowed(game: Game) -> None:
+    if game.status == GameStatus.OPEN:
+        raise Refusal.GAME_NOT_STARTED.error()
+    if game.status != GameStatus.FINISHED and (game.rated or _in_tournament(game)):
+        raise Refusal.ANALYSIS_AFTER_THE_GAME.error()
+
+
+def game_analysis(game_id: GameId) -> dict[str, Any]:
+    """The analysis of the game, as the API answers it."""
+    game = game_get(game_id)
+    analyst = kind_for(game.kind).analyst
+    if analyst is None:
+        raise Refusal.ANALYSIS_NOT_AVAILABLE.error()
+    _allowed(game)
+    engine = kind_for(game.kind).engine
+    rows = game_events(game).iterator()
+    analysis = analyst.analyse((row.seq, engine.event_from_wire(row.data)) for row in rows)
+    names = {seat.index: seat.display_name for seat in game.seats.all()}
+    return body(game, analyst, analysis, names)
+
+
+def _r(value: float) -> float:
+    return round(value, DECIMALS)
+
+
+def _seat(line: SeatLine, name: str) -> dict[str, Any]:
+    return {
+        "seat": line.seat,
+        "name": name,
+        "expected_start": _r(line.expected_start),
+        "luck": _r(line.luck),
+        "skill_loss": _r(line.skill_loss),
+        "value_now": _r(line.value_now),
+        "final": line.final,
+        "decisions": line.decisions,
+        "accuracy": None if line.accuracy is None else round(line.accuracy, 4),
+    }
+
+
+def _decision(d: Decision) -> dict[str, Any]:
+    return {
+        "seq": d.seq, "seat": d.seat, "turn": d.turn, "move": d.move, "best_move": d.best_move,
+        "value": _r(d.value), "best_value": _r(d.best_value), "loss": _r(d.loss),
+    }  # fmt: skip
+
+
+def _roll(r: Roll) -> dict[str, Any]:
+    return {
+        "seq": r.seq, "seat": r.seat, "turn": r.turn, "before": _r(r.before),
+        "after": _r(r.after), "luck": _r(r.luck),
+    }  # fmt: skip
+
+
+def _turn(t: Turn) -> dict[str, Any]:
+    return {
+        "seat": t.seat, "turn": t.turn, "expected": _r(t.expected), "luck": _r(t.luck),
+        "skill_loss": _r(t.skill_loss), "points": t.points,
+    }  # fmt: skip
+
+
+def body(game: Game, analyst: Analyst, analysis: Analysis, names: dict[int, str]) -> dict[str, Any]:
+    return {
+        "game": str(game.pk),
+        "kind": game.kind,
+        "finished": analysis.finished,
+        "method": {
+            "values": str(analyst.values),
+            "luck": _(
+                "Luck of a roll: the value after it minus the value before it (its expected value)."
+            ),
+            "skill_loss": _(
+                "Loss of a decision: the value of the best choice minus the value of the choice "
+                "made; accuracy is the share of decisions with no loss."
+            ),
+            "identity": (
+                _("For every turn and every seat: points = expected + luck - skill loss.")
+                if analyst.by_turn
+                else _("For every seat: final = expected start + luck - skill loss.")
+            ),
+        },
+        "seats": [_seat(line, names.get(line.seat, "")) for line in analysis.seats],
+        "turns": [_turn(t) for t in analysis.turns],
+        "decisions": [_decision(d) for d in analysis.decisions],
+        "rolls": [_roll(r) for r in analysis.rolls],
+    }
