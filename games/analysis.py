@@ -87,7 +87,12 @@ def _turn(t: Turn) -> dict[str, Any]:
     return {
         "seat": t.seat, "turn": t.turn, "expected": _r(t.expected), "luck": _r(t.luck),
         "skill_loss": _r(t.skill_loss), "points": t.points,
+        "win_before": _chance(t.win_before), "win_after": _chance(t.win_after),
     }  # fmt: skip
+
+
+def _chance(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def body(game: Game, analyst: Analyst, analysis: Analysis, names: dict[int, str]) -> dict[str, Any]:

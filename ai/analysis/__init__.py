@@ -62,6 +62,9 @@ class Turn:
     skill_loss: float
     #: What the turn banked (None while it is being played).
     points: int | None
+    #: Two seats (Dés 10 000): the seat's chance to win before the turn and after it.
+    win_before: float | None = None
+    win_after: float | None = None
 
 
 @dataclass

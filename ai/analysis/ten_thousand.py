@@ -8,14 +8,19 @@ lost round drops it to the banked total); a set-aside with the choice to bank or
 decision. So for every turn, and for every seat, the points banked are the expected points plus
 luck minus skill loss. The expert plays to win, not for points: near the end of a game its choices
 can lose points on purpose.
+
+For two seats each turn also has the seat's chance to win before it and after it, from the
+expert's model (``win_chances``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from ai.analysis import Analysis, Ledger, Turn
+from ai.analysis.win_chances import chance_to_win, modelled
 from ai.players import faces_to_indices
 from ai.ten_thousand.rolls import UNIT, choices, roll_key
 from ai.ten_thousand.tables import ScoreTable, score_table
@@ -50,16 +55,28 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
     ledger: Ledger | None = None
     turns: list[int] = []
     kept: tuple[int, rules.TenThousandState, rules.DiceSetAside] | None = None
-    open_turn: dict[int, tuple[int, int, int]] = {}  # seat -> (rolls, decisions) seen at its start
+    # seat -> (rolls and decisions recorded when its turn began, the turn's number, win chance)
+    open_turn: dict[int, tuple[int, int, int, float | None]] = {}
+    awaiting: int | None = None  # the last closed turn, until its chance after is known
 
     def close(seat: int, points: int) -> None:
+        nonlocal awaiting
         assert ledger is not None
-        start_rolls, start_decisions, number = open_turn.pop(seat)
+        start_rolls, start_decisions, number, before = open_turn.pop(seat)
         rolls = [r for r in ledger.analysis.rolls[start_rolls:] if r.seat == seat]
         decisions = [d for d in ledger.analysis.decisions[start_decisions:] if d.seat == seat]
-        ledger.analysis.turns.append(Turn(
-            seat, number, fresh, sum(r.luck for r in rolls), sum(d.loss for d in decisions), points
-        ))  # fmt: skip
+        luck, loss = sum(r.luck for r in rolls), sum(d.loss for d in decisions)
+        ledger.analysis.turns.append(Turn(seat, number, fresh, luck, loss, points, before))
+        awaiting = len(ledger.analysis.turns) - 1
+
+    def settle(between: rules.TenThousandState) -> None:
+        """The last closed turn's chance after it, from the position between two turns."""
+        nonlocal awaiting
+        if awaiting is not None and ledger is not None and modelled(between):
+            done = ledger.analysis.turns[awaiting]
+            after = chance_to_win(between, done.seat)
+            ledger.analysis.turns[awaiting] = replace(done, win_after=after)
+        awaiting = None
 
     for seq, event in events:
         if isinstance(event, rules.GameStarted):
@@ -79,9 +96,11 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
                     ledger.decide(decided_at, seat, turns[seat], move, banked + worth, best)
                     kept = None
                 elif not state.kept:  # a fresh turn
+                    settle(state)
                     turns[seat] += 1
+                    chance = chance_to_win(state, seat) if modelled(state) else None
                     open_turn[seat] = (len(ledger.analysis.rolls), len(ledger.analysis.decisions),
-                                       turns[seat])  # fmt: skip
+                                       turns[seat], chance)  # fmt: skip
                     ledger.expect(seat, fresh)
                 scoring = bool(choices(roll_key(event.dice)))
                 after = _best(scores, event.dice, state.turn_points)[1] if scoring else 0.0
@@ -103,8 +122,12 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
                 for line, total in zip(ledger.analysis.seats, event.totals, strict=True):
                     line.final = total
         state = rules.apply(state, event)
-    if ledger is None:
+        if state.finished:
+            settle(state)
+    if ledger is None or state is None:
         raise ValueError("a game's analysis starts at its game_started event")
-    for seat, (_, _, number) in open_turn.items():  # a turn in play: its figures so far
-        ledger.analysis.turns.append(Turn(seat, number, fresh, 0.0, 0.0, None))
+    if not state.roll and not state.kept:  # between two turns
+        settle(state)
+    for seat, (_, _, number, chance) in open_turn.items():  # a turn in play: no figures yet
+        ledger.analysis.turns.append(Turn(seat, number, fresh, 0.0, 0.0, None, chance))
     return ledger.analysis

@@ -308,6 +308,10 @@ class AnalysisTurnSerializer(serializers.Serializer[dict[str, Any]]):
     luck = serializers.FloatField()
     skill_loss = serializers.FloatField()
     points = serializers.IntegerField(allow_null=True)
+    win_before = serializers.FloatField(
+        allow_null=True, help_text=_("Two seats: the seat's chance to win before the turn")
+    )
+    win_after = serializers.FloatField(allow_null=True)
 
 
 class AnalysisDecisionSerializer(serializers.Serializer[dict[str, Any]]):

@@ -3,6 +3,7 @@ computer's help is (unrated, outside tournaments), for the moves made so far."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -77,6 +78,14 @@ def test_a_finished_ten_thousand_game_counts_by_turns() -> None:
             turn["expected"] + turn["luck"] - turn["skill_loss"], abs=0.03
         )
     assert {d["move"]["type"] for d in body["decisions"]} <= {"roll", "bank"}
+    # Two seats: the chance to win around each turn, from the expert's model.
+    chances = [(t["win_before"], t["win_after"]) for t in body["turns"]]
+    assert all(0 <= before <= 1 and 0 <= after <= 1 for before, after in chances)
+    for (_, after), (before, _) in pairwise(chances):
+        assert after == pytest.approx(1 - before, abs=2e-4)  # the other seat plays next
+    final = chances[-1][1]
+    winner = body["turns"][-1]["seat"] == max(body["seats"], key=lambda s: s["final"])["seat"]
+    assert final == (1.0 if winner else 0.0) or final == 0.5
 
 
 def test_during_play_only_where_the_computer_may_help() -> None:

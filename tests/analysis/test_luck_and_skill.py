@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -109,6 +110,14 @@ def test_ten_thousand_the_identity_holds_for_every_seat_and_turn(levels: tuple[s
             assert line.expected_start == pytest.approx(optimal_turn_value() * len(turns), abs=1e-6)
             if level == "classic":
                 classic_losses.append(line.skill_loss)
+        chances = [(t.win_before, t.win_after) for t in analysis.turns]
+        if len(levels) == 2:
+            for (_, after), (before, _) in pairwise(chances):
+                assert after is not None and before is not None
+                assert after == pytest.approx(1 - before, abs=EXACT)
+            assert chances[-1][1] in (0.0, 0.5, 1.0)
+        else:
+            assert chances == [(None, None)] * len(chances)
     # Banking at 300 gives away points in nearly every game; in a short one it may not.
     assert sum(loss > 0 for loss in classic_losses) >= 0.95 * len(classic_losses)
     assert sum(classic_losses) / len(classic_losses) > 300
