@@ -13,7 +13,7 @@ from games.rules.ten_thousand import TenThousandState
 from games.rules.yatzy import YatzyState
 
 if TYPE_CHECKING:
-    from ai.analysis import Analysis
+    from ai.analysis import Analysis, Chart
 
 
 def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
@@ -115,3 +115,15 @@ def ten_thousand_analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
     from ai.analysis import ten_thousand as analysis
 
     return analysis.analyse(events)
+
+
+def yatzy_chart(analysis: Analysis) -> Chart:
+    from ai.analysis import yatzy as analysed
+
+    return analysed.chart(analysis)
+
+
+def ten_thousand_chart(analysis: Analysis) -> Chart:
+    from ai.analysis import ten_thousand as analysed
+
+    return analysed.chart(analysis)

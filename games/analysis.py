@@ -7,6 +7,7 @@ help is (unrated games outside tournaments), for the moves already made.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -37,8 +38,17 @@ def _allowed(game: Game) -> None:
         raise Refusal.ANALYSIS_AFTER_THE_GAME.error()
 
 
-def game_analysis(game_id: GameId) -> dict[str, Any]:
-    """The analysis of the game, as the API answers it."""
+@dataclass(frozen=True)
+class Analysed:
+    game: Game
+    analyst: Analyst
+    analysis: Analysis
+    #: Each seat's name, in seat order.
+    names: list[str]
+
+
+def game_analysed(game_id: GameId) -> Analysed:
+    """The game's analysis, where it may be given (else the refusal)."""
     game = game_get(game_id)
     analyst = kind_for(game.kind).analyst
     if analyst is None:
@@ -47,8 +57,12 @@ def game_analysis(game_id: GameId) -> dict[str, Any]:
     engine = kind_for(game.kind).engine
     rows = game_events(game).iterator()
     analysis = analyst.analyse((row.seq, engine.event_from_wire(row.data)) for row in rows)
-    names = {seat.index: seat.display_name for seat in game.seats.all()}
-    return body(game, analyst, analysis, names)
+    return Analysed(game, analyst, analysis, [seat.display_name for seat in game.seats.all()])
+
+
+def game_analysis(game_id: GameId) -> dict[str, Any]:
+    """The analysis of the game, as the API answers it."""
+    return body(game_analysed(game_id))
 
 
 def _r(value: float) -> float:
@@ -95,7 +109,10 @@ def _chance(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def body(game: Game, analyst: Analyst, analysis: Analysis, names: dict[int, str]) -> dict[str, Any]:
+def body(analysed: Analysed) -> dict[str, Any]:
+    game, analyst, analysis, names = (
+        analysed.game, analysed.analyst, analysed.analysis, analysed.names,
+    )  # fmt: skip
     return {
         "game": str(game.pk),
         "kind": game.kind,
@@ -115,7 +132,7 @@ def body(game: Game, analyst: Analyst, analysis: Analysis, names: dict[int, str]
                 else _("For every seat: final = expected start + luck - skill loss.")
             ),
         },
-        "seats": [_seat(line, names.get(line.seat, "")) for line in analysis.seats],
+        "seats": [_seat(line, names[line.seat]) for line in analysis.seats],
         "turns": [_turn(t) for t in analysis.turns],
         "decisions": [_decision(d) for d in analysis.decisions],
         "rolls": [_roll(r) for r in analysis.rolls],

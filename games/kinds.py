@@ -34,7 +34,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ai import players as computer
-from ai.analysis import Analysis
+from ai.analysis import Analysis, Chart
 from games.presenters import ten_thousand as ten_thousand_view
 from games.presenters import yatzy as yatzy_view
 from games.rules import ten_thousand, yatzy
@@ -152,6 +152,8 @@ class Analyst:
 
     #: ``(seq, rules event) pairs in order -> Analysis`` (``ai.analysis``).
     analyse: Callable[[Iterable[tuple[int, Any]]], Analysis]
+    #: ``Analysis -> Chart``: what the game's picture plots (``games/{id}/analysis.svg``).
+    chart: Callable[[Analysis], Chart]
     #: Which values it uses and how they are computed, as people read it.
     values: str | Promise
     #: Whether it counts by turns (each turn has its own expected value and identity).
@@ -247,6 +249,7 @@ YATZY = Kind(
     ),
     analyst=Analyst(
         analyse=computer.yatzy_analysis,
+        chart=computer.yatzy_chart,
         values=_(
             "Expected final scores from the exact table of the optimal player (dynamic "
             "programming over every sheet, 254.48 from an empty sheet): a seat's value is its "
@@ -272,6 +275,7 @@ TEN_THOUSAND = Kind(
     preview=ten_thousand_view.preview,
     analyst=Analyst(
         analyse=computer.ten_thousand_analysis,
+        chart=computer.ten_thousand_chart,
         values=_(
             "Expected points per turn from the exact single-turn table of the play that banks "
             "the most points on average (551.55 from a fresh turn): a seat's value is its "

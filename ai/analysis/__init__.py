@@ -87,6 +87,18 @@ class SeatLine:
         return self.best_decisions / self.decisions if self.decisions else None
 
 
+@dataclass(frozen=True)
+class Chart:
+    """What a game's picture plots: per seat, a value after each step (``x`` = 0: the start)."""
+
+    #: What the values are: ``score`` (expected final score), ``chance`` (to win, 0 to 1) or
+    #: ``points`` (banked).
+    measure: str
+    #: What a step is: ``round`` (every seat plays once) or ``turn`` (one seat's turn).
+    step: str
+    lines: list[list[float]]
+
+
 @dataclass
 class Analysis:
     seats: list[SeatLine]

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from ai.analysis import Analysis, Ledger, Turn
+from ai.analysis import Analysis, Chart, Ledger, Turn
 from ai.analysis.win_chances import chance_to_win, modelled
 from ai.players import faces_to_indices
 from ai.ten_thousand.rolls import UNIT, choices, roll_key
@@ -131,3 +131,22 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
     for seat, (_, _, number, chance) in open_turn.items():  # a turn in play: no figures yet
         ledger.analysis.turns.append(Turn(seat, number, fresh, 0.0, 0.0, None, chance))
     return ledger.analysis
+
+
+def chart(analysis: Analysis) -> Chart:
+    """Two seats: each seat's chance to win at the start and after every turn of the game;
+    otherwise each seat's banked total after each of its turns."""
+    turns = [turn for turn in analysis.turns if turn.points is not None]
+    if len(analysis.seats) == 2 and turns and turns[0].win_before is not None:
+        first = turns[0].win_before if turns[0].seat == 0 else 1 - turns[0].win_before
+        chances = [first]
+        for turn in turns:
+            if turn.win_after is None:
+                break
+            chances.append(turn.win_after if turn.seat == 0 else 1 - turn.win_after)
+        return Chart("chance", "turn", [chances, [1 - c for c in chances]])
+    lines: list[list[float]] = [[0.0] for _ in analysis.seats]
+    for turn in turns:
+        assert turn.points is not None
+        lines[turn.seat].append(lines[turn.seat][-1] + turn.points)
+    return Chart("points", "round", lines)

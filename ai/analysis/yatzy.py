@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ai.analysis import Analysis, Ledger
+from ai.analysis import Analysis, Chart, Ledger
 from ai.players import faces_to_indices
 from ai.yatzy.policy import Strategy, default_strategy
 from games.rules import yatzy
@@ -64,3 +64,12 @@ def analyse(
     if ledger is None:
         raise ValueError("a game's analysis starts at its game_started event")
     return ledger.analysis
+
+
+def chart(analysis: Analysis) -> Chart:
+    """Each seat's expected final score at the start and after each of its turns."""
+    lines = [[line.expected_start] for line in analysis.seats]
+    for decision in analysis.decisions:
+        if decision.move["type"] == "score":
+            lines[decision.seat].append(decision.best_value - decision.loss)
+    return Chart("score", "round", lines)

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
@@ -16,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.refusals import Refusal
-from games import analysis, ending, selectors, services
+from games import analysis, analysis_chart, ending, selectors, services
 from games.api import serializers as s
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
@@ -333,3 +335,16 @@ class GameAnalysisView(APIView):
     @extend_schema(responses=s.AnalysisSerializer, tags=["games"])
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         return Response(analysis.game_analysis(game_id))
+
+
+class GameAnalysisChartView(APIView):
+    """The analysis as a picture: each seat's expected score or chance to win over the game."""
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # A browser's <img> asks for images: the refusals still answer as JSON.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR}, tags=["games"])
+    def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
+        svg = analysis_chart.render(analysis.game_analysed(game_id))
+        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
