@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
 
@@ -54,10 +55,35 @@ def game_analysed(game_id: GameId) -> Analysed:
     if analyst is None:
         raise Refusal.ANALYSIS_NOT_AVAILABLE.error()
     _allowed(game)
+    analysis = _analyse(game, analyst)
+    return Analysed(game, analyst, analysis, [seat.display_name for seat in game.seats.all()])
+
+
+def _analyse(game: Game, analyst: Analyst) -> Analysis:
     engine = kind_for(game.kind).engine
     rows = game_events(game).iterator()
-    analysis = analyst.analyse((row.seq, engine.event_from_wire(row.data)) for row in rows)
-    return Analysed(game, analyst, analysis, [seat.display_name for seat in game.seats.all()])
+    return analyst.analyse((row.seq, engine.event_from_wire(row.data)) for row in rows)
+
+
+#: A finished game's analysis never changes: its seats' summaries are kept this long.
+SUMMARY_SECONDS = 30 * 24 * 3600
+
+
+def seat_summaries(game: Game) -> list[dict[str, float | None]] | None:
+    """A finished game's luck, skill loss and accuracy per seat (computed once, then kept in the
+    cache); None for a game of a kind with no analysis or not finished."""
+    analyst = kind_for(game.kind).analyst
+    if analyst is None or game.status != GameStatus.FINISHED:
+        return None
+    key = f"analysis:v1:{game.pk}"
+    found: list[dict[str, float | None]] | None = cache.get(key)
+    if found is None:
+        found = [
+            {"luck": line.luck, "skill_loss": line.skill_loss, "accuracy": line.accuracy}
+            for line in _analyse(game, analyst).seats
+        ]
+        cache.set(key, found, SUMMARY_SECONDS)
+    return found
 
 
 def game_analysis(game_id: GameId) -> dict[str, Any]:
