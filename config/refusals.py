@@ -188,7 +188,7 @@ class Refusal(enum.Enum):
     ANALYSIS_AFTER_THE_GAME = Entry(
         "analysis_after_the_game",
         FORBIDDEN,
-        _("A rated or tournament game is analysed once it is over."),
+        _("This game is analysed once it is over: it has no computer help."),
     )
     ANALYSIS_NOT_AVAILABLE = Entry(
         "analysis_not_available", BAD, _("There is no analysis for this game.")

@@ -2,7 +2,8 @@
 and per decision, with the identity ``value = expected start + luck - skill loss``.
 
 A finished game's analysis is open to anyone. During play it is given only where the computer's
-help is (unrated games outside tournaments), for the moves already made.
+help is (the game's ``assistance``: unrated games outside tournaments, unless turned off), for
+the moves already made.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
-from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
 
 from ai.analysis import Analysis, Decision, Roll, SeatLine, Turn
@@ -24,18 +24,12 @@ from games.selectors import game_events, game_get
 DECIMALS = 2
 
 
-def _in_tournament(game: Game) -> bool:
-    try:
-        game.tournament_game  # noqa: B018  (the reverse one-to-one: a query)
-    except ObjectDoesNotExist:
-        return False
-    return True
-
-
 def _allowed(game: Game) -> None:
+    # During play, only where the computer may help (``assistance``: never in rated or
+    # tournament games).
     if game.status == GameStatus.OPEN:
         raise Refusal.GAME_NOT_STARTED.error()
-    if game.status != GameStatus.FINISHED and (game.rated or _in_tournament(game)):
+    if game.status != GameStatus.FINISHED and not game.assistance:
         raise Refusal.ANALYSIS_AFTER_THE_GAME.error()
 
 

@@ -103,6 +103,14 @@ def test_during_play_only_where_the_computer_may_help() -> None:
     rated = new_game(owner, "yatzy", ["me", "open"], joiners=[account("bob")], rated=True)
     refused = ann.ok("get", game_url(str(rated.pk), "analysis/"), status=403)
     assert refused["code"] == "analysis_after_the_game"
+    body = {"kind": "yatzy", "seats": [{"type": "me"}], "assistance": False}
+    unhelped = ann.ok("post", "/api/v1/games/", body, status=201)
+    ann.ok("post", game_url(unhelped["id"], "start/"))
+    play(unhelped["id"], ann, {0: "casual"}, moves=2)
+    refused = ann.ok("get", game_url(unhelped["id"], "analysis.svg"), status=403)
+    assert refused["code"] == "analysis_after_the_game"
+    play(unhelped["id"], ann, {0: "casual"})
+    assert ann.ok("get", game_url(unhelped["id"], "analysis/"))["finished"] is True
     waiting = new_game(owner, "yatzy", ["me", "open"], start=False)
     refused = ann.ok("get", game_url(str(waiting.pk), "analysis/"), status=409)
     assert refused["code"] == "game_not_started"
