@@ -15,7 +15,16 @@ from django.test import Client as DjangoClient
 from games.kinds import kind_for
 from games.models import Game, GameEvent
 from players.models import Player
-from tests.factories import Client, account, api_client, api_game, game_url, new_game, token
+from tests.factories import (
+    Client,
+    account,
+    api_client,
+    api_game,
+    game_url,
+    new_game,
+    stream_ticket,
+    token,
+)
 from tests.streams import asgi
 from tests.streams.test_streams import app  # noqa: F401  (the stream tier on each live bus)
 
@@ -108,16 +117,17 @@ def test_no_answer_and_no_admin_page_shows_the_seed_before_the_end(kind: str) ->
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_no_stream_carries_the_seed_before_the_end(app) -> None:  # noqa: F811
-    def started() -> tuple[Game, Player, str]:
+    def started() -> tuple[Game, str, str]:
         ann = account("ann")
-        return new_game(ann, "yatzy", ["me"], auto_confirm_seconds=0), ann, token(ann)
+        game = new_game(ann, "yatzy", ["me"], auto_confirm_seconds=0)
+        return game, token(ann), stream_ticket(ann)
 
-    game, _ann, ann_token = await sync_to_async(started)()
+    game, ann_token, ticket = await sync_to_async(started)()
     gid = str(game.pk)
     seed = game.server_seed
     assert len(seed) == 64
     stream = await asgi.get(app, f"/api/v1/games/{gid}/stream/")
-    mine = await asgi.get(app, "/api/v1/stream/", {"token": ann_token})
+    mine = await asgi.get(app, "/api/v1/stream/", {"ticket": ticket})
     play: Callable[[], tuple[Game, dict[str, Any]]] = lambda: next_move(gid)  # noqa: E731
     player = DjangoClient(headers={"Authorization": f"Token {ann_token}"})
     received: list[dict[str, Any]] = list(await stream.events(1))
