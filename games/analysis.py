@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from ai.analysis import Analysis, Decision, Roll, SeatLine, Turn
 from config.refusals import Refusal
+from games.fairness import OVER
 from games.kinds import Analyst, kind_for
 from games.models import Game, GameId, GameStatus
 from games.selectors import game_events, game_get
@@ -29,7 +30,7 @@ def _allowed(game: Game) -> None:
     # tournament games).
     if game.status == GameStatus.OPEN:
         raise Refusal.GAME_NOT_STARTED.error()
-    if game.status != GameStatus.FINISHED and not game.assistance:
+    if game.status not in OVER and not game.assistance:
         raise Refusal.ANALYSIS_AFTER_THE_GAME.error()
 
 

@@ -67,9 +67,14 @@ def after_decision(game: Game, roller: DiceRoller, events: Sequence[WireEvent]) 
     return list(events)
 
 
+#: The statuses of a game that is over: its seed is revealed.
+OVER = frozenset({GameStatus.FINISHED, GameStatus.ABORTED})
+
+
 def revealed_seed(game: Game) -> str | None:
-    """The server seed, once the game is over; None before (and for a game without one)."""
-    if game.status == GameStatus.FINISHED and game.server_seed:
+    """The server seed, once the game is over (finished or aborted); None before (and for a game
+    without one)."""
+    if game.status in OVER and game.server_seed:
         return game.server_seed
     return None
 
@@ -119,7 +124,7 @@ def verify_game(game: Game) -> Check:
     if commitment is None:
         return Check(verifiable=False)
     revealed = next(
-        (getattr(e, "server_seed", None) for e in events if e.type == "game_finished"), None
+        (getattr(e, "server_seed", None) for e in events if e.type in rules.ENDINGS), None
     )
     seed = bytes.fromhex(revealed or game.server_seed)
     rolls = [

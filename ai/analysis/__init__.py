@@ -14,6 +14,7 @@ function "value now" is, at the end, the points the seat scored.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,17 +130,32 @@ class Ledger:
         move: dict[str, Any],
         value: float,
         best_move: dict[str, Any],
+        *,
+        counted: bool = True,
     ) -> Decision:
         """The seat chose ``move``, worth ``value``; the best choice's value is the seat's value
-        now (the value of its position after the roll)."""
+        now (the value of its position after the roll). A decision not ``counted`` (leaving the
+        game) is a loss but not one of the seat's decisions for its accuracy."""
         decision = Decision(seq, seat, turn, move, best_move, value, self.value[seat])
         self.analysis.decisions.append(decision)
         line = self.analysis.seats[seat]
         line.skill_loss += decision.loss
-        line.decisions += 1
-        line.best_decisions += decision.loss < NO_LOSS
+        if counted:
+            line.decisions += 1
+            line.best_decisions += decision.loss < NO_LOSS
         self.value[seat] -= decision.loss
         return decision
+
+    def end(self, results: tuple[int, ...], early: Iterable[int] = ()) -> None:
+        """The game is over with these results. The seats ``early`` were still in play when the
+        others left (the game ended early): they lose or keep the rest of their expected points
+        by no roll and no choice of their own, and that difference is counted as their luck."""
+        self.analysis.finished = True
+        for line, result in zip(self.analysis.seats, results, strict=True):
+            line.final = result
+        for seat in early:
+            self.analysis.seats[seat].luck += results[seat] - self.value[seat]
+            self.value[seat] = float(results[seat])
 
     def expect(self, seat: int, more: float) -> None:
         """A new turn adds its expected value to the seat's start (kinds counted by turns)."""

@@ -24,6 +24,7 @@ from ai.analysis.win_chances import chance_to_win, modelled
 from ai.players import faces_to_indices
 from ai.ten_thousand.rolls import UNIT, choices, roll_key
 from ai.ten_thousand.tables import ScoreTable, score_table
+from games.rules import ending
 from games.rules import ten_thousand as rules
 
 
@@ -108,19 +109,26 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
             elif isinstance(event, rules.DiceSetAside):
                 kept = (seq, state, event)
             elif isinstance(event, rules.TurnBanked):
-                assert kept is not None  # a bank always sets dice aside first
-                decided_at, before, aside = kept
-                move = {"type": "bank", "keep": list(aside.indices)}
-                best, _ = _best(scores, before.roll, before.turn_points)
-                ledger.decide(decided_at, seat, turns[seat], move, banked + event.points, best)
-                kept = None
-                close(seat, event.points)
-            elif isinstance(event, rules.RoundLost):
+                if kept is not None:  # a bank after setting dice aside: the decision
+                    decided_at, before, aside = kept
+                    move = {"type": "bank", "keep": list(aside.indices)}
+                    best, _ = _best(scores, before.roll, before.turn_points)
+                    ledger.decide(decided_at, seat, turns[seat], move, banked + event.points, best)
+                    kept = None
+                if seat in open_turn:
+                    close(seat, event.points)
+            elif isinstance(event, rules.RoundLost) and seat in open_turn:
                 close(seat, 0)
+            elif isinstance(event, ending.SeatLeft):
+                # Leaving gives up the turn in play, if any: counted as the seat's loss.
+                left = event.seat
+                move = {"type": event.reason}
+                now = float(state.totals[left])
+                ledger.decide(seq, left, turns[left], move, now, {"type": "play_on"}, counted=False)
+                if left in open_turn:
+                    close(left, 0)
             elif isinstance(event, rules.GameFinished):
-                ledger.analysis.finished = True
-                for line, total in zip(ledger.analysis.seats, event.totals, strict=True):
-                    line.final = total
+                ledger.end(event.totals)
         state = rules.apply(state, event)
         if state.finished:
             settle(state)

@@ -15,7 +15,7 @@ from typing import Any
 from ai.analysis import Analysis, Chart, Ledger
 from ai.players import faces_to_indices
 from ai.yatzy.policy import Strategy, default_strategy
-from games.rules import yatzy
+from games.rules import ending, yatzy
 
 
 def _command(dice: tuple[int, ...], move: Mapping[str, Any]) -> dict[str, object]:
@@ -56,10 +56,18 @@ def analyse(
                 move = {"type": "score", "box": event.box}
                 best_move = _command(state.dice, best)
                 ledger.decide(seq, seat, state.round, move, value + earned, best_move)
+            elif isinstance(event, ending.SeatLeft):
+                # Leaving gives up what the seat could still score: counted as its loss, so the
+                # identity holds for it too (its result is its score when it left).
+                left = event.seat
+                now = state.totals(left).total
+                move = {"type": event.reason}
+                ledger.decide(
+                    seq, left, state.round, move, float(now), {"type": "play_on"}, counted=False
+                )
             elif isinstance(event, yatzy.GameFinished):
-                ledger.analysis.finished = True
-                for line, total in zip(ledger.analysis.seats, event.totals, strict=True):
-                    line.final = total
+                unfinished = [seat for seat, sheet in enumerate(state.sheets) if None in sheet]
+                ledger.end(event.totals, early=unfinished)
         state = yatzy.apply(state, event)
     if ledger is None:
         raise ValueError("a game's analysis starts at its game_started event")

@@ -12,10 +12,10 @@ order joined with ``","``. Every die of the game is then drawn by ``dice``:
 - each byte ``b < 252`` gives the die ``b % 6 + 1``; a byte of 252 or more is skipped (252 is
   the largest multiple of 6 a byte holds, so every face is equally likely).
 
-Once the game is over its finished event carries the seed, and anyone can recompute every roll
-from the log (``verify``). The rules engines put the commitment in their ``GameStarted`` and the
-seed in their ``GameFinished`` (``Commitment``, ``revealed``); each says which dice a roll threw
-(``dice_thrown``).
+Once the game is over its finished (or aborted) event carries the seed, and anyone can recompute
+every roll from the log (``verify``). The rules engines put the commitment in their
+``GameStarted`` and the seed in their ``GameFinished`` (and ``ending.GameAborted``):
+``Commitment``, ``revealed``; each says which dice a roll threw (``dice_thrown``).
 """
 
 from __future__ import annotations
@@ -121,11 +121,16 @@ StartCommitment = Annotated[Commitment | None, Wire(omitted_if_none=True)]
 E = TypeVar("E")
 
 
+#: The events that end a game, which reveal its seed.
+ENDINGS = frozenset({"game_finished", "game_aborted"})
+
+
 def revealed(events: Sequence[E], server_seed: bytes) -> list[E]:
-    """``events`` with the seed written into their ``game_finished`` event, if there is one."""
+    """``events`` with the seed written into the event that ends the game, if there is one
+    (``game_finished``, or ``game_aborted`` for a game called off)."""
     return [
         replace(event, server_seed=server_seed.hex())  # type: ignore[type-var]
-        if getattr(event, "type", None) == "game_finished"
+        if getattr(event, "type", None) in ENDINGS
         else event
         for event in events
     ]

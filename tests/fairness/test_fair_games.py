@@ -160,3 +160,28 @@ def test_only_a_seat_of_ones_own_takes_a_client_seed() -> None:
         refused = ann.ok("post", "/api/v1/games/", body, status=400)
         assert refused["code"] == "client_seed_not_allowed"
         assert refused["field"] == "seats.1.client_seed"
+
+
+def test_an_aborted_game_reveals_its_seed_and_verifies() -> None:
+    ann, bob = api_client("ann"), api_client("bob")
+    game = api_game(ann, "yatzy", ["me", "open"], start=False)
+    bob.ok("post", game_url(game["id"], "join/"), {"client_seed": "b"})
+    ann.ok("post", game_url(game["id"], "start/"))
+    moves = game_url(game["id"], "moves/")
+    ann.ok("post", moves, {"type": "roll"}, status=201)
+    before = bob.ok("get", game_url(game["id"]))
+    assert before["fairness"]["server_seed"] is None
+    aborted = ann.ok("post", game_url(game["id"], "abort/"), status=201)  # bob has not moved
+    seed_hex = aborted["game"]["fairness"]["server_seed"]
+    assert seed_hex == Game.objects.get(pk=game["id"]).server_seed
+    assert aborted["game"]["status"] == "aborted"
+    assert aborted["events"][-1]["type"] == "game_aborted"
+    assert aborted["events"][-1]["data"]["server_seed"] == seed_hex
+    events = all_events(bob, game["id"])
+    (rolled,) = rolls("yatzy", events)
+    assert rolled == seeded_dice(bytes.fromhex(seed_hex), ",b", 0, 5)
+    out = io.StringIO()
+    call_command("verify_dice", game["id"], stdout=out)
+    assert "1 rolls; server seed revealed" in out.getvalue()
+    # Over, so analysed for anyone, as a finished game is.
+    assert api_client().ok("get", game_url(game["id"], "analysis/"))["finished"] is False

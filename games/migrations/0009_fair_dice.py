@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_game_assistance'),
+        ('games', '0008_game_aborted_and_clocks'),
     ]
 
     operations = [
