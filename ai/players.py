@@ -6,11 +6,14 @@ client. Each game kind names its computer's functions and the levels it offers (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from games.rules.ten_thousand import TenThousandState
 from games.rules.yatzy import YatzyState
+
+if TYPE_CHECKING:
+    from ai.analysis import Analysis, Chart
 
 
 def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
@@ -98,3 +101,29 @@ def ten_thousand_command(state: TenThousandState, level: str = "expert") -> dict
 def ten_thousand_hint(state: TenThousandState) -> dict[str, Any]:
     """The expert's move for the seat to play (its policy gives no value to show)."""
     return {"move": ten_thousand_command(state, "expert"), "expected_value": None, "options": []}
+
+
+def yatzy_analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
+    """A played game's analysis (``ai.analysis.yatzy``; its table is loaded on first use)."""
+    from ai.analysis import yatzy as analysis
+
+    return analysis.analyse(events)
+
+
+def ten_thousand_analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
+    """A played game's analysis (``ai.analysis.ten_thousand``)."""
+    from ai.analysis import ten_thousand as analysis
+
+    return analysis.analyse(events)
+
+
+def yatzy_chart(analysis: Analysis) -> Chart:
+    from ai.analysis import yatzy as analysed
+
+    return analysed.chart(analysis)
+
+
+def ten_thousand_chart(analysis: Analysis) -> Chart:
+    from ai.analysis import ten_thousand as analysed
+
+    return analysed.chart(analysis)

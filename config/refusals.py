@@ -204,6 +204,26 @@ class Refusal(enum.Enum):
     )
     NO_OPEN_SEAT = Entry("no_open_seat", CONFLICT, _("There is no open seat left in this game."))
     ALREADY_SEATED = Entry("already_seated", CONFLICT, _("You already have a seat in this game."))
+    INVALID_CLIENT_SEED = Entry(
+        "invalid_client_seed",
+        BAD,
+        _("A client seed is 1 to 64 printable ASCII characters."),
+        "client_seed",
+    )
+    CLIENT_SEED_NOT_ALLOWED = Entry(
+        "client_seed_not_allowed",
+        BAD,
+        _("Only your own seat or a hot-seat player's seat can have a client seed."),
+        "client_seed",
+    )
+    ANALYSIS_AFTER_THE_GAME = Entry(
+        "analysis_after_the_game",
+        FORBIDDEN,
+        _("This game is analysed once it is over: it has no computer help."),
+    )
+    ANALYSIS_NOT_AVAILABLE = Entry(
+        "analysis_not_available", BAD, _("There is no analysis for this game.")
+    )
     SEATS_NOT_FILLED = Entry(
         "seats_not_filled",
         CONFLICT,

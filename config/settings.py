@@ -377,8 +377,10 @@ GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
 # pooled connection while it fires.
 GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 
-# The server's dice (games.dice): the operating system's cryptographic RNG. Deliberately not read
-# from the environment; the tests set a roller of their own (tests/conftest.py: ``dice``).
+# The server's dice (games.dice): with this value every game rolls by the seeds it committed to at
+# its start (games.fairness: fair dice), and a game from before fair dice by the operating
+# system's cryptographic RNG. Deliberately not read from the environment; the tests set a roller
+# of their own (tests/conftest.py: ``dice``), and the games they start then commit to nothing.
 GAMES_DICE_ROLLER = "games.rules.secure_roller"
 
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).

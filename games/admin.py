@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_log import log_action
+from games.fairness import fairness_body
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.selectors import game_replay_matches_snapshot
 
@@ -66,8 +67,18 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = (
         "id", "kind", "status", "options", "created_by", "created_at", "started_at",
         "finished_at", "version", "turn_seat", "state", "deadline_at", "last_move_at",
+        "fair_dice",
     )  # fmt: skip
     actions = ["verify_replay"]
+
+    @admin.display(description=_("Fair dice"))
+    def fair_dice(self, game: Game) -> str:
+        # The server seed only once the game is over, as everywhere (games.fairness).
+        body = fairness_body(game)
+        if body is None or not body["verifiable"]:
+            return "-"
+        seed = body["server_seed"] or _("secret until the game is over")
+        return f"SHA-256 {body['server_seed_hash']} · {body['client_seed']!r} · {seed}"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

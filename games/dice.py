@@ -1,7 +1,9 @@
 """Where the server's dice come from: ``settings.GAMES_DICE_ROLLER``.
 
-In production that is ``games.rules.secure_roller``, the operating system's cryptographic RNG; the
-setting is not read from the environment, so only code (a test's own roller) can change it.
+In production that is ``games.rules.secure_roller``: then a game rolls by the seeds it committed to
+(``games.fairness.roller_for``), and a game from before fair dice by the operating system's
+cryptographic RNG. The setting is not read from the environment, so only code (a test's own
+roller) can change it.
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from ai import players as computer
+from ai.analysis import Analysis, Chart
 from games.presenters import ten_thousand as ten_thousand_view
 from games.presenters import yatzy as yatzy_view
 from games.rules import ten_thousand, yatzy
@@ -65,11 +66,12 @@ class WireEvent(Protocol):
 class Engine(Protocol):
     """What every module in ``games.rules`` provides (see its package docstring)."""
 
-    def start(self, seats: int, options: Any = None) -> list[WireEvent]: ...
+    def start(self, seats: int, options: Any = None, fairness: Any = None) -> list[WireEvent]: ...
     def decide(
         self, state: Any, command: Any, roller: Callable[[int], tuple[int, ...]]
     ) -> list[WireEvent]: ...
     def apply(self, state: Any, event: Any) -> WireState: ...
+    def dice_thrown(self, event: Any) -> tuple[int, ...] | None: ...
     def replay(self, events: Iterable[Any]) -> WireState: ...
     def command_from_wire(self, data: Mapping[str, Any], seat: int) -> Any: ...
     def event_from_wire(self, data: Mapping[str, Any]) -> WireEvent: ...
@@ -144,6 +146,20 @@ class AutoConfirm:
     move: Callable[[Any], dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class Analyst:
+    """How a kind analyses a played game (``games/{id}/analysis/``): luck against skill."""
+
+    #: ``(seq, rules event) pairs in order -> Analysis`` (``ai.analysis``).
+    analyse: Callable[[Iterable[tuple[int, Any]]], Analysis]
+    #: ``Analysis -> Chart``: what the game's picture plots (``games/{id}/analysis.svg``).
+    chart: Callable[[Analysis], Chart]
+    #: Which values it uses and how they are computed, as people read it.
+    values: str | Promise
+    #: Whether it counts by turns (each turn has its own expected value and identity).
+    by_turn: bool = False
+
+
 @dataclass(frozen=True, eq=False)
 class Kind:
     """One game kind: see the module's docstring. One object per kind: compared by identity."""
@@ -170,6 +186,8 @@ class Kind:
     #: What setting dice aside would score, before it is played (``games/{id}/preview/``):
     #: ``(wire state, positions) -> preview``; None where the kind has none.
     preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
+    #: The analysis of a played game (``games/{id}/analysis/``); None where the kind has none.
+    analyst: Analyst | None = None
 
     def level_for(self, asked: str) -> str | None:
         """The level a computer seat asked for at ``asked`` plays at (blank: the default); None if
@@ -229,6 +247,15 @@ YATZY = Kind(
         restarted_by=_yatzy_rolled,
         move=computer.yatzy_auto_confirm,
     ),
+    analyst=Analyst(
+        analyse=computer.yatzy_analysis,
+        chart=computer.yatzy_chart,
+        values=_(
+            "Expected final scores from the exact table of the optimal player (dynamic "
+            "programming over every sheet, 254.48 from an empty sheet): a seat's value is its "
+            "points plus the expected points still to come under optimal play."
+        ),
+    ),
 )
 
 TEN_THOUSAND = Kind(
@@ -246,6 +273,19 @@ TEN_THOUSAND = Kind(
     computer=computer.ten_thousand_command,
     hint=computer.ten_thousand_hint,
     preview=ten_thousand_view.preview,
+    analyst=Analyst(
+        analyse=computer.ten_thousand_analysis,
+        chart=computer.ten_thousand_chart,
+        values=_(
+            "Expected points per turn from the exact single-turn table of the play that banks "
+            "the most points on average (551.55 from a fresh turn): a seat's value is its "
+            "banked total plus the expected points of the turn in play. The expert plays to "
+            "win, not for points, so it may lose points on purpose. With two seats, each "
+            "turn has the seat's chance to win before and after it, from the expert's model "
+            "of both seats playing to win (a tie counts half)."
+        ),
+        by_turn=True,
+    ),
 )
 
 _BY_CODE = {kind.code: kind for kind in (YATZY, TEN_THOUSAND)}

@@ -22,12 +22,12 @@ from django.utils import timezone
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from config.refusals import Refusal, refused_by_rules
-from games import event_store, followups
-from games.dice import dice_roller
+from games import event_store, fairness, followups
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_with_seats
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import RuleError, ending
+from games.rules.fairness import is_client_seed
 from games.timers import MoveContext, deadline_after
 from players import rating_service
 from players.identity import display_name_clean
@@ -42,6 +42,8 @@ class SeatSpec:
     type: str
     name: str = ""
     level: str = ""
+    #: This seat's part of the fair dice's client seed (``me`` and ``hotseat`` seats).
+    client_seed: str = ""
     # Only for seats the server fills itself (tournaments): this account takes the seat.
     player: Player | None = None
 
@@ -103,6 +105,8 @@ def game_create(
     if sum(spec.type == "me" for spec in seats) > 1:
         raise Refusal.DUPLICATE_ME_SEAT.error()
     levels = [_seat_level(kind, spec, index) for index, spec in enumerate(seats)]
+    for index, spec in enumerate(seats):
+        _check_client_seed(spec.client_seed, f"seats.{index}.client_seed", spec.type)
     if computers and computer_limit:
         _check_computer_games(creator)
 
@@ -123,6 +127,7 @@ def game_create(
                 player=creator if spec.type == "me" else spec.player,
                 name=display_name_clean(spec.name) if spec.type in ("hotseat", "computer") else "",
                 level=level,
+                client_seed=spec.client_seed,
             )
             for index, (spec, level) in enumerate(zip(seats, levels, strict=True))
         ]
@@ -166,8 +171,24 @@ def _seat_level(kind: str, spec: SeatSpec, index: int) -> str:
     return level
 
 
+#: The seats whose client seed their creator may give (a computer or an open seat has none).
+_SEEDED = frozenset({"me", "hotseat", "player"})
+
+
+def _check_client_seed(seed: str, field: str, seat_type: str) -> None:
+    if not seed:
+        return
+    if seat_type not in _SEEDED:
+        raise Refusal.CLIENT_SEED_NOT_ALLOWED.error(field=field)
+    if not is_client_seed(seed):
+        raise Refusal.INVALID_CLIENT_SEED.error(field=field)
+
+
 @transaction.atomic
-def game_join(*, game_id: GameId, player: Player, seat_index: int | None = None) -> Game:
+def game_join(
+    *, game_id: GameId, player: Player, seat_index: int | None = None, client_seed: str = ""
+) -> Game:
+    _check_client_seed(client_seed, "client_seed", "player")
     game = _lock(game_id)
     if game.status != GameStatus.OPEN:
         raise Refusal.GAME_NOT_OPEN.error()
@@ -181,7 +202,8 @@ def game_join(*, game_id: GameId, player: Player, seat_index: int | None = None)
         raise Refusal.NO_OPEN_SEAT.error(field="seat" if seat_index is not None else None)
     seat = open_seats[0]
     seat.player = player
-    seat.save(update_fields=["player"])
+    seat.client_seed = client_seed
+    seat.save(update_fields=["player", "client_seed"])
     return game
 
 
@@ -196,10 +218,11 @@ def game_start(*, game_id: GameId, player: Player) -> Game:
     if any(seat.is_open for seat in seats):
         raise Refusal.SEATS_NOT_FILLED.error()
     engine = kind_for(game.kind).engine
-    events = engine.start(len(seats), engine.options_from_wire(game.options))
+    commitment = fairness.commit(game, seats)
+    events = engine.start(len(seats), engine.options_from_wire(game.options), commitment)
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
-    _append(game, None, events, actor=player, automatic=False)
+    _append(game, None, events, actor=player, automatic=False, more=fairness.COMMITTED_FIELDS)
     return game
 
 
@@ -295,11 +318,13 @@ def _game_move(
         if requested is not None and requested != seat:
             raise Refusal.NOT_YOUR_TURN.error(field="seat")
 
+    roller = fairness.roller_for(game)
     try:
         parsed = engine.command_from_wire(command, seat)
-        events = engine.decide(state, parsed, dice_roller())
+        decided = engine.decide(state, parsed, roller)
     except RuleError as exc:
         raise refused_by_rules(exc) from None
+    events = fairness.after_decision(game, roller, decided)
     records, after = _append(game, state, events, actor=actor, automatic=automatic)
     return MoveResult(game=game, events=records, state=after)
 
@@ -311,9 +336,11 @@ def _append(
     *,
     actor: Player | None,
     automatic: bool,
+    more: Sequence[str] = (),
 ) -> tuple[list[GameEvent], WireState]:
-    """Append ``events`` after ``game.version``, fold them into the snapshot, save: inside the
-    caller's transaction, with the game row locked. Returns the records and the new state."""
+    """Append ``events`` after ``game.version``, fold them into the snapshot, save (with the
+    columns ``more`` too): inside the caller's transaction, with the game row locked. Returns the
+    records and the new state."""
     engine = kind_for(game.kind).engine
     now = timezone.now()
     records = []
@@ -351,7 +378,7 @@ def _append(
     game.last_move_at = now
     fields = [
         "version", "state", "turn_seat", "status", "started_at", "finished_at", "last_move_at",
-        "deadline_at",
+        "deadline_at", "dice_rolls", *more,
     ]  # fmt: skip
     if state.finished and game.status == GameStatus.ACTIVE:
         game.finished_at = timezone.now()

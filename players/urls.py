@@ -1,6 +1,6 @@
 from django.urls import path
 
-from players import api, profiles
+from players import api, profiles, stats
 
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
@@ -13,4 +13,5 @@ urlpatterns = [
 urlpatterns += [
     path("leaderboards/<str:kind>/", profiles.LeaderboardView.as_view(), name="leaderboard"),
     path("players/<str:username>/", profiles.ProfileView.as_view(), name="player-profile"),
+    path("players/<str:username>/stats/", stats.StatsView.as_view(), name="player-stats"),
 ]

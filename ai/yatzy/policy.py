@@ -19,6 +19,7 @@ import numpy.typing as npt
 from ai.yatzy.casual import casual_moves
 from ai.yatzy.dice import (
     ALL_KEEPERS,
+    FLAT_KEEPER_INDEX,
     NDICE,
     SUBKEEPERS,
     SUBKEEPERS_PADDED,
@@ -152,6 +153,27 @@ class Strategy:
             found += [({"hold": list(ALL_KEEPERS[s])}, points + float(k[s])) for s in _SUBS[roll]]
         found.sort(key=lambda mv: -mv[1])
         return found
+
+    def turn_value(self, sheet: Mapping[str, int]) -> float:
+        """The value (a total) of the sheet before a turn's first roll."""
+        mask, upper, joker, points = sheet_state(sheet)
+        return points + self.value(mask, upper, joker)
+
+    def hold_value(
+        self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int, held: Sequence[int]
+    ) -> float:
+        """The value (a total) of holding the faces ``held`` of ``dice`` and throwing the others
+        (holding all five included: it uses up a roll)."""
+        if not rolls_left:
+            raise ValueError("no roll left to throw")
+        _, mask, upper, joker, points = _position(dice, sheet, rolls_left)
+        keeper = FLAT_KEEPER_INDEX[tuple(sorted(held))]
+        return points + float(self._turn(mask, upper, joker).keepers(rolls_left)[keeper])
+
+    def box_value(self, dice: Sequence[int], sheet: Mapping[str, int], box: str) -> float:
+        """The value (a total) of scoring ``dice`` in ``box`` (a legal box for them)."""
+        roll, mask, upper, joker, points = _position(dice, sheet, 0)
+        return points + self.box_values(mask, upper, joker, roll)[BOXES.index(box)]
 
     def best(
         self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import live
+from games.fairness import fairness_body
 from games.kinds import kind_for
 from games.models import Game, GameEvent, GameKind, GameStatus, Occupant, Seat
 from games.presenters.common import Translated, iso_datetime
@@ -71,6 +72,7 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
         "seats": [seat_body(seat) for seat in seats],
         "your_seats": sorted(controlled_seats(game, viewer)),
         "setup_label": presenter.setup_label([seat.occupant for seat in seats]),
+        "fairness": fairness_body(game),
         "state": presented,
     }
 

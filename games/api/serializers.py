@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
 from games.services import controlled_seats
@@ -32,6 +33,13 @@ class SeatInput(serializers.Serializer[None]):
     type = serializers.ChoiceField(choices=SEAT_TYPES)
     name = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
     level = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # A seat's name is shown to the other players as an account's display name is.
@@ -76,6 +84,13 @@ class ResignInput(serializers.Serializer[None]):
 
 class JoinInput(serializers.Serializer[None]):
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+    )
 
 
 class MoveInput(serializers.Serializer[None]):
@@ -137,6 +152,22 @@ class PlayerRef(serializers.Serializer[Player]):
     name = serializers.CharField(source="public_name")
 
 
+class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
+    """The fair dice of a started game (README, "Fair dice"); null before the start."""
+
+    verifiable = serializers.BooleanField(
+        help_text=_("False for a game started before fair dice: its rolls cannot be checked")
+    )
+    algorithm = serializers.CharField(allow_null=True)
+    server_seed_hash = serializers.CharField(
+        allow_null=True, help_text=_("SHA-256 of the server seed, published at the start")
+    )
+    client_seed = serializers.CharField(allow_null=True)
+    server_seed = serializers.CharField(
+        allow_null=True, help_text=_("The server seed (hex), once the game is over")
+    )
+
+
 class SeatSerializer(serializers.ModelSerializer[Seat]):
     name = serializers.CharField(source="display_name")
     player = PlayerRef(allow_null=True)
@@ -167,6 +198,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     seats = SeatSerializer(many=True)
     your_seats = serializers.SerializerMethodField()
     setup_label = serializers.SerializerMethodField()
+    fairness = serializers.SerializerMethodField()
     state = serializers.SerializerMethodField()
 
     class Meta:
@@ -174,7 +206,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         fields = [
             "id", "kind", "kind_name", "status", "status_name", "version", "options",
             "created_by", "created_at", "started_at", "finished_at", "turn_seat", "rated",
-            "assistance", "seats", "your_seats", "setup_label", "state",
+            "assistance", "seats", "your_seats", "setup_label", "fairness", "state",
         ]  # fmt: skip
 
     def get_your_seats(self, game: Game) -> list[int]:
@@ -184,6 +216,10 @@ class GameSerializer(serializers.ModelSerializer[Game]):
     def get_setup_label(self, game: Game) -> str | None:
         occupants = [seat.occupant for seat in game.seats.all()]
         return kind_for(game.kind).presenter.setup_label(occupants)
+
+    @extend_schema_field(FairnessSerializer(allow_null=True))
+    def get_fairness(self, game: Game) -> dict[str, Any] | None:
+        return fairness_body(game)
 
     @extend_schema_field(serializers.DictField(allow_null=True))  # null until the game starts
     def get_state(self, game: Game) -> dict[str, Any] | None:
@@ -252,3 +288,61 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
         help_text=_("yatzy: the expected final score of this sheet with that move and best play"),
     )
     options = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class AnalysisSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    name = serializers.CharField()
+    expected_start = serializers.FloatField(
+        help_text=_("yatzy: the empty sheet's value; Dés 10 000: the expected points of its turns")
+    )
+    luck = serializers.FloatField()
+    skill_loss = serializers.FloatField()
+    value_now = serializers.FloatField(help_text=_("expected_start + luck - skill_loss"))
+    final = serializers.IntegerField(allow_null=True)
+    decisions = serializers.IntegerField()
+    accuracy = serializers.FloatField(allow_null=True)
+
+
+class AnalysisTurnSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    expected = serializers.FloatField()
+    luck = serializers.FloatField()
+    skill_loss = serializers.FloatField()
+    points = serializers.IntegerField(allow_null=True)
+    win_before = serializers.FloatField(
+        allow_null=True, help_text=_("Two seats: the seat's chance to win before the turn")
+    )
+    win_after = serializers.FloatField(allow_null=True)
+
+
+class AnalysisDecisionSerializer(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    move = serializers.DictField()
+    best_move = serializers.DictField()
+    value = serializers.FloatField()
+    best_value = serializers.FloatField()
+    loss = serializers.FloatField()
+
+
+class AnalysisRollSerializer(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    luck = serializers.FloatField()
+
+
+class AnalysisSerializer(serializers.Serializer[dict[str, Any]]):
+    game = serializers.CharField()
+    kind = serializers.CharField()
+    finished = serializers.BooleanField()
+    method = serializers.DictField(child=serializers.CharField())
+    seats = AnalysisSeatSerializer(many=True)
+    turns = AnalysisTurnSerializer(many=True)
+    decisions = AnalysisDecisionSerializer(many=True)
+    rolls = AnalysisRollSerializer(many=True)

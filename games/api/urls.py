@@ -19,4 +19,10 @@ urlpatterns = [
     path("games/<uuid:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("games/<uuid:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<uuid:game_id>/preview/", views.GamePreviewView.as_view(), name="game-preview"),
+    path("games/<uuid:game_id>/analysis/", views.GameAnalysisView.as_view(), name="game-analysis"),
+    path(
+        "games/<uuid:game_id>/analysis.svg",
+        views.GameAnalysisChartView.as_view(),
+        name="game-analysis-chart",
+    ),
 ]

@@ -7,6 +7,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
@@ -17,7 +19,7 @@ from rest_framework.views import APIView
 from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
-from games import ending, selectors, services
+from games import analysis, analysis_chart, ending, selectors, services
 from games.api import schema_types as t
 from games.api import serializers as s
 from games.api.conditional import UNMATCHABLE, game_etag, if_match_version, not_modified
@@ -171,6 +173,7 @@ class GameJoinView(APIView):
             game_id=game_id,
             player=request_player(request),
             seat_index=data["seat"],
+            client_seed=data["client_seed"],
         )
         return render_game(request, game)
 
@@ -469,3 +472,24 @@ class GameHintView(APIView):
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         hint = selectors.game_hint(game_id=game_id, player=request_player(request))
         return Response(hint)
+
+
+class GameAnalysisView(APIView):
+    """Luck against skill: per seat and per decision, from the computer's exact values."""
+
+    @extend_schema(responses=s.AnalysisSerializer, tags=["games"])
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+        return Response(analysis.game_analysis(game_id))
+
+
+class GameAnalysisChartView(APIView):
+    """The analysis as a picture: each seat's expected score or chance to win over the game."""
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # A browser's <img> asks for images: the refusals still answer as JSON.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR}, tags=["games"])
+    def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
+        svg = analysis_chart.render(analysis.game_analysed(game_id))
+        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")

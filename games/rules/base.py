@@ -108,13 +108,16 @@ class Wire:
     ``decode`` reads the JSON value instead of the type's own reader (a command's field checks what
     a client sent and raises its ``RuleError``); ``check`` runs after the reader, on its result;
     ``encode`` writes the value instead of the type's own writer. ``carried=False``: the field is
-    not on the wire at all, ``from_wire`` takes it as a keyword argument.
+    not on the wire at all, ``from_wire`` takes it as a keyword argument. ``omitted_if_none``: a
+    ``None`` is not written (the key is absent, and reads back as the field's default), so a field
+    added to a form later leaves the forms written before it byte for byte as they were.
     """
 
     decode: Callable[[Any], Any] | None = None
     check: Callable[[Any], Any] | None = None
     encode: Callable[[Any], Any] | None = None
     carried: bool = True
+    omitted_if_none: bool = False
 
 
 def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -128,6 +131,8 @@ def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:
 Dice = Annotated[tuple[int, ...], Wire(check=_faces_on_wire)]
 #: A command's seat: who sends the command decides it, never its JSON.
 CommandSeat = Annotated[int, Wire(carried=False)]
+#: A field written only when it is not ``None`` (its default must be ``None``).
+OMITTED_IF_NONE = Wire(omitted_if_none=True)
 
 
 class WireForm:
@@ -244,7 +249,7 @@ def _compiled(form: type[Any]) -> type[Any]:
     namespace["Mapping"] = Mapping
     hints = get_type_hints(form, include_extras=True)
     items = [f"'type': {form.type!r}"] if isinstance(getattr(form, "type", None), str) else []
-    params, reads, args = [], [], []
+    params, reads, args, optional = [], [], [], []
     for field in fields(form):
         name, var = field.name, f"v_{field.name}"
         hint, wire = _unwrap(hints[name])
@@ -253,7 +258,11 @@ def _compiled(form: type[Any]) -> type[Any]:
             args.append(f"{name}={name}")
             continue
         args.append(f"{name}={var}")
-        items.append(f"{name!r}: {_writer(hint, wire, f'self.{name}', namespace)}")
+        written = _writer(hint, wire, f"self.{name}", namespace)
+        if wire.omitted_if_none:
+            optional += [f"if self.{name} is not None:", f"    wire[{name!r}] = {written}"]
+        else:
+            items.append(f"{name!r}: {written}")
         lines = _reader(hint, wire, var, name, namespace)
         if field.default is MISSING and field.default_factory is MISSING:
             reads += [f"{var} = get({name!r})", *lines]
@@ -265,7 +274,11 @@ def _compiled(form: type[Any]) -> type[Any]:
     source = "\n".join(
         [
             "def to_wire(self):",
-            f"    return {{{', '.join(items)}}}",
+            *(
+                [f"    wire = {{{', '.join(items)}}}", *_indent(optional), "    return wire"]
+                if optional
+                else [f"    return {{{', '.join(items)}}}"]
+            ),
             f"def from_wire(data{', *' if params else ''}{''.join(params)}):",
             "    get = data.get",
             *_indent(reads),

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar
 
 from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, places_for
+from games.rules.fairness import RevealedSeed
 
 #: Why a seat left: it resigned, another seat claimed its idle turn, its clock ran out twice.
 REASONS = ("resigned", "claimed", "timed_out")
@@ -95,6 +96,8 @@ class GameAborted(WireForm):
     type: ClassVar[str] = "game_aborted"
     #: The seat that called the game off.
     seat: int
+    #: The fair dice's server seed, revealed (hex); None for a game without fair dice.
+    server_seed: RevealedSeed = None
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from typing import Any
 
 from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
+from games.rules.fairness import Commitment
 from games.rules.ten_thousand_model import (
     DEFAULT_TARGET,
     MAX_SEATS,
@@ -96,6 +97,7 @@ __all__ = [
     "apply",
     "command_from_wire",
     "decide",
+    "dice_thrown",
     "event_from_wire",
     "farkle_probability",
     "is_farkle",
@@ -116,7 +118,11 @@ __all__ = [
 # --- the engine ---------------------------------------------------------------------------------
 
 
-def start(seats: int, options: Mapping[str, Any] | TenThousandOptions | None = None) -> list[Event]:
+def start(
+    seats: int,
+    options: Mapping[str, Any] | TenThousandOptions | None = None,
+    fairness: Commitment | None = None,
+) -> list[Event]:
     """The events that open a game of ``seats`` players (1-7)."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise RuleError("invalid_seat_count", field="seats", min=MIN_SEATS, max=MAX_SEATS)
@@ -124,7 +130,7 @@ def start(seats: int, options: Mapping[str, Any] | TenThousandOptions | None = N
         opts = TenThousandOptions(target=check_target(options.target))
     else:
         opts = options_from_wire(options)
-    return [GameStarted(seats=seats, options=opts)]
+    return [GameStarted(seats=seats, options=opts, fairness=fairness)]
 
 
 def _set_aside(state: TenThousandState, keep: Sequence[object]) -> DiceSetAside:
@@ -254,6 +260,12 @@ def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
     ) or len(set(chosen)) != len(chosen):
         return None
     return score_keep(state.roll[i] for i in chosen) if chosen else None
+
+
+def dice_thrown(event: Event) -> tuple[int, ...] | None:
+    """The dice a roll threw, in order; None for an event that is no roll
+    (``games.rules.fairness``)."""
+    return event.dice if isinstance(event, DiceRolled) else None
 
 
 def apply(state: TenThousandState | None, event: Event) -> TenThousandState:

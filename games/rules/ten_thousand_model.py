@@ -22,6 +22,7 @@ from games.rules.base import (
     stored_options,
     unknown_move,
 )
+from games.rules.fairness import RevealedSeed, StartCommitment
 from games.rules.ten_thousand_scoring import (
     DICE,
     farkle_probability,
@@ -114,6 +115,8 @@ class GameStarted(WireForm):
     type: ClassVar[str] = "game_started"
     seats: int
     options: Options = field(default_factory=TenThousandOptions)
+    #: The fair dice's commitment (``games.rules.fairness``); None for a game without one.
+    fairness: StartCommitment = None
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,8 @@ class GameFinished(WireForm):
     type: ClassVar[str] = "game_finished"
     totals: tuple[int, ...]
     places: tuple[int, ...]
+    #: The fair dice's server seed, revealed (hex); None for a game without fair dice.
+    server_seed: RevealedSeed = None
 
 
 Event: TypeAlias = (

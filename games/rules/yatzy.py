@@ -15,6 +15,7 @@ from typing import Any
 
 from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
+from games.rules.fairness import Commitment
 from games.rules.yatzy_model import (
     DICE,
     MAX_SEATS,
@@ -90,6 +91,7 @@ __all__ = [
     "box_points",
     "command_from_wire",
     "decide",
+    "dice_thrown",
     "event_from_wire",
     "must_sacrifice",
     "options_from_wire",
@@ -106,7 +108,11 @@ __all__ = [
 # --- the engine ---------------------------------------------------------------------------------
 
 
-def start(seats: int, options: Mapping[str, Any] | YatzyOptions | None = None) -> list[Event]:
+def start(
+    seats: int,
+    options: Mapping[str, Any] | YatzyOptions | None = None,
+    fairness: Commitment | None = None,
+) -> list[Event]:
     """The events that open a game of ``seats`` players (1-6)."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise RuleError("invalid_seat_count", field="seats", min=MIN_SEATS, max=MAX_SEATS)
@@ -114,7 +120,7 @@ def start(seats: int, options: Mapping[str, Any] | YatzyOptions | None = None) -
         opts = YatzyOptions(check_seconds(options.auto_confirm_seconds))
     else:
         opts = options_from_wire(options)
-    return [GameStarted(seats=seats, options=opts)]
+    return [GameStarted(seats=seats, options=opts, fairness=fairness)]
 
 
 def decide(state: YatzyState, command: Command, roller: DiceRoller) -> list[Event]:
@@ -224,6 +230,14 @@ def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
         legal = state.legal_boxes()
         box = min(legal, key=lambda name: (legal[name], BOXES.index(name)))
     return [*events, *_decide_score(state, Score(seat=seat, box=box))]
+
+
+def dice_thrown(event: Event) -> tuple[int, ...] | None:
+    """The dice a roll threw, in the order of the positions they filled (none if it held all
+    five); None for an event that is no roll (``games.rules.fairness``)."""
+    if not isinstance(event, DiceRolled):
+        return None
+    return tuple(face for i, face in enumerate(event.dice) if i not in event.held)
 
 
 def apply(state: YatzyState | None, event: Event) -> YatzyState:

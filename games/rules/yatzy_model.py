@@ -23,6 +23,7 @@ from games.rules.base import (
     stored_options,
     unknown_move,
 )
+from games.rules.fairness import RevealedSeed, StartCommitment
 from games.rules.yatzy_scoring import (
     BOXES,
     SheetTotals,
@@ -135,6 +136,8 @@ class GameStarted(WireForm):
     type: ClassVar[str] = "game_started"
     seats: int
     options: Options = field(default_factory=YatzyOptions)
+    #: The fair dice's commitment (``games.rules.fairness``); None for a game without one.
+    fairness: StartCommitment = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,8 @@ class GameFinished(WireForm):
     type: ClassVar[str] = "game_finished"
     totals: tuple[int, ...]
     places: tuple[int, ...]
+    #: The fair dice's server seed, revealed (hex); None for a game without fair dice.
+    server_seed: RevealedSeed = None
 
 
 Event: TypeAlias = (

@@ -130,6 +130,10 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     (A + "leaderboards/<str:kind>/", "GET"): (to("/api/v1/leaderboards/yatzy/"), (200,) * 6),
     (A + "players/<str:username>/", "GET"): (to("/api/v1/players/{player}/"), (200,) * 6),
+    (A + "players/<str:username>/stats/", "GET"): (
+        to("/api/v1/players/{player}/stats/"),
+        (200,) * 6,
+    ),
     (A + "games/", "GET"): (to("/api/v1/games/"), (200,) * 6),
     (A + "games/", "POST"): (
         to("/api/v1/games/", {"kind": "yatzy", "seats": [ME]}),
@@ -185,6 +189,9 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     # Scoring a selection of the dice on the table: public arithmetic on a public state.
     (G + "preview/", "GET"): (to("/api/v1/games/{dice_game}/preview/?keep="), (200,) * 6),
+    # Luck against skill, for the moves made: anyone's to read while the computer may help.
+    (G + "analysis/", "GET"): (to("/api/v1/games/{game}/analysis/"), (200,) * 6),
+    (G + "analysis.svg", "GET"): (to("/api/v1/games/{game}/analysis.svg"), (200,) * 6),
     (A + "tournaments/", "GET"): (to("/api/v1/tournaments/"), (200,) * 6),
     (A + "tournaments/", "POST"): (
         to(

@@ -16,9 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]
     [
         "games.rules.yatzy",
         "games.rules.ten_thousand",
+        "games.rules.fairness",
         "ai.yatzy",
         "ai.ten_thousand",
         "ai.players",
+        "ai.analysis.yatzy",
+        "ai.analysis.ten_thousand",
         "players.ratings",
     ],
 )

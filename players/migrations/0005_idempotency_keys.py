@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0002_ratings'),
+        ('players', '0004_username_unique_any_case'),
     ]
 
     operations = [

@@ -1,0 +1,160 @@
+"""``GET games/{id}/analysis/``: a played game's luck against skill (``ai.analysis``), per seat
+and per decision, with the identity ``value = expected start + luck - skill loss``.
+
+A finished game's analysis is open to anyone. During play it is given only where the computer's
+help is (the game's ``assistance``: unrated games outside tournaments, unless turned off), for
+the moves already made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.utils.translation import gettext as _
+
+from ai.analysis import Analysis, Decision, Roll, SeatLine, Turn
+from config.refusals import Refusal
+from games.fairness import OVER
+from games.kinds import Analyst, kind_for
+from games.models import Game, GameId, GameStatus
+from games.selectors import game_events, game_get
+
+#: Values are given to this many decimals; the identity holds up to that rounding.
+DECIMALS = 2
+
+
+def _allowed(game: Game) -> None:
+    # During play, only where the computer may help (``assistance``: never in rated or
+    # tournament games).
+    if game.status == GameStatus.OPEN:
+        raise Refusal.GAME_NOT_STARTED.error()
+    if game.status not in OVER and not game.assistance:
+        raise Refusal.ANALYSIS_AFTER_THE_GAME.error()
+
+
+@dataclass(frozen=True)
+class Analysed:
+    game: Game
+    analyst: Analyst
+    analysis: Analysis
+    #: Each seat's name, in seat order.
+    names: list[str]
+
+
+def game_analysed(game_id: GameId) -> Analysed:
+    """The game's analysis, where it may be given (else the refusal)."""
+    game = game_get(game_id)
+    analyst = kind_for(game.kind).analyst
+    if analyst is None:
+        raise Refusal.ANALYSIS_NOT_AVAILABLE.error()
+    _allowed(game)
+    analysis = _analyse(game, analyst)
+    return Analysed(game, analyst, analysis, [seat.display_name for seat in game.seats.all()])
+
+
+def _analyse(game: Game, analyst: Analyst) -> Analysis:
+    engine = kind_for(game.kind).engine
+    rows = game_events(game).iterator()
+    return analyst.analyse((row.seq, engine.event_from_wire(row.data)) for row in rows)
+
+
+#: A finished game's analysis never changes: its seats' summaries are kept this long.
+SUMMARY_SECONDS = 30 * 24 * 3600
+
+
+def seat_summaries(game: Game) -> list[dict[str, float | None]] | None:
+    """A finished game's luck, skill loss and accuracy per seat (computed once, then kept in the
+    cache); None for a game of a kind with no analysis or not finished."""
+    analyst = kind_for(game.kind).analyst
+    if analyst is None or game.status != GameStatus.FINISHED:
+        return None
+    key = f"analysis:v1:{game.pk}"
+    found: list[dict[str, float | None]] | None = cache.get(key)
+    if found is None:
+        found = [
+            {"luck": line.luck, "skill_loss": line.skill_loss, "accuracy": line.accuracy}
+            for line in _analyse(game, analyst).seats
+        ]
+        cache.set(key, found, SUMMARY_SECONDS)
+    return found
+
+
+def game_analysis(game_id: GameId) -> dict[str, Any]:
+    """The analysis of the game, as the API answers it."""
+    return body(game_analysed(game_id))
+
+
+def _r(value: float) -> float:
+    return round(value, DECIMALS)
+
+
+def _seat(line: SeatLine, name: str) -> dict[str, Any]:
+    return {
+        "seat": line.seat,
+        "name": name,
+        "expected_start": _r(line.expected_start),
+        "luck": _r(line.luck),
+        "skill_loss": _r(line.skill_loss),
+        "value_now": _r(line.value_now),
+        "final": line.final,
+        "decisions": line.decisions,
+        "accuracy": None if line.accuracy is None else round(line.accuracy, 4),
+    }
+
+
+def _decision(d: Decision) -> dict[str, Any]:
+    return {
+        "seq": d.seq, "seat": d.seat, "turn": d.turn, "move": d.move, "best_move": d.best_move,
+        "value": _r(d.value), "best_value": _r(d.best_value), "loss": _r(d.loss),
+    }  # fmt: skip
+
+
+def _roll(r: Roll) -> dict[str, Any]:
+    return {
+        "seq": r.seq, "seat": r.seat, "turn": r.turn, "before": _r(r.before),
+        "after": _r(r.after), "luck": _r(r.luck),
+    }  # fmt: skip
+
+
+def _turn(t: Turn) -> dict[str, Any]:
+    return {
+        "seat": t.seat, "turn": t.turn, "expected": _r(t.expected), "luck": _r(t.luck),
+        "skill_loss": _r(t.skill_loss), "points": t.points,
+        "win_before": _chance(t.win_before), "win_after": _chance(t.win_after),
+    }  # fmt: skip
+
+
+def _chance(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def body(analysed: Analysed) -> dict[str, Any]:
+    game, analyst, analysis, names = (
+        analysed.game, analysed.analyst, analysed.analysis, analysed.names,
+    )  # fmt: skip
+    return {
+        "game": str(game.pk),
+        "kind": game.kind,
+        "finished": analysis.finished,
+        "method": {
+            "values": str(analyst.values),
+            "luck": _(
+                "Luck of a roll: the value after it minus the value before it (its expected value)."
+            ),
+            "skill_loss": _(
+                "Loss of a decision: the value of the best choice minus the value of the choice "
+                "made; accuracy is the share of decisions with no loss."
+            ),
+            "identity": (
+                _("For every turn and every seat: points = expected + luck - skill loss.")
+                if analyst.by_turn
+                else _("For every seat: final = expected start + luck - skill loss.")
+            ),
+        },
+        "seats": [_seat(line, names[line.seat]) for line in analysis.seats],
+        "turns": [_turn(t) for t in analysis.turns],
+        "decisions": [_decision(d) for d in analysis.decisions],
+        "rolls": [_roll(r) for r in analysis.rolls],
+    }

@@ -1,0 +1,120 @@
+"""``GET players/{username}/stats/``: a player's record per game kind and the history of their
+ratings (the ``RatingChange`` rows, for a chart).
+
+Games, wins and the average score count every finished game of the account. Luck and accuracy
+come from each game's analysis (``games.analysis``), averaged over the account's latest
+``ANALYSED`` finished games of the kind; a game's analysis is computed once and then kept.
+"""
+
+from __future__ import annotations
+
+from statistics import mean
+from typing import Any
+
+from django.db.models import Avg, Count, Q
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.analysis import seat_summaries
+from games.kinds import KINDS
+from games.models import GameStatus, Seat
+from players.models import Player, RatingChange
+
+#: The latest finished games of each kind whose analysis the averages read.
+ANALYSED = 50
+
+
+def _record(player: Player, kind: str) -> dict[str, Any]:
+    seats = Seat.objects.filter(player=player, game__kind=kind, game__status=GameStatus.FINISHED)
+    totals = seats.annotate(seated=Count("game__seats")).aggregate(
+        games=Count("id"),
+        # A win: first place (shared or not) in a game of two seats or more.
+        wins=Count("id", filter=Q(place=1, seated__gte=2)),
+        average_score=Avg("final_total"),
+    )
+    latest = seats.select_related("game").order_by("-game__finished_at")[:ANALYSED]
+    analysed = []
+    for seat in latest:
+        summaries = seat_summaries(seat.game)
+        if summaries is not None:
+            analysed.append(summaries[seat.index])
+    accuracies = [float(a["accuracy"]) for a in analysed if a["accuracy"] is not None]
+    return {
+        "kind": kind,
+        "games": totals["games"],
+        "wins": totals["wins"],
+        "average_score": _rounded(totals["average_score"]),
+        "analysed_games": len(analysed),
+        "average_luck": _rounded(mean(float(a["luck"] or 0) for a in analysed))
+        if analysed
+        else None,
+        "average_skill_loss": _rounded(mean(float(a["skill_loss"] or 0) for a in analysed))
+        if analysed
+        else None,
+        "average_accuracy": round(mean(accuracies), 4) if accuracies else None,
+    }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
+
+
+def player_stats(player: Player) -> dict[str, Any]:
+    changes = RatingChange.objects.filter(player=player).order_by("created_at", "id")
+    return {
+        "username": player.username,
+        "name": player.public_name,
+        "kinds": [_record(player, kind) for kind in KINDS],
+        "rating_history": [
+            {
+                "kind": change.kind,
+                "game": str(change.game_id),
+                "at": change.created_at,
+                "rating_before": round(change.rating_before, 1),
+                "rating_after": round(change.rating_after, 1),
+                "deviation_after": round(change.deviation_after, 1),
+            }
+            for change in changes
+        ],
+    }
+
+
+class KindRecordSerializer(serializers.Serializer[dict[str, Any]]):
+    kind = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text=_("First place in a game of two seats or more"))
+    average_score = serializers.FloatField(allow_null=True)
+    analysed_games = serializers.IntegerField(
+        help_text=_("The latest finished games (at most 50) that the averages below read")
+    )
+    average_luck = serializers.FloatField(allow_null=True)
+    average_skill_loss = serializers.FloatField(allow_null=True)
+    average_accuracy = serializers.FloatField(allow_null=True)
+
+
+class RatingPointSerializer(serializers.Serializer[dict[str, Any]]):
+    kind = serializers.CharField()
+    game = serializers.CharField()
+    at = serializers.DateTimeField()
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    deviation_after = serializers.FloatField()
+
+
+class StatsSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField()
+    name = serializers.CharField()
+    kinds = KindRecordSerializer(many=True)
+    rating_history = RatingPointSerializer(many=True)
+
+
+class StatsView(APIView):
+    @extend_schema(responses=StatsSerializer, tags=["players"])
+    def get(self, request: Request, username: str) -> Response:
+        player = get_object_or_404(Player, username=username, is_active=True)
+        return Response(StatsSerializer(player_stats(player)).data)
