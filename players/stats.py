@@ -114,7 +114,15 @@ class StatsSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class StatsView(APIView):
-    @extend_schema(responses=StatsSerializer, tags=["players"])
+    @extend_schema(
+        summary="A player's statistics",
+        description=(
+            "Per game kind: games, wins, average score, and average luck, skill loss and "
+            "accuracy over the latest finished games; the rating history."
+        ),
+        responses=StatsSerializer,
+        tags=["players"],
+    )
     def get(self, request: Request, username: str) -> Response:
         player = get_object_or_404(Player, username=username, is_active=True)
         return Response(StatsSerializer(player_stats(player)).data)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import types
 import typing
+from dataclasses import MISSING
 from typing import Annotated, Any, get_args, get_origin, get_type_hints
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
@@ -31,9 +32,7 @@ def _field(hint: Any, name: str) -> serializers.Field[Any, Any, Any, Any]:
         return _field(get_args(hint)[0], name)
     if origin in (typing.Union, types.UnionType):
         present = [arg for arg in get_args(hint) if arg is not type(None)]
-        field = _field(present[0], name)
-        field.allow_null = True
-        return field
+        return _with(_field(present[0], name), allow_null=True)
     if origin is tuple:
         return serializers.ListField(child=_field(get_args(hint)[0], name))
     simple: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
@@ -47,6 +46,12 @@ def _field(hint: Any, name: str) -> serializers.Field[Any, Any, Any, Any]:
     if isinstance(hint, type) and issubclass(hint, WireForm):
         return _serializer(hint, "")()
     return serializers.JSONField()
+
+
+def _with(field: Any, **options: Any) -> Any:
+    """``field`` made again with ``options``: DRF copies a serializer's declared fields from
+    their constructor's arguments, so an attribute set afterwards would be lost."""
+    return type(field)(*field._args, **{**field._kwargs, **options})
 
 
 def _type_field(value: str) -> serializers.CharField:
@@ -80,7 +85,12 @@ def _serializer(form: type[WireForm], prefix: str) -> type[serializers.Serialize
         attrs["type"] = _type_field(event_type)
     for field_name, hint in get_type_hints(form, include_extras=True).items():
         if field_name != "type" and field_name in form.__dataclass_fields__:
-            attrs[field_name] = _field(hint, field_name)
+            field = _field(hint, field_name)
+            declared = form.__dataclass_fields__[field_name]
+            # A field with a default may be left off the wire (the revealed seed until the end).
+            if declared.default is not MISSING or declared.default_factory is not MISSING:
+                field = _with(field, required=False)
+            attrs[field_name] = field
     made = type(f"{name}Serializer", (serializers.Serializer,), attrs)
     CLOSED.add(name)
     _MADE[name] = made

@@ -477,7 +477,23 @@ class GameHintView(APIView):
 class GameAnalysisView(APIView):
     """Luck against skill: per seat and per decision, from the computer's exact values."""
 
-    @extend_schema(responses=s.AnalysisSerializer, tags=["games"])
+    @extend_schema(
+        summary="Luck against skill",
+        description=(
+            "Per seat and per decision: the move made, the best move, their expected values and "
+            "the loss; per seat the expected start, luck, skill loss, accuracy and final score "
+            "(final = expected start + luck - skill loss). For a finished game; during play only "
+            "where the game allows assistance."
+        ),
+        responses=s.AnalysisSerializer,
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.GAME_NOT_FOUND,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.ANALYSIS_AFTER_THE_GAME,
+        Refusal.ANALYSIS_NOT_AVAILABLE,
+    )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         return Response(analysis.game_analysis(game_id))
 
@@ -489,7 +505,21 @@ class GameAnalysisChartView(APIView):
         # A browser's <img> asks for images: the refusals still answer as JSON.
         return super().perform_content_negotiation(request, force=True)
 
-    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR}, tags=["games"])
+    @extend_schema(
+        summary="The analysis as a picture",
+        description=(
+            "An SVG of each seat's expected final score round by round (Yatzy) or chance to win "
+            "turn by turn (Dés 10 000, two seats), with luck, skill loss and final score."
+        ),
+        responses={(200, "image/svg+xml"): OpenApiTypes.STR},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.GAME_NOT_FOUND,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.ANALYSIS_AFTER_THE_GAME,
+        Refusal.ANALYSIS_NOT_AVAILABLE,
+    )
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         svg = analysis_chart.render(analysis.game_analysed(game_id))
         return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
