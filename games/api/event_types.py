@@ -13,7 +13,7 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import MISSING
-from typing import Annotated, Any, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
@@ -24,6 +24,7 @@ from games.rules.base import WireForm
 
 #: The component names of the closed schemas (``close_event_data`` closes them).
 CLOSED: set[str] = set()
+F = TypeVar("F", bound=serializers.Field[Any, Any, Any, Any])
 
 
 def _field(hint: Any, name: str) -> serializers.Field[Any, Any, Any, Any]:
@@ -48,10 +49,11 @@ def _field(hint: Any, name: str) -> serializers.Field[Any, Any, Any, Any]:
     return serializers.JSONField()
 
 
-def _with(field: Any, **options: Any) -> Any:
+def _with(field: F, **options: Any) -> F:
     """``field`` made again with ``options``: DRF copies a serializer's declared fields from
     their constructor's arguments, so an attribute set afterwards would be lost."""
-    return type(field)(*field._args, **{**field._kwargs, **options})
+    made: F = type(field)(*field._args, **{**field._kwargs, **options})  # type: ignore[attr-defined]
+    return made
 
 
 def _type_field(value: str) -> serializers.CharField:
