@@ -64,21 +64,32 @@ def _analyse(game: Game, analyst: Analyst) -> Analysis:
 SUMMARY_SECONDS = 30 * 24 * 3600
 
 
-def seat_summaries(game: Game) -> list[dict[str, float | None]] | None:
-    """A finished game's luck, skill loss and accuracy per seat (computed once, then kept in the
-    cache); None for a game of a kind with no analysis or not finished."""
-    analyst = kind_for(game.kind).analyst
-    if analyst is None or game.status != GameStatus.FINISHED:
-        return None
-    key = f"analysis:v1:{game.pk}"
-    found: list[dict[str, float | None]] | None = cache.get(key)
-    if found is None:
-        found = [
-            {"luck": line.luck, "skill_loss": line.skill_loss, "accuracy": line.accuracy}
-            for line in _analyse(game, analyst).seats
-        ]
-        cache.set(key, found, SUMMARY_SECONDS)
-    return found
+Summaries = list[dict[str, float | None]]
+
+
+def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
+    """Each finished game's luck, skill loss and accuracy per seat, by game id (games of a kind
+    with no analysis, or not finished, are left out). Computed once and kept in the cache, which
+    is read in one round trip: a player's statistics read up to fifty games."""
+    analysable = [
+        game
+        for game in games
+        if kind_for(game.kind).analyst is not None and game.status == GameStatus.FINISHED
+    ]
+    keys = {f"analysis:v1:{game.pk}": game for game in analysable}
+    found: dict[str, Summaries] = cache.get_many(list(keys))
+    missing: dict[str, Summaries] = {}
+    for key, game in keys.items():
+        if key not in found:
+            analyst = kind_for(game.kind).analyst
+            assert analyst is not None
+            missing[key] = [
+                {"luck": line.luck, "skill_loss": line.skill_loss, "accuracy": line.accuracy}
+                for line in _analyse(game, analyst).seats
+            ]
+    if missing:
+        cache.set_many(missing, SUMMARY_SECONDS)
+    return {keys[key].pk: summaries for key, summaries in {**found, **missing}.items()}
 
 
 def game_analysis(game_id: GameId) -> dict[str, Any]:

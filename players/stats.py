@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.analysis import seat_summaries
+from games.analysis import seat_summaries_of
 from games.kinds import KINDS
 from games.models import GameStatus, Seat
 from players.models import Player, RatingChange
@@ -37,12 +37,9 @@ def _record(player: Player, kind: str) -> dict[str, Any]:
         wins=Count("id", filter=Q(place=1, seated__gte=2)),
         average_score=Avg("final_total"),
     )
-    latest = seats.select_related("game").order_by("-game__finished_at")[:ANALYSED]
-    analysed = []
-    for seat in latest:
-        summaries = seat_summaries(seat.game)
-        if summaries is not None:
-            analysed.append(summaries[seat.index])
+    latest = list(seats.select_related("game").order_by("-game__finished_at")[:ANALYSED])
+    by_game = seat_summaries_of([seat.game for seat in latest])
+    analysed = [by_game[seat.game_id][seat.index] for seat in latest if seat.game_id in by_game]
     accuracies = [float(a["accuracy"]) for a in analysed if a["accuracy"] is not None]
     return {
         "kind": kind,
