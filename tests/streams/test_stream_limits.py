@@ -166,9 +166,11 @@ async def test_a_stream_ends_with_its_lifetime_and_resumes_where_it_was(app, set
     first = await asgi.get(app, game_path(game))
     seen = await first.events(1)
     assert [event["seq"] for event in seen] == [1]
+    # It ends by itself (a read waits 2 s at most), and not before its lifetime: a behaviour,
+    # not a speed (the stream would otherwise stay open for ever).
     while not first.ended:
         await first.chunk(timeout=2)
-    assert 0.4 < time.monotonic() - started < 2.0
+    assert time.monotonic() - started >= 0.5
     await sync_to_async(move)(game, ann, type="roll")
     # EventSource reconnects with the last id it saw: only what it missed comes.
     resumed = await asgi.get(app, game_path(game), headers={"Last-Event-ID": seen[-1]["_id"]})
