@@ -16,7 +16,7 @@ NGINX_DIR ?= $(CURDIR)/var/nginx/$(PORT)
 # `make run` or `make serve`, emptied before they start.
 PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus/$(PORT)
 
-.PHONY: install run serve lock test lint format typecheck migrate messages compilemessages clean
+.PHONY: install run serve lock test lint format typecheck migrate messages compilemessages examples clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -78,6 +78,11 @@ test: install
 	$(BIN)/mypy config games players ai
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
+
+# The schema's example requests and answers (config/schema_examples.json), recorded from the API
+# itself in a transaction rolled back at the end. Re-run after an answer's shape changes.
+examples: migrate
+	$(BIN)/python manage.py record_api_examples
 
 lint: install
 	$(BIN)/ruff check .

@@ -300,6 +300,7 @@ SPECTACULAR_SETTINGS = {
         "config.schema_plain_views.add_plain_views",
         "games.api.event_types.close_event_data",  # each event's data: exactly one schema
         "games.api.stream_schema.add_streams",  # the stream tier's endpoints
+        "config.schema_examples.add_examples",  # recorded requests and answers, problems
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.models.GameKind",
