@@ -260,6 +260,32 @@ class Refusal(enum.Enum):
         _("This turn clock is not one of those offered."),
         "turn_clock_seconds",
     )
+    # Matchmaking and rematches (games.matchmaking).
+    SEEK_NOT_FOUND = Entry("not_found", MISSING, _("No such seek."))
+    SEEK_NOT_OPEN = Entry("seek_not_open", CONFLICT, _("This seek is no longer open."))
+    TOO_MANY_OPEN_SEEKS = Entry(
+        "too_many_open_seeks",
+        CONFLICT,
+        _("You have too many open seeks: withdraw one first."),
+    )
+    RATED_SEEK_NEEDS_CLOCK = Entry(
+        "rated_seek_needs_clock",
+        BAD,
+        _("A rated game needs a turn clock."),
+        "turn_clock_seconds",
+    )
+    INVALID_RATING_RANGE = Entry(
+        "invalid_rating_range",
+        BAD,
+        _("The lowest rating must not be above the highest."),
+        "rating_min",
+    )
+    GAME_NOT_FINISHED = Entry(
+        "game_not_finished", CONFLICT, _("A rematch is offered once the game is over.")
+    )
+    REMATCH_ALREADY_OFFERED = Entry(
+        "rematch_already_offered", CONFLICT, _("You have already offered a rematch of this game.")
+    )
 
     # --- the rules engines' codes (games.rules.RuleError): a malformed command is 400, a
     # well-formed move the position does not allow is 409 ------------------------------------

@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "players",
     "games",
     "games.tournaments",
+    "games.matchmaking",
 ]
 
 # Sessions, CSRF, authentication and messages serve the admin and the browsable API. A request with
@@ -359,6 +360,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("OPEN_GAME_SWEEP_SECONDS", "60.0")),
         "options": {"expires": 120},
     },
+    "expire-seeks": {
+        "task": "games.matchmaking.tasks.expire_seeks",
+        "schedule": float(os.environ.get("SEEK_SWEEP_SECONDS", "60.0")),
+        "options": {"expires": 120},
+    },
 }
 
 # Timers (the yatzy auto-confirm, the turn clock) are fired by the timers process, `manage.py
@@ -393,6 +399,10 @@ GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
 # for players before it is cancelled.
 CLAIM_GRACE_SECONDS = int(os.environ.get("CLAIM_GRACE_SECONDS", "300"))
 OPEN_GAME_TTL_HOURS = float(os.environ.get("OPEN_GAME_TTL_HOURS", "24"))
+# Matchmaking (games.matchmaking): open seeks one account may have at once (409
+# too_many_open_seeks past it), and how long a seek waits for an opponent.
+MAX_OPEN_SEEKS_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_SEEKS_PER_ACCOUNT", "3"))
+SEEK_TTL_MINUTES = float(os.environ.get("SEEK_TTL_MINUTES", "30"))
 # The turn clocks a casual game may choose at creation (seconds per move; none: no clock).
 TURN_CLOCK_CHOICES = (15, 30, 60, 120, 300)
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.

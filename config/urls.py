@@ -11,6 +11,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
     path("", include("games.api.urls")),
     path("", include("games.tournaments.urls")),
+    path("", include("games.matchmaking.urls")),
     path("errors/", ErrorListView.as_view(), name="error-list"),
     path("errors/<str:code>/", ErrorDetailView.as_view(), name="error-detail"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -4,7 +4,8 @@ are served by ``games.streams``, a plain ASGI application drf-spectacular cannot
 - ``GET games/{game_id}/stream/``: Server-Sent Events, one per game event: ``id:`` its seq,
   ``event:`` its type, ``data:`` the event as ``GameEvent`` (its ``data`` typed per type);
 - ``GET stream/``: the account's notes, ``event:`` the note's type, ``data:`` one of
-  ``YourTurnNote``, ``GameStartedNote``, ``GameFinishedNote``, ``TournamentRoundStartedNote``.
+  ``YourTurnNote``, ``GameStartedNote``, ``GameFinishedNote``, ``TournamentRoundStartedNote``,
+  ``SeekPairedNote``, ``RematchOfferedNote``, ``RematchStartedNote``.
 
 Refusals are the API's problems (``application/problem+json``), from the one vocabulary.
 """
@@ -46,6 +47,22 @@ NOTES: dict[str, dict[str, Any]] = {
         "tournament_round_started",
         {"tournament": _INT, "round": _INT, "game": _GAME, "seat": _INT},
         "A round of a tournament you entered started: your game and seat in it.",
+    ),
+    "SeekPairedNote": _note(
+        "seek_paired",
+        {"seek": _INT, "game": _GAME, "kind": {"type": "string"}, "seat": _INT},
+        "Your seek (`POST seeks/`) found an opponent: the game has started; your seat in it.",
+    ),
+    "RematchOfferedNote": _note(
+        "rematch_offered",
+        {"game": _GAME, "seat": _INT},
+        "The player at `seat` of the finished `game` offers a rematch (`POST "
+        "games/{id}/rematch/` accepts).",
+    ),
+    "RematchStartedNote": _note(
+        "rematch_started",
+        {"game": _GAME, "previous": _GAME, "seat": _INT},
+        "Every player offered a rematch of `previous`: the new `game` has started; your seat.",
     ),
 }
 

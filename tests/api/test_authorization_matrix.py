@@ -26,6 +26,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from games.matchmaking.seeks import seek_create
 from games.models import Game
 from players.models import Player
 from tests.factories import account, new_game, new_tournament, organiser, token
@@ -47,6 +48,7 @@ class World:
     open_game: Game  # cora's, three seats: sam and tom in, one open
     full_game: Game  # cora's, two seats, sam and tom in, not started
     tournament_id: int
+    seek_id: int  # tom's open seek
 
 
 def make_world() -> World:
@@ -66,6 +68,7 @@ def make_world() -> World:
         open_game=new_game(cora, "yatzy", ("open",) * 3, joiners=[sam, tom], start=False),
         full_game=new_game(cora, "yatzy", ("open", "open"), joiners=[sam, tom], start=False),
         tournament_id=new_tournament(people["staff"]).pk,
+        seek_id=seek_create(player=tom, kind="yatzy", options={}).pk,
     )
 
 
@@ -74,7 +77,7 @@ Request = Callable[[World, str], tuple[str, dict[str, Any] | None]]
 
 def to(path: str, body: dict[str, Any] | None = None) -> Request:
     """A request to ``path`` (``{game}``, ``{dice_game}``, ``{open_game}``, ``{full_game}``,
-    ``{tournament}``, ``{player}`` filled from the world)."""
+    ``{tournament}``, ``{player}``, ``{seek}`` filled from the world)."""
 
     def build(world: World, role: str) -> tuple[str, dict[str, Any] | None]:
         url = path.format(
@@ -84,6 +87,7 @@ def to(path: str, body: dict[str, Any] | None = None) -> Request:
             full_game=world.full_game.pk,
             tournament=world.tournament_id,
             player=world.people["to_move"].username,
+            seek=world.seek_id,
         )
         return url, body
 
@@ -218,6 +222,21 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     (T + "standings/", "GET"): (to("/api/v1/tournaments/{tournament}/standings/"), (200,) * 6),
     (T + "rounds/", "GET"): (to("/api/v1/tournaments/{tournament}/rounds/"), (200,) * 6),
+    # Seeks: an account's own; another's seek is not found.
+    (A + "seeks/", "GET"): (to("/api/v1/seeks/"), (401, 200, 200, 200, 200, 200)),
+    (A + "seeks/", "POST"): (
+        to("/api/v1/seeks/", {"kind": "ten_thousand"}),
+        (401, 201, 201, 201, 201, 201),
+    ),
+    (A + "seeks/<int:seek_id>/", "DELETE"): (
+        to("/api/v1/seeks/{seek}/"),
+        (401, 404, 204, 404, 404, 404),
+    ),
+    # A rematch: seat holders of a finished game (this one is in play), nobody else.
+    (G + "rematch/", "POST"): (
+        to("/api/v1/games/{game}/rematch/"),
+        (401, 403, 409, 409, 403, 403),
+    ),
     # The error catalogue: public, the words of every refusal.
     (A + "errors/", "GET"): (to("/api/v1/errors/"), (200,) * 6),
     (A + "errors/<str:code>/", "GET"): (to("/api/v1/errors/not_your_turn/"), (200,) * 6),

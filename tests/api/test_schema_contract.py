@@ -87,6 +87,9 @@ def test_the_streams_are_described(schema) -> None:
         "game_started",
         "game_finished",
         "tournament_round_started",
+        "seek_paired",
+        "rematch_offered",
+        "rematch_started",
     }
     assert "token_in_url" in codes(schema, "get", "/api/v1/stream/", 400)
     your_turn = schema["components"]["schemas"]["YourTurnNote"]

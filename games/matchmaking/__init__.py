@@ -1,0 +1,1 @@
+"""Matchmaking: seeks that pair two players into a started game, and rematches."""

@@ -1,0 +1,160 @@
+"""Matchmaking endpoints: seeks (list yours, make one, withdraw it) and rematches."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.idempotency import idempotent
+from config.refusals import Refusal
+from config.schema import refuses
+from games.api.views import parse
+from games.matchmaking import rematch, seeks
+from games.matchmaking.models import Seek
+from games.models import GameKind
+from players.auth import request_player
+
+
+class SeekInput(serializers.Serializer[None]):
+    kind = serializers.ChoiceField(choices=GameKind.choices)
+    options = serializers.DictField(required=False, default=dict)
+    rated = serializers.BooleanField(required=False, default=False)
+    turn_clock_seconds = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=_("Seconds per move (15, 30, 60, 120 or 300); none: no clock."),
+    )
+    rating_min = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=5000,
+        help_text=_("The lowest rating of an opponent you accept; none: no bound."),
+    )
+    rating_max = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=5000,
+        help_text=_("The highest rating of an opponent you accept; none: no bound."),
+    )
+
+
+class SeekSerializer(serializers.ModelSerializer[Seek]):
+    game = serializers.UUIDField(source="game_id", allow_null=True, read_only=True)
+
+    class Meta:
+        model = Seek
+        fields = [
+            "id", "kind", "options", "rated", "turn_clock_seconds", "rating_min", "rating_max",
+            "status", "game", "created_at", "expires_at",
+        ]  # fmt: skip
+        read_only_fields = fields
+
+
+class RematchSerializer(serializers.Serializer[rematch.RematchState]):
+    game = serializers.UUIDField(source="game.pk", help_text=_("The finished game"))
+    offered_seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("The seats whose players have offered")
+    )
+    rematch = serializers.UUIDField(
+        source="rematch.pk",
+        allow_null=True,
+        default=None,
+        help_text=_("The new game, once every player has offered"),
+    )
+
+
+class SeekListCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Your open seeks",
+        description="The seeks you made that still wait for an opponent, oldest first.",
+        responses={200: SeekSerializer(many=True)},
+        tags=["matchmaking"],
+    )
+    def get(self, request: Request) -> Response:
+        mine = seeks.seeks_open(player=request_player(request))
+        return Response(SeekSerializer(mine, many=True).data)
+
+    @extend_schema(
+        summary="Seek an opponent",
+        description=(
+            "Wait for a game of `kind` with these `options`, `rated` or not (rated needs a"
+            " `turn_clock_seconds`), against an opponent rated between `rating_min` and"
+            " `rating_max`. If another player's seek fits (the same kind, options, clock and"
+            " rated flag, each inside the other's range), the game starts at once: the answer"
+            " is `paired` with its `game`, and both players' streams get `seek_paired`. Else"
+            " the seek is `open` until paired, withdrawn or `SEEK_TTL_MINUTES` pass."
+            " Takes an `Idempotency-Key`."
+        ),
+        request=SeekInput,
+        responses={201: SeekSerializer},
+        tags=["matchmaking"],
+    )
+    @idempotent
+    @refuses(
+        Refusal.INVALID_OPTION,
+        Refusal.INVALID_TURN_CLOCK,
+        Refusal.RATED_SEEK_NEEDS_CLOCK,
+        Refusal.INVALID_RATING_RANGE,
+        Refusal.TOO_MANY_OPEN_SEEKS,
+    )
+    def post(self, request: Request) -> Response:
+        data = parse(SeekInput, request.data)
+        seek = seeks.seek_create(player=request_player(request), **data)
+        return Response(SeekSerializer(seek).data, status=201)
+
+
+class SeekDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Withdraw a seek",
+        description="Take back one of your open seeks.",
+        request=None,
+        responses={204: None},
+        tags=["matchmaking"],
+    )
+    @refuses(Refusal.SEEK_NOT_FOUND, Refusal.SEEK_NOT_OPEN)
+    def delete(self, request: Request, seek_id: int) -> Response:
+        seeks.seek_withdraw(seek_id=seek_id, player=request_player(request))
+        return Response(status=204)
+
+
+class GameRematchView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Offer a rematch",
+        description=(
+            "A player seated at a finished game offers to play it again; the other players'"
+            " streams get `rematch_offered`. With the last player's offer a new game starts"
+            " with the same kind, options, clock and seats, turned one place (the second seat"
+            " plays first): `rematch` names it and every player's stream gets"
+            " `rematch_started`."
+        ),
+        request=None,
+        responses={201: RematchSerializer},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.GAME_NOT_FOUND,
+        Refusal.NOT_A_SEAT_HOLDER,
+        Refusal.GAME_NOT_FINISHED,
+        Refusal.REMATCH_ALREADY_OFFERED,
+    )
+    def post(self, request: Request, game_id: uuid.UUID) -> Response:
+        state = rematch.game_rematch(game_id=game_id, player=request_player(request))
+        return Response(RematchSerializer(state).data, status=201)

@@ -1,0 +1,101 @@
+"""Rematches: every account seated at a finished game offers to play it again; with the last
+offer a new game starts with the same kind, options, clock, rating and seats, the seats turned
+one place (the second seat plays first, and so on).
+
+The finished game's row is locked while an offer is made, so the offers of a table are counted
+one at a time and the rematch starts once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from config.refusals import Refusal
+from games import live, services
+from games.loading import game_with_seats
+from games.matchmaking.models import RematchOffer
+from games.models import Game, GameId, GameStatus, Occupant, Seat
+from players.models import Player
+
+
+@dataclass(frozen=True)
+class RematchState:
+    """After an offer: the finished game, the seats whose accounts have offered, and the new
+    game once every account has."""
+
+    game: Game
+    offered_seats: list[int]
+    rematch: Game | None
+
+
+@transaction.atomic
+def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
+    try:
+        game = game_with_seats(game_id, lock=True)
+    except (Game.DoesNotExist, ValueError, ValidationError):
+        raise Refusal.GAME_NOT_FOUND.error() from None
+    seats = list(game.seats.all())
+    people = {seat.player_id: seat.index for seat in seats if seat.player_id is not None}
+    if player.pk not in people:
+        raise Refusal.NOT_A_SEAT_HOLDER.error()
+    if game.status != GameStatus.FINISHED:
+        raise Refusal.GAME_NOT_FINISHED.error()
+    if RematchOffer.objects.filter(game=game, player=player).exists():
+        raise Refusal.REMATCH_ALREADY_OFFERED.error()
+    RematchOffer.objects.create(game=game, player=player)
+    offered = set(RematchOffer.objects.filter(game=game).values_list("player_id", flat=True))
+    offered_seats = sorted(people[player_id] for player_id in offered)
+    if offered != set(people):
+        base = {"type": "rematch_offered", "game": str(game.pk), "seat": people[player.pk]}
+        _tell([(other, base) for other in people if other != player.pk])
+        return RematchState(game=game, offered_seats=offered_seats, rematch=None)
+
+    rematch = _start_again(game, seats)
+    RematchOffer.objects.filter(game=game).update(rematch=rematch)
+    seat_of = {seat.player_id: seat.index for seat in rematch.seats.all() if seat.player_id}
+    _tell(
+        [
+            (
+                player_id,
+                {
+                    "type": "rematch_started",
+                    "game": str(rematch.pk),
+                    "previous": str(game.pk),
+                    "seat": seat_of[player_id],
+                },
+            )
+            for player_id in people
+        ]
+    )
+    return RematchState(game=game, offered_seats=offered_seats, rematch=rematch)
+
+
+def _spec(seat: Seat) -> services.SeatSpec:
+    if seat.occupant == Occupant.PLAYER:
+        return services.SeatSpec(type="player", player=seat.player)
+    if seat.occupant == Occupant.HOTSEAT:
+        return services.SeatSpec(type="hotseat", name=seat.name)
+    return services.SeatSpec(type="computer", level=seat.level, name=seat.name)
+
+
+def _start_again(game: Game, seats: list[Seat]) -> Game:
+    turned = seats[1:] + seats[:1]
+    new = services.game_create(
+        creator=game.created_by,  # hot-seat seats are played from the creator's client
+        kind=game.kind,
+        seats=[_spec(seat) for seat in turned],
+        options=game.options,
+        turn_clock_seconds=game.turn_clock_seconds,
+        rated=game.rated,
+        assistance=game.assistance,
+    )
+    return services.game_start(game_id=new.pk, player=game.created_by)
+
+
+def _tell(notes: list[tuple[int, dict[str, object]]]) -> None:
+    transaction.on_commit(
+        lambda: live.publish(live.player_note(player_id, note) for player_id, note in notes)
+    )

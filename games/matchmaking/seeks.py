@@ -1,0 +1,204 @@
+"""Every write on a seek: make one (pairing it at once with a compatible open seek), withdraw
+it, withdraw all of an account's, expire them.
+
+Pairing is atomic: the other seek is read with ``SELECT ... FOR UPDATE SKIP LOCKED``, so a seek
+another request is pairing is skipped rather than waited on or taken twice, and the game is
+created, both seeks marked paired and the game started in the one transaction. A seek is in at
+most one game: the lock makes a second pairing see it paired (PostgreSQL re-reads a locked row's
+status before it takes it), and ``tests/matchmaking`` races twenty requests to prove it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import secrets
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from config.refusals import Refusal, refused_by_rules
+from games import live, services
+from games.kinds import kind_for
+from games.matchmaking.models import Seek, SeekStatus
+from games.models import Game
+from games.rules import RuleError
+from players import ratings
+from players.models import Player, PlayerRating
+
+log = logging.getLogger(__name__)
+
+
+def player_rating(player: Player, kind: str) -> float:
+    """The account's rating in ``kind`` (a newcomer's: Glicko-2's starting rating)."""
+    row = PlayerRating.objects.filter(player=player, kind=kind).only("rating").first()
+    return row.rating if row is not None else ratings.Rating().rating
+
+
+def seeks_open(*, player: Player, now: datetime | None = None) -> QuerySet[Seek]:
+    """The account's seeks still waiting for an opponent, oldest first."""
+    return Seek.objects.filter(
+        player=player, status=SeekStatus.OPEN, expires_at__gt=now or timezone.now()
+    )
+
+
+@transaction.atomic
+def seek_create(
+    *,
+    player: Player,
+    kind: str,
+    options: Mapping[str, Any],
+    rated: bool = False,
+    turn_clock_seconds: int | None = None,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+    now: datetime | None = None,
+) -> Seek:
+    """Queue ``player`` for a game; if a compatible open seek is there (the same kind, options,
+    clock and rated flag, each player inside the other's rating range, another account), the two
+    become a started game now and the seek comes back paired, with its game."""
+    now = now or timezone.now()
+    if turn_clock_seconds is not None and turn_clock_seconds not in settings.TURN_CLOCK_CHOICES:
+        raise Refusal.INVALID_TURN_CLOCK.error(
+            params={"allowed": list(settings.TURN_CLOCK_CHOICES)}
+        )
+    if rated and turn_clock_seconds is None:
+        # A rated game without a clock could be stalled by the losing side for ever.
+        raise Refusal.RATED_SEEK_NEEDS_CLOCK.error()
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise Refusal.INVALID_RATING_RANGE.error()
+    try:
+        parsed = kind_for(kind).engine.options_from_wire(options)
+    except RuleError as exc:
+        raise refused_by_rules(exc) from None
+    full_options = dataclasses.asdict(parsed)
+    options_key = json.dumps(full_options, sort_keys=True, separators=(",", ":"))
+
+    # The account's row serialises its own seeks: two at once cannot both pass the count.
+    Player.objects.select_for_update().filter(pk=player.pk).exists()
+    limit = int(settings.MAX_OPEN_SEEKS_PER_ACCOUNT)
+    if seeks_open(player=player, now=now).count() >= limit:
+        raise Refusal.TOO_MANY_OPEN_SEEKS.error(params={"limit": limit})
+
+    rating = player_rating(player, kind)
+    seek = Seek(
+        player=player,
+        kind=kind,
+        options=full_options,
+        options_key=options_key,
+        rated=rated,
+        turn_clock_seconds=turn_clock_seconds,
+        rating_min=rating_min,
+        rating_max=rating_max,
+        rating=rating,
+        expires_at=now + timedelta(minutes=float(settings.SEEK_TTL_MINUTES)),
+    )
+    other = _compatible(seek, now).first()
+    if other is None:
+        seek.save()
+        return seek
+    seek.status = SeekStatus.PAIRED
+    seek.game = _pair(other, seek)
+    seek.save()
+    other.status, other.game = SeekStatus.PAIRED, seek.game
+    other.save(update_fields=["status", "game"])
+    _tell_paired(seek.game, [other, seek])
+    return seek
+
+
+def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
+    """The open seeks ``seek`` may pair with, oldest first, each locked as it is read; those
+    another transaction holds are skipped."""
+    candidates = Seek.objects.filter(
+        status=SeekStatus.OPEN,
+        expires_at__gt=now,
+        kind=seek.kind,
+        options_key=seek.options_key,
+        rated=seek.rated,
+        turn_clock_seconds=seek.turn_clock_seconds,
+    ).exclude(player_id=seek.player_id)
+    # The seeker inside the other's range...
+    candidates = candidates.filter(Q(rating_min__isnull=True) | Q(rating_min__lte=seek.rating))
+    candidates = candidates.filter(Q(rating_max__isnull=True) | Q(rating_max__gte=seek.rating))
+    # ...and the other inside the seeker's.
+    if seek.rating_min is not None:
+        candidates = candidates.filter(rating__gte=seek.rating_min)
+    if seek.rating_max is not None:
+        candidates = candidates.filter(rating__lte=seek.rating_max)
+    return candidates.order_by("created_at", "id").select_for_update(skip_locked=True)
+
+
+def _pair(first: Seek, second: Seek) -> Game:
+    """The started game of two seeks, through the games' own services; who sits first is drawn
+    (the first seat plays first)."""
+    players = [first.player, second.player]
+    if secrets.randbelow(2):
+        players.reverse()
+    game = services.game_create(
+        creator=players[0],
+        kind=first.kind,
+        seats=[services.SeatSpec(type="player", player=p) for p in players],
+        options=first.options,
+        turn_clock_seconds=first.turn_clock_seconds,
+        rated=first.rated,
+        computer_limit=False,
+    )
+    return services.game_start(game_id=game.pk, player=players[0])
+
+
+def _tell_paired(game: Game, seeks: list[Seek]) -> None:
+    seat_of = {seat.player_id: seat.index for seat in game.seats.all()}
+    notes = [
+        (
+            seek.player_id,
+            {
+                "type": "seek_paired",
+                "seek": seek.pk,
+                "game": str(game.pk),
+                "kind": game.kind,
+                "seat": seat_of[seek.player_id],
+            },
+        )
+        for seek in seeks
+    ]
+    transaction.on_commit(
+        lambda: live.publish(live.player_note(player_id, note) for player_id, note in notes)
+    )
+
+
+@transaction.atomic
+def seek_withdraw(*, seek_id: int, player: Player) -> Seek:
+    """The seeker takes an open seek back (another's seek is not found)."""
+    seek = Seek.objects.select_for_update().filter(pk=seek_id, player=player).first()
+    if seek is None:
+        raise Refusal.SEEK_NOT_FOUND.error()
+    if seek.status != SeekStatus.OPEN or seek.expires_at <= timezone.now():
+        raise Refusal.SEEK_NOT_OPEN.error()
+    seek.status = SeekStatus.WITHDRAWN
+    seek.save(update_fields=["status"])
+    return seek
+
+
+def seeks_withdraw_for_player(*, player: Player) -> int:
+    """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. One UPDATE:
+    a seek being paired meanwhile is waited on, then left alone if it was paired."""
+    return Seek.objects.filter(player=player, status=SeekStatus.OPEN).update(
+        status=SeekStatus.WITHDRAWN
+    )
+
+
+def seeks_expire(*, now: datetime | None = None) -> int:
+    """Mark the open seeks past their ``expires_at`` expired; how many. Beat runs it every
+    ``SEEK_SWEEP_SECONDS``; pairing already ignores them, so this only tidies their status."""
+    expired = Seek.objects.filter(
+        status=SeekStatus.OPEN, expires_at__lte=now or timezone.now()
+    ).update(status=SeekStatus.EXPIRED)
+    if expired:
+        log.info("expired %d seeks past %s min", expired, settings.SEEK_TTL_MINUTES)
+    return expired

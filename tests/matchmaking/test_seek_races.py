@@ -1,0 +1,98 @@
+"""Racing seeks on PostgreSQL: twenty accounts seek at once and no seek lands in two games (nor
+any game gets more or fewer than two seeks); one account retrying with one Idempotency-Key
+creates one seek."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games.matchmaking import seeks
+from games.matchmaking.models import Seek, SeekStatus
+from games.models import Game, GameStatus
+from tests.factories import Client, api_client
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+SEEKS = "/api/v1/seeks/"
+YATZY = {"kind": "yatzy"}
+
+
+def race(count: int, request: Callable[[int], Any]) -> list[Any]:
+    """``request(i)`` from ``count`` threads released at once; their answers."""
+    barrier = threading.Barrier(count)
+    answers: list[Any] = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            barrier.wait()
+            answers[index] = request(index)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return answers
+
+
+def test_twenty_racing_seeks_never_pair_a_seek_twice(monkeypatch) -> None:
+    real_pair = seeks._pair
+
+    def slow_pair(first: Seek, second: Seek) -> Game:
+        game = real_pair(first, second)
+        time.sleep(0.05)  # the others arrive while this pairing holds its lock
+        return game
+
+    monkeypatch.setattr(seeks, "_pair", slow_pair)
+    count = 20
+    tokens = [api_client()._credentials["HTTP_AUTHORIZATION"] for _ in range(count)]
+
+    def seek(index: int) -> tuple[int, dict[str, Any]]:
+        client = Client()
+        client.credentials(HTTP_AUTHORIZATION=tokens[index])
+        response = client.post(SEEKS, YATZY, format="json")
+        return response.status_code, response.json()
+
+    answers = race(count, seek)
+    assert [status for status, _ in answers] == [201] * count
+    assert Seek.objects.count() == count
+    paired = Seek.objects.filter(status=SeekStatus.PAIRED)
+    per_game = Counter(paired.values_list("game_id", flat=True))
+    assert per_game and set(per_game.values()) == {2}  # every game: exactly two seeks
+    assert Game.objects.count() == len(per_game)
+    for game in Game.objects.prefetch_related("seats"):
+        assert game.status == GameStatus.ACTIVE
+        seated = sorted(seat.player_id for seat in game.seats.all())
+        assert seated == sorted(paired.filter(game=game).values_list("player_id", flat=True))
+    # An answer that said paired named the game its seek is stored in (an open one may have
+    # been paired since, by a later seek).
+    for _, body in answers:
+        if body["status"] == "paired":
+            assert str(Seek.objects.get(pk=body["id"]).game_id) == body["game"]
+    still_open = Seek.objects.filter(status=SeekStatus.OPEN).count()
+    assert still_open == count - 2 * len(per_game)
+
+
+def test_racing_retries_with_one_key_create_one_seek() -> None:
+    ann = api_client()
+    token = ann._credentials["HTTP_AUTHORIZATION"]
+    count = 6
+
+    def seek(index: int) -> tuple[int, int]:
+        client = Client()
+        client.credentials(HTTP_AUTHORIZATION=token)
+        response = client.post(SEEKS, YATZY, format="json", HTTP_IDEMPOTENCY_KEY="seek-race")
+        return response.status_code, response.json()["id"]
+
+    answers = race(count, seek)
+    (only,) = Seek.objects.values_list("pk", flat=True)
+    assert answers == [(201, only)] * count

@@ -1,0 +1,169 @@
+"""Seeks over HTTP: two compatible seeks become one started game, and both streams are told;
+incompatible ones wait; the list, withdrawal, the limits and refusals; expiry; withdrawing all
+of an account's seeks."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games import live
+from games.matchmaking import seeks
+from games.matchmaking.models import Seek, SeekStatus
+from games.matchmaking.tasks import expire_seeks
+from games.models import Game, GameStatus
+from players.models import Player, PlayerRating
+from tests.factories import Client, api_client
+
+pytestmark = pytest.mark.django_db
+
+SEEKS = "/api/v1/seeks/"
+YATZY = {"kind": "yatzy"}
+
+
+@pytest.fixture
+def notes(monkeypatch) -> list[tuple[int, dict[str, Any]]]:
+    """The player notes published (after their transaction commits)."""
+    sent: list[tuple[int, dict[str, Any]]] = []
+
+    def publish(batch: Any, *args: Any, **kwargs: Any) -> None:
+        sent.extend(
+            (payload["player"], payload["note"]) for topic, payload in batch if topic == "players"
+        )
+
+    monkeypatch.setattr(live, "publish", publish)
+    return sent
+
+
+def player(client: Client) -> Player:
+    return Player.objects.get(username=client.username)
+
+
+def test_two_compatible_seeks_start_one_game(notes, django_capture_on_commit_callbacks) -> None:
+    ann, bob = api_client(), api_client()
+    first = ann.ok("post", SEEKS, YATZY, status=201)
+    assert first["status"] == "open" and first["game"] is None
+    with django_capture_on_commit_callbacks(execute=True):
+        second = bob.ok("post", SEEKS, YATZY, status=201)
+    assert second["status"] == "paired"
+    game = Game.objects.get(pk=second["game"])
+    assert game.status == GameStatus.ACTIVE and not game.rated
+    assert {seat.player_id for seat in game.seats.all()} == {player(ann).pk, player(bob).pk}
+    assert Seek.objects.get(pk=first["id"]).game_id == game.pk
+    paired = {who: note for who, note in notes if note["type"] == "seek_paired"}
+    assert set(paired) == {player(ann).pk, player(bob).pk}
+    assert paired[player(ann).pk]["game"] == str(game.pk)
+    assert paired[player(ann).pk]["seek"] == first["id"]
+    # The game itself: seated accounts can see it among theirs and play it.
+    assert ann.ok("get", SEEKS) == [] and bob.ok("get", SEEKS) == []
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"kind": "ten_thousand"},
+        {"kind": "yatzy", "options": {"auto_confirm_seconds": 5}},
+        {"kind": "yatzy", "turn_clock_seconds": 60},
+        {"kind": "yatzy", "rated": True, "turn_clock_seconds": 60},
+        {"kind": "yatzy", "rating_min": 1600},
+    ],
+    ids=["kind", "options", "clock", "rated", "range"],
+)
+def test_incompatible_seeks_wait(other) -> None:
+    ann, bob = api_client(), api_client()
+    ann.ok("post", SEEKS, YATZY, status=201)
+    assert bob.ok("post", SEEKS, other, status=201)["status"] == "open"
+    assert not Game.objects.exists()
+
+
+def test_each_must_be_inside_the_others_range() -> None:
+    ann, bob = api_client(), api_client()
+    PlayerRating.objects.create(player=player(bob), kind="yatzy", rating=1800)
+    ann.ok("post", SEEKS, {"kind": "yatzy", "rating_max": 1700}, status=201)
+    assert bob.ok("post", SEEKS, YATZY, status=201)["status"] == "open"
+    cat = api_client()
+    assert cat.ok("post", SEEKS, {"kind": "yatzy", "rating_min": 1400}, status=201)["status"] == (
+        "paired"
+    )
+
+
+def test_ones_own_seeks_never_pair() -> None:
+    ann = api_client()
+    ann.ok("post", SEEKS, YATZY, status=201)
+    assert ann.ok("post", SEEKS, YATZY, status=201)["status"] == "open"
+    assert len(ann.ok("get", SEEKS)) == 2
+
+
+def test_a_seek_is_withdrawn_by_its_player_only() -> None:
+    ann, bob = api_client(), api_client()
+    seek = ann.ok("post", SEEKS, YATZY, status=201)
+    url = f"{SEEKS}{seek['id']}/"
+    assert bob.delete(url).json()["code"] == "not_found"
+    assert ann.delete(url).status_code == 204
+    assert Seek.objects.get(pk=seek["id"]).status == SeekStatus.WITHDRAWN
+    again = ann.delete(url)
+    assert (again.status_code, again.json()["code"]) == (409, "seek_not_open")
+    # A withdrawn seek pairs with nobody.
+    assert bob.ok("post", SEEKS, YATZY, status=201)["status"] == "open"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"kind": "yatzy", "rated": True}, 400, "rated_seek_needs_clock"),
+        ({"kind": "yatzy", "rating_min": 1600, "rating_max": 1500}, 400, "invalid_rating_range"),
+        ({"kind": "yatzy", "turn_clock_seconds": 7}, 400, "invalid_turn_clock"),
+        ({"kind": "yatzy", "options": {"nope": 1}}, 400, "invalid_option"),
+    ],
+)
+def test_refusals(body, status, code) -> None:
+    ann = api_client()
+    response = ann.post(SEEKS, body, format="json")
+    assert (response.status_code, response.json()["code"]) == (status, code)
+    assert not Seek.objects.exists()
+
+
+def test_an_account_has_at_most_n_open_seeks(settings) -> None:
+    settings.MAX_OPEN_SEEKS_PER_ACCOUNT = 2
+    ann = api_client()
+    for _ in range(2):
+        ann.ok("post", SEEKS, YATZY, status=201)
+    response = ann.post(SEEKS, YATZY, format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "too_many_open_seeks")
+    assert response.json()["params"] == {"limit": 2}
+    assert Seek.objects.count() == 2
+
+
+def test_seeks_expire(settings) -> None:
+    ann, bob = api_client(), api_client()
+    seek = ann.ok("post", SEEKS, YATZY, status=201)
+    Seek.objects.filter(pk=seek["id"]).update(expires_at=timezone.now() - timedelta(seconds=1))
+    # Past its time a seek pairs with nobody, even before the sweep marks it.
+    assert bob.ok("post", SEEKS, YATZY, status=201)["status"] == "open"
+    assert ann.ok("get", SEEKS) == []
+    assert expire_seeks() == 1
+    assert Seek.objects.get(pk=seek["id"]).status == SeekStatus.EXPIRED
+    assert settings.CELERY_BEAT_SCHEDULE["expire-seeks"]["task"] == (
+        "games.matchmaking.tasks.expire_seeks"
+    )
+
+
+def test_withdraw_for_player_takes_back_only_their_open_seeks() -> None:
+    ann, bob, cat = api_client(), api_client(), api_client()
+    ann.ok("post", SEEKS, YATZY, status=201)
+    ann.ok("post", SEEKS, {"kind": "ten_thousand"}, status=201)
+    bob.ok("post", SEEKS, YATZY, status=201)  # pairs with ann's first
+    cat.ok("post", SEEKS, YATZY, status=201)
+    assert seeks.seeks_withdraw_for_player(player=player(ann)) == 1
+    statuses = sorted(Seek.objects.filter(player=player(ann)).values_list("status", flat=True))
+    assert statuses == [SeekStatus.PAIRED, SeekStatus.WITHDRAWN]
+    assert Seek.objects.get(player=player(cat)).status == SeekStatus.OPEN
+    assert seeks.seeks_withdraw_for_player(player=player(ann)) == 0
+
+
+def test_seeks_need_an_account(anon) -> None:
+    assert anon.post(SEEKS, YATZY, format="json").status_code == 401
+    assert anon.get(SEEKS).status_code == 401
