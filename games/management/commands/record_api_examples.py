@@ -133,6 +133,7 @@ def _scenario(rec: Recorder) -> None:
     _yatzy(rec, ann, bob)
     _ten_thousand(rec, ann)
     _endings(rec, ann, bob)
+    _matchmaking(rec, ann, bob)
     _tournament(rec, ann)
 
     rec.call(anyone, "get", "/leaderboards/{kind}/", kind="yatzy")
@@ -236,6 +237,20 @@ def _endings(rec: Recorder, ann: Client, bob: Client) -> None:
     rec.call(bob, "post", "/games/{game_id}/join/", {}, game_id=game_id, keep=False)
     rec.call(bob, "post", "/games/{game_id}/leave/", {}, game_id=game_id)
     rec.call(ann, "delete", "/games/{game_id}/", game_id=game_id)
+
+
+def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
+    seek = {"kind": "yatzy", "rated": True, "turn_clock_seconds": 60, "rating_max": 1800}
+    # Withdrawing: a seek nobody has taken yet.
+    seek_id = rec.call(ann, "post", "/seeks/", {"kind": "ten_thousand"}, keep=False)["id"]
+    rec.call(ann, "delete", "/seeks/{seek_id}/", seek_id=seek_id)
+    rec.call(ann, "post", "/seeks/", seek, keep=False)
+    rec.call(ann, "get", "/seeks/")
+    # The operation's example is the seek that pairs: the game has started.
+    game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
+    rec.call(ann, "post", "/games/{game_id}/resign/", {}, game_id=game_id, keep=False)
+    rec.call(ann, "post", "/games/{game_id}/rematch/", game_id=game_id, keep=False)
+    rec.call(bob, "post", "/games/{game_id}/rematch/", game_id=game_id)
 
 
 def _tournament(rec: Recorder, ann: Client) -> None:
