@@ -1,4 +1,5 @@
-"""``Idempotency-Key`` on the requests that create (register, a game, a tournament, an entry).
+"""``Idempotency-Key`` on the requests that create (register, a game, a seek, a tournament, an
+entry).
 
 A client sends ``Idempotency-Key: <1 to 255 printable characters>`` (a UUID is a good key) and
 may send the request again, as often as it likes, until it has an answer:

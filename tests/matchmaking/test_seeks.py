@@ -167,3 +167,20 @@ def test_withdraw_for_player_takes_back_only_their_open_seeks() -> None:
 def test_seeks_need_an_account(anon) -> None:
     assert anon.post(SEEKS, YATZY, format="json").status_code == 401
     assert anon.get(SEEKS).status_code == 401
+
+
+def test_the_admin_lists_seeks_read_only() -> None:
+    from django.test import Client as PageClient
+
+    ann = api_client()
+    ann.ok("post", SEEKS, YATZY, status=201)
+    seek = Seek.objects.get()
+    root = Player.objects.create_superuser("root", "root@example.com", "root-password-1")
+    pages = PageClient()
+    pages.force_login(root)
+    listing = pages.get("/admin/matchmaking/seek/?status__exact=open")
+    assert listing.status_code == 200 and ann.username in listing.content.decode()
+    assert pages.get("/admin/matchmaking/seek/add/").status_code == 403
+    pages.post(f"/admin/matchmaking/seek/{seek.pk}/delete/", {"post": "yes"})
+    pages.post(f"/admin/matchmaking/seek/{seek.pk}/change/", {"status": "withdrawn"})
+    assert Seek.objects.get().status == SeekStatus.OPEN
