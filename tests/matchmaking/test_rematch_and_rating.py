@@ -118,3 +118,22 @@ def test_an_unrated_game_from_seeks_changes_no_rating() -> None:
     paired = bob.ok("post", "/api/v1/seeks/", {"kind": "yatzy"}, status=201)
     ann.ok("post", game_url(paired["game"], "resign/"), status=201)
     assert not RatingChange.objects.exists()
+
+
+def test_a_rated_casual_game_created_outside_a_tournament_is_rated() -> None:
+    ann = account("ann")
+    computer = {"type": "computer", "level": "casual"}
+    game = new_game(ann, "yatzy", ["me", computer], rated=True, turn_clock_seconds=60)
+    ending.game_resign(game_id=game.pk, player=ann)
+    change = RatingChange.objects.get(game=game)
+    assert change.player_id == ann.pk and change.rating_after < change.rating_before
+    assert PlayerRating.objects.get(player=ann, kind="yatzy").games == 1
+
+
+def test_the_rematch_of_a_rated_game_is_rated() -> None:
+    ann, bob = account("ann"), account("bob")
+    game = finished_game(ann, bob, rated=True, turn_clock_seconds=60)
+    url = game_url(str(game.pk), "rematch/")
+    client_of(ann).ok("post", url, status=201)
+    rematch = Game.objects.get(pk=client_of(bob).ok("post", url, status=201)["rematch"])
+    assert rematch.rated and not rematch.assistance and rematch.turn_clock_seconds == 60
