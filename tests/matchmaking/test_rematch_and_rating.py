@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
 import pytest
 
 from games import ending, live
+from games.api.stream_schema import NOTES
 from games.models import Game, GameStatus
 from players.models import Player, PlayerRating, RatingChange
 from tests.factories import Client, account, api_client, game_url, new_game, token
@@ -74,6 +76,11 @@ def test_a_rematch_starts_when_every_player_offers(
         "seat": 1,
     }
     assert started[bob.pk]["seat"] == 0
+    # Each note is what the schema of the account stream documents.
+    by_type = {schema["properties"]["type"]["enum"][0]: schema for schema in NOTES.values()}
+    for _, note in notes:
+        jsonschema.validate(note, by_type[note["type"]])
+        assert set(note) == set(by_type[note["type"]]["properties"])
     # Once it has started, nobody starts another.
     late = client_of(bob).post(url)
     assert late.json()["code"] == "rematch_already_offered"

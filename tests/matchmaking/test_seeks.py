@@ -7,10 +7,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import jsonschema
 import pytest
 from django.utils import timezone
 
 from games import live
+from games.api.stream_schema import NOTES
 from games.matchmaking import seeks
 from games.matchmaking.models import Seek, SeekStatus
 from games.matchmaking.tasks import expire_seeks
@@ -57,6 +59,9 @@ def test_two_compatible_seeks_start_one_game(notes, django_capture_on_commit_cal
     assert set(paired) == {player(ann).pk, player(bob).pk}
     assert paired[player(ann).pk]["game"] == str(game.pk)
     assert paired[player(ann).pk]["seek"] == first["id"]
+    for note in paired.values():  # as the account stream's schema documents it
+        jsonschema.validate(note, NOTES["SeekPairedNote"])
+        assert set(note) == set(NOTES["SeekPairedNote"]["properties"])
     # The game itself: seated accounts can see it among theirs and play it.
     assert ann.ok("get", SEEKS) == [] and bob.ok("get", SEEKS) == []
 
