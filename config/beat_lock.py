@@ -19,6 +19,9 @@ So every machine may run a beat, and only the holder of the lease sends:
   that check and a send could still overlap the next holder. Every periodic task is safe to run
   twice (the sweep and the tick lock what they change), so that edge costs a repeated run, no more.
 
+A beat that takes over sends what its own schedule (its ``--schedule`` file) finds due: the
+frequent tasks at once, an hourly one an hour after that beat last sent it or started.
+
 ``CELERY_BEAT_SCHEDULER`` selects ``SingleBeatScheduler`` whenever ``REDIS_URL`` is set; ``make
 run`` (no Redis, one beat) keeps Celery's own scheduler.
 """

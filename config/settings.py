@@ -369,6 +369,8 @@ CELERY_BEAT_SCHEDULER = os.environ.get(
     "CELERY_BEAT_SCHEDULER",
     "config.beat_lock:SingleBeatScheduler" if REDIS_URL else "celery.beat:PersistentScheduler",
 )
+if CELERY_BEAT_SCHEDULER.endswith("SingleBeatScheduler") and not REDIS_URL:
+    raise ImproperlyConfigured("CELERY_BEAT_SCHEDULER=...SingleBeatScheduler needs REDIS_URL")
 BEAT_LEASE_KEY = os.environ.get("BEAT_LEASE_KEY", "dice:beat")
 BEAT_LEASE_SECONDS = float(os.environ.get("BEAT_LEASE_SECONDS", "10"))
 
