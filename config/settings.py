@@ -367,6 +367,19 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# Beat exactly once across machines (config.beat_lock): with Redis, every machine may run a beat
+# and only the holder of a lease (a Redis key, BEAT_LEASE_KEY, held BEAT_LEASE_SECONDS and renewed
+# every third of that) sends the periodic tasks; another takes over when the holder dies. Without
+# Redis (make run: one beat), Celery's own scheduler.
+CELERY_BEAT_SCHEDULER = os.environ.get(
+    "CELERY_BEAT_SCHEDULER",
+    "config.beat_lock:SingleBeatScheduler" if REDIS_URL else "celery.beat:PersistentScheduler",
+)
+if CELERY_BEAT_SCHEDULER.endswith("SingleBeatScheduler") and not REDIS_URL:
+    raise ImproperlyConfigured("CELERY_BEAT_SCHEDULER=...SingleBeatScheduler needs REDIS_URL")
+BEAT_LEASE_KEY = os.environ.get("BEAT_LEASE_KEY", "dice:beat")
+BEAT_LEASE_SECONDS = float(os.environ.get("BEAT_LEASE_SECONDS", "10"))
+
 # Timers (the yatzy auto-confirm, the turn clock) are fired by the timers process, `manage.py
 # run_timers` (games.timer_runner): from a Redis sorted set when REDIS_URL is set ("redis"), else
 # from the games' deadlines in the database ("database", the embedded default). "celery" is the

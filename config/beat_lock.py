@@ -1,0 +1,148 @@
+"""Beat exactly once, however many beat processes run: a lease in Redis.
+
+Beat sends the periodic tasks (the sweep every second, the tournaments' tick, the purges). One beat
+per deployment is the rule, but "one" is hard to keep across machines: a machine is replaced, a
+deploy starts the new beat before the old one stops, two machines are given the same process list.
+So every machine may run a beat, and only the holder of the lease sends:
+
+- The lease is one Redis key (``BEAT_LEASE_KEY``) holding the holder's token, set with ``SET NX PX``
+  for ``BEAT_LEASE_SECONDS``. The holder renews it (one Lua script: extend the key if it still holds
+  our token, else take it if it is free) every third of that, before it sends anything, and never
+  sleeps longer than that between two looks.
+- A beat that does not hold it sends nothing and looks again every third of the lease. When the
+  holder dies its key expires, and the next look of another beat takes it: a pause of at most
+  ``BEAT_LEASE_SECONDS`` and a third, during which the timers process still fires every timer (the
+  sweep only catches the lost ones). A beat that stops cleanly gives the lease back at once.
+- A holder that cannot renew (Redis away, or its key taken after a stall longer than the lease)
+  stops sending at once. A holder trusts its lease for a third of its length after the last renewal
+  it saw succeed, timed from before it asked: a stall of more than two thirds of the lease between
+  that check and a send could still overlap the next holder. Every periodic task is safe to run
+  twice (the sweep and the tick lock what they change), so that edge costs a repeated run, no more.
+
+A beat that takes over sends what its own schedule (its ``--schedule`` file) finds due: the
+frequent tasks at once, an hourly one an hour after that beat last sent it or started.
+
+``CELERY_BEAT_SCHEDULER`` selects ``SingleBeatScheduler`` whenever ``REDIS_URL`` is set; ``make
+run`` (no Redis, one beat) keeps Celery's own scheduler.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from celery.beat import PersistentScheduler
+from django.conf import settings
+
+log = logging.getLogger(__name__)
+
+# KEYS: the lease; ARGV: our token, its length in ms. 1 if we hold it now, else 0.
+_HOLD = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+return 0
+"""
+
+# KEYS: the lease; ARGV: our token. Gives it back only if it is still ours.
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class BeatLease:
+    """The lease ``key`` for ``seconds``, on ``client`` (a redis-py client)."""
+
+    def __init__(
+        self,
+        *,
+        client: Any,
+        key: str,
+        seconds: float,
+        token: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.client = client
+        self.key = key
+        self.seconds = seconds
+        self.token = token or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.clock = clock
+        #: How often the holder renews, and a beat without it looks again.
+        self.every = seconds / 3
+        self._confirmed_at: float | None = None
+        self._hold = client.register_script(_HOLD)
+        self._release = client.register_script(_RELEASE)
+
+    @classmethod
+    def from_settings(cls) -> BeatLease:
+        from config.redis_client import redis_client
+
+        return cls(
+            client=redis_client(), key=settings.BEAT_LEASE_KEY, seconds=settings.BEAT_LEASE_SECONDS
+        )
+
+    @property
+    def held(self) -> bool:
+        return self._confirmed_at is not None
+
+    def hold(self) -> bool:
+        """Whether this process holds the lease now: taken or renewed if a third of it has passed
+        since the last renewal (the clock read before asking, so the lease outlives our trust)."""
+        now = self.clock()
+        if self._confirmed_at is not None and now - self._confirmed_at < self.every:
+            return True
+        was_held = self.held
+        try:
+            ours = bool(self._hold(keys=[self.key], args=[self.token, int(self.seconds * 1000)]))
+        except Exception:
+            log.warning(
+                "beat: could not reach the lease %s; sending nothing", self.key, exc_info=True
+            )
+            ours = False
+        self._confirmed_at = now if ours else None
+        if ours and not was_held:
+            log.info(
+                "beat: holds the lease %s (%s); sending the periodic tasks", self.key, self.token
+            )
+        elif was_held and not ours:
+            log.warning("beat: lost the lease %s (%s); sending nothing", self.key, self.token)
+        return ours
+
+    def release(self) -> None:
+        """Give the lease back if it is ours, so that another beat takes it at its next look."""
+        if self._confirmed_at is None:
+            return
+        self._confirmed_at = None
+        try:
+            self._release(keys=[self.key], args=[self.token])
+        except Exception:
+            log.warning("beat: could not give back the lease %s; it expires", self.key)
+
+
+class SingleBeatScheduler(PersistentScheduler):
+    """Celery's scheduler (its ``--schedule`` file included), sending only while this process
+    holds the lease (see the module's docstring)."""
+
+    def __init__(self, *args: Any, lease: BeatLease | None = None, **kwargs: Any) -> None:
+        self.lease = lease or BeatLease.from_settings()
+        super().__init__(*args, **kwargs)
+
+    def tick(self, *args: Any, **kwargs: Any) -> float:
+        if not self.lease.hold():
+            return self.lease.every
+        # Never sleep past the next renewal: the lease must not lapse while we hold it.
+        return float(min(super().tick(*args, **kwargs), self.lease.every))
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.lease.release()
