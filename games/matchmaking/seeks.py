@@ -1,11 +1,15 @@
 """Every write on a seek: make one (pairing it at once with a compatible open seek), withdraw
 it, withdraw all of an account's, expire them.
 
-Pairing is atomic: the other seek is read with ``SELECT ... FOR UPDATE SKIP LOCKED``, so a seek
-another request is pairing is skipped rather than waited on or taken twice, and the game is
-created, both seeks marked paired and the game started in the one transaction. A seek is in at
-most one game: the lock makes a second pairing see it paired (PostgreSQL re-reads a locked row's
-status before it takes it), and ``tests/matchmaking`` races twenty requests to prove it.
+Pairing is serialised: every ``seek_create`` takes one transaction-scoped PostgreSQL advisory lock
+(``pg_advisory_xact_lock``) before it looks for a partner, and keeps it until it commits, as a
+lobby with a single worker would (lichess's lobby is one actor). So a seek always sees every seek
+made before it, committed: two compatible seeks arriving at once never both stay open, and a seek
+is in at most one game. The critical part is short (a query and, when it pairs, one game
+created), and seeks are made by people, a few a second at most.
+Withdrawing all of an account's seeks and the expiry sweep take the lock too (they lock many
+seeks at once); SQLite, which runs one writer at a time, needs none. ``tests/matchmaking`` races
+them.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -33,6 +37,9 @@ from players import ratings
 from players.models import Player, PlayerRating
 
 log = logging.getLogger(__name__)
+
+# The advisory lock's key: any fixed number, as long as nothing else in the database uses it.
+PAIRING_LOCK = 0x5EE6_0001
 
 
 def player_rating(player: Player, kind: str) -> float:
@@ -80,6 +87,9 @@ def seek_create(
     full_options = dataclasses.asdict(parsed)
     options_key = json.dumps(full_options, sort_keys=True, separators=(",", ":"))
 
+    # Taken before the account's row: a pairing holding it never waits for a row that a seek
+    # waiting for it holds.
+    _serialise_pairing()
     # The account's row serialises its own seeks: two at once cannot both pass the count.
     Player.objects.select_for_update().filter(pk=player.pk).exists()
     limit = int(settings.MAX_OPEN_SEEKS_PER_ACCOUNT)
@@ -112,9 +122,17 @@ def seek_create(
     return seek
 
 
+def _serialise_pairing() -> None:
+    """Wait for, and hold until this transaction ends, the lobby's pairing lock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PAIRING_LOCK])
+
+
 def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
-    """The open seeks ``seek`` may pair with, oldest first, each locked as it is read; those
-    another transaction holds are skipped."""
+    """The open seeks ``seek`` may pair with, oldest first, each locked as it is read. Under the
+    pairing lock, a row another transaction holds is one its player is withdrawing, so it is
+    skipped rather than waited on."""
     candidates = Seek.objects.filter(
         status=SeekStatus.OPEN,
         expires_at__gt=now,
@@ -185,17 +203,22 @@ def seek_withdraw(*, seek_id: int, player: Player) -> Seek:
     return seek
 
 
+@transaction.atomic
 def seeks_withdraw_for_player(*, player: Player) -> int:
-    """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. One UPDATE:
-    a seek being paired meanwhile is waited on, then left alone if it was paired."""
+    """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. After a
+    pairing in progress, so a seek that pairing took is left alone."""
+    _serialise_pairing()
     return Seek.objects.filter(player=player, status=SeekStatus.OPEN).update(
         status=SeekStatus.WITHDRAWN
     )
 
 
+@transaction.atomic
 def seeks_expire(*, now: datetime | None = None) -> int:
     """Mark the open seeks past their ``expires_at`` expired; how many. Beat runs it every
-    ``SEEK_SWEEP_SECONDS``; pairing already ignores them, so this only tidies their status."""
+    ``SEEK_SWEEP_SECONDS``; pairing already ignores them, so this only tidies their status (after
+    a pairing in progress, as withdrawing does)."""
+    _serialise_pairing()
     expired = Seek.objects.filter(
         status=SeekStatus.OPEN, expires_at__lte=now or timezone.now()
     ).update(status=SeekStatus.EXPIRED)

@@ -1,6 +1,7 @@
 """Racing seeks on PostgreSQL: twenty accounts seek at once and no seek lands in two games (nor
-any game gets more or fewer than two seeks); one account retrying with one Idempotency-Key
-creates one seek."""
+any game gets more or fewer than two seeks); ten pairs of compatible seeks made at the same moment
+all pair (none are both left open); one account retrying with one Idempotency-Key creates one
+seek."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -80,6 +82,50 @@ def test_twenty_racing_seeks_never_pair_a_seek_twice(monkeypatch) -> None:
             assert str(Seek.objects.get(pk=body["id"]).game_id) == body["game"]
     still_open = Seek.objects.filter(status=SeekStatus.OPEN).count()
     assert still_open == count - 2 * len(per_game)
+
+
+@pytest.fixture
+def slow_save(monkeypatch) -> None:
+    """Each seek's transaction stays open a moment after it writes the seek: the others arrive
+    while it is uncommitted, which is the moment two seeks used to miss each other."""
+    real_save = Seek.save
+
+    def save(self: Seek, *args: Any, **kwargs: Any) -> None:
+        real_save(self, *args, **kwargs)
+        time.sleep(0.05)
+
+    monkeypatch.setattr(Seek, "save", save)
+
+
+def seeker(token: str, body: dict[str, Any]) -> Callable[[], tuple[int, dict[str, Any]]]:
+    def post() -> tuple[int, dict[str, Any]]:
+        client = Client()
+        client.credentials(HTTP_AUTHORIZATION=token)
+        response = client.post(SEEKS, body, format="json")
+        return response.status_code, response.json()
+
+    return post
+
+
+def test_compatible_seeks_made_at_once_never_both_stay_open(slow_save) -> None:
+    pairs = 10
+    # Ten buckets (yatzy, auto-confirm after 0 to 9 s), two seeks of two accounts in each.
+    bodies = [{"kind": "yatzy", "options": {"auto_confirm_seconds": i // 2}} for i in range(20)]
+    posts = [seeker(api_client()._credentials["HTTP_AUTHORIZATION"], body) for body in bodies]
+
+    answers = race(2 * pairs, partial(call, posts))
+    assert [status for status, _ in answers] == [201] * (2 * pairs)
+    assert not Seek.objects.filter(status=SeekStatus.OPEN).exists()
+    per_game = Counter(Seek.objects.values_list("game_id", flat=True))
+    assert len(per_game) == pairs and set(per_game.values()) == {2}
+    for game_id in per_game:
+        options = {seek.options_key for seek in Seek.objects.filter(game_id=game_id)}
+        assert len(options) == 1  # each game pairs the two seeks of one bucket
+    assert Game.objects.filter(status=GameStatus.ACTIVE).count() == pairs
+
+
+def call(posts: list[Callable[[], Any]], index: int) -> Any:
+    return posts[index]()
 
 
 def test_racing_retries_with_one_key_create_one_seek() -> None:
