@@ -5,8 +5,10 @@ Pairing is serialised: every ``seek_create`` takes one transaction-scoped Postgr
 (``pg_advisory_xact_lock``) before it looks for a partner, and keeps it until it commits, as a
 lobby with a single worker would (lichess's lobby is one actor). So a seek always sees every seek
 made before it, committed: two compatible seeks arriving at once never both stay open, and a seek
-is in at most one game. The critical part is short (a query and, when it pairs, one game
-created), and seeks are made by people, a few a second at most.
+is in at most one game. The lock is one for the whole lobby, not one per kind and options, because
+pairing also withdraws both players' other open seeks, whatever their kind: with a lock per kind,
+one player's seeks of two kinds could pair at once, into two games. The critical part is short (a
+query and, when it pairs, one game created), and seeks are made by people, a few a second at most.
 Withdrawing all of an account's seeks and the expiry sweep take the lock too (they lock many
 seeks at once); SQLite, which runs one writer at a time, needs none. ``tests/matchmaking`` races
 them.
@@ -69,7 +71,8 @@ def seek_create(
 ) -> Seek:
     """Queue ``player`` for a game; if a compatible open seek is there (the same kind, options,
     clock and rated flag, each player inside the other's rating range, another account), the two
-    become a started game now and the seek comes back paired, with its game."""
+    become a started game now and the seek comes back paired, with its game; both players' other
+    open seeks are withdrawn then (a player is paired into one game at a time)."""
     now = now or timezone.now()
     if turn_clock_seconds is not None and turn_clock_seconds not in settings.TURN_CLOCK_CHOICES:
         raise Refusal.INVALID_TURN_CLOCK.error(
@@ -118,6 +121,11 @@ def seek_create(
     seek.save()
     other.status, other.game = SeekStatus.PAIRED, seek.game
     other.save(update_fields=["status", "game"])
+    withdrawn = Seek.objects.filter(
+        player_id__in=(seek.player_id, other.player_id), status=SeekStatus.OPEN
+    ).update(status=SeekStatus.WITHDRAWN)
+    if withdrawn:
+        log.info("pairing into game %s withdrew %d other seeks", seek.game.pk, withdrawn)
     _tell_paired(seek.game, [other, seek])
     return seek
 
@@ -206,7 +214,8 @@ def seek_withdraw(*, seek_id: int, player: Player) -> Seek:
 @transaction.atomic
 def seeks_withdraw_for_player(*, player: Player) -> int:
     """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. After a
-    pairing in progress, so a seek that pairing took is left alone."""
+    pairing in progress (whose seeks it would otherwise lock in another order than the pairing
+    that withdraws them), so a seek that pairing took is left alone."""
     _serialise_pairing()
     return Seek.objects.filter(player=player, status=SeekStatus.OPEN).update(
         status=SeekStatus.WITHDRAWN

@@ -1,7 +1,7 @@
 """Racing seeks on PostgreSQL: twenty accounts seek at once and no seek lands in two games (nor
 any game gets more or fewer than two seeks); ten pairs of compatible seeks made at the same moment
-all pair (none are both left open); one account retrying with one Idempotency-Key creates one
-seek."""
+all pair (none are both left open); a player whose two seeks are taken at once by two others is
+paired into one game; one account retrying with one Idempotency-Key creates one seek."""
 
 from __future__ import annotations
 
@@ -122,6 +122,26 @@ def test_compatible_seeks_made_at_once_never_both_stay_open(slow_save) -> None:
         options = {seek.options_key for seek in Seek.objects.filter(game_id=game_id)}
         assert len(options) == 1  # each game pairs the two seeks of one bucket
     assert Game.objects.filter(status=GameStatus.ACTIVE).count() == pairs
+
+
+def test_a_player_whose_two_seeks_are_taken_at_once_plays_one_game(slow_save) -> None:
+    for round_ in range(3):
+        # Bob seeks two games; Ann takes his yatzy seek while Cat takes his Dés 10 000 one.
+        bob = api_client()
+        bodies = [
+            {"kind": "yatzy", "options": {"auto_confirm_seconds": round_ + 1}},
+            {"kind": "ten_thousand", "options": {"target": 5000 * (round_ + 1)}},
+        ]
+        for body in bodies:
+            assert bob.ok("post", SEEKS, body, status=201)["status"] == "open"
+        posts = [seeker(api_client()._credentials["HTTP_AUTHORIZATION"], body) for body in bodies]
+        answers = race(2, partial(call, posts))
+        # One of them has Bob; the other waits; Bob's other seek is withdrawn.
+        assert sorted(body["status"] for _, body in answers) == ["open", "paired"]
+        mine = Seek.objects.filter(player__username=bob.username)
+        assert sorted(mine.values_list("status", flat=True)) == ["paired", "withdrawn"]
+        assert bob.ok("get", SEEKS) == []
+        assert Game.objects.filter(seats__player__username=bob.username).count() == 1
 
 
 def call(posts: list[Callable[[], Any]], index: int) -> Any:

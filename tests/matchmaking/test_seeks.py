@@ -156,11 +156,29 @@ def test_seeks_expire(settings) -> None:
     )
 
 
+def test_pairing_withdraws_both_players_other_seeks() -> None:
+    ann, bob, cat = api_client(), api_client(), api_client()
+    ann_other = ann.ok("post", SEEKS, {"kind": "ten_thousand"}, status=201)
+    ann.ok("post", SEEKS, YATZY, status=201)
+    bob_other = bob.ok("post", SEEKS, {"kind": "yatzy", "turn_clock_seconds": 60}, status=201)
+    cat_seek = cat.ok("post", SEEKS, {"kind": "ten_thousand", "rating_min": 1600}, status=201)
+    assert bob.ok("post", SEEKS, YATZY, status=201)["status"] == "paired"
+    # Each of the two is in one game now: their other seeks are taken back, others' stay.
+    assert Seek.objects.get(pk=ann_other["id"]).status == SeekStatus.WITHDRAWN
+    assert Seek.objects.get(pk=bob_other["id"]).status == SeekStatus.WITHDRAWN
+    assert ann.ok("get", SEEKS) == [] and bob.ok("get", SEEKS) == []
+    assert Seek.objects.get(pk=cat_seek["id"]).status == SeekStatus.OPEN
+    # A withdrawn seek pairs with nobody; a seek made afterwards is a new wish and may pair.
+    dan = api_client()
+    assert dan.ok("post", SEEKS, {"kind": "ten_thousand"}, status=201)["status"] == "open"
+    assert ann.ok("post", SEEKS, {"kind": "ten_thousand"}, status=201)["status"] == "paired"
+
+
 def test_withdraw_for_player_takes_back_only_their_open_seeks() -> None:
     ann, bob, cat = api_client(), api_client(), api_client()
     ann.ok("post", SEEKS, YATZY, status=201)
-    ann.ok("post", SEEKS, {"kind": "ten_thousand"}, status=201)
     bob.ok("post", SEEKS, YATZY, status=201)  # pairs with ann's first
+    ann.ok("post", SEEKS, {"kind": "ten_thousand"}, status=201)
     cat.ok("post", SEEKS, YATZY, status=201)
     assert seeks.seeks_withdraw_for_player(player=player(ann)) == 1
     statuses = sorted(Seek.objects.filter(player=player(ann)).values_list("status", flat=True))
