@@ -9,9 +9,8 @@ is in at most one game. The lock is one for the whole lobby, not one per kind an
 pairing also withdraws both players' other open seeks, whatever their kind: with a lock per kind,
 one player's seeks of two kinds could pair at once, into two games. The critical part is short (a
 query and, when it pairs, one game created), and seeks are made by people, a few a second at most.
-Withdrawing all of an account's seeks and the expiry sweep take the lock too (they lock many
-seeks at once); SQLite, which runs one writer at a time, needs none. ``tests/matchmaking`` races
-them.
+The expiry sweep takes the lock too (it locks many seeks at once); SQLite, which runs one writer
+at a time, needs none. ``tests/matchmaking`` races them.
 """
 
 from __future__ import annotations
@@ -112,7 +111,7 @@ def seek_create(
         rating=rating,
         expires_at=now + timedelta(minutes=float(settings.SEEK_TTL_MINUTES)),
     )
-    other = _compatible(seek, now).first()
+    other = _partner(seek, now)
     if other is None:
         seek.save()
         return seek
@@ -137,10 +136,27 @@ def _serialise_pairing() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PAIRING_LOCK])
 
 
+def _partner(seek: Seek, now: datetime) -> Seek | None:
+    """The oldest open seek ``seek`` may pair with, locked, or none.
+
+    Its player's row is locked before the seek, in the order a ban or a deletion takes them (the
+    row, then that account's seeks): a pairing never holds a seek that such a withdrawal waits
+    for while it waits for that row itself (the game's seats need it). Under the pairing lock,
+    whoever else holds the seek is withdrawing it, briefly: it is waited on, then read again."""
+    while True:
+        found = _compatible(seek, now).values_list("pk", "player_id").first()
+        if found is None:
+            return None
+        seek_id, player_id = found
+        Player.objects.select_for_update(no_key=True).filter(pk=player_id).exists()
+        other = _compatible(seek, now).filter(pk=seek_id).select_for_update().first()
+        if other is not None:
+            return other
+        # Withdrawn meanwhile: the next one.
+
+
 def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
-    """The open seeks ``seek`` may pair with, oldest first, each locked as it is read. Under the
-    pairing lock, a row another transaction holds is one its player is withdrawing, so it is
-    skipped rather than waited on."""
+    """The open seeks ``seek`` may pair with, oldest first."""
     candidates = Seek.objects.filter(
         status=SeekStatus.OPEN,
         expires_at__gt=now,
@@ -157,7 +173,7 @@ def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
         candidates = candidates.filter(rating__gte=seek.rating_min)
     if seek.rating_max is not None:
         candidates = candidates.filter(rating__lte=seek.rating_max)
-    return candidates.order_by("created_at", "id").select_for_update(skip_locked=True)
+    return candidates.order_by("created_at", "id")
 
 
 def _pair(first: Seek, second: Seek) -> Game:
@@ -211,12 +227,12 @@ def seek_withdraw(*, seek_id: int, player: Player) -> Seek:
     return seek
 
 
-@transaction.atomic
 def seeks_withdraw_for_player(*, player: Player) -> int:
-    """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. After a
-    pairing in progress (whose seeks it would otherwise lock in another order than the pairing
-    that withdraws them), so a seek that pairing took is left alone."""
-    _serialise_pairing()
+    """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. One UPDATE:
+    a seek being paired meanwhile is waited on, then left alone if it was paired. The caller
+    holds the account's row (a pairing locks it before the seek, so neither waits for the other
+    in turn); it must not wait for the pairing lock, which a pairing holds while it waits for
+    that row."""
     return Seek.objects.filter(player=player, status=SeekStatus.OPEN).update(
         status=SeekStatus.WITHDRAWN
     )
