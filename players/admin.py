@@ -23,8 +23,10 @@ class PlayerAdmin(UserAdmin):
     search_fields = ("username", "display_name", "email")
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        (_("Profile"), {"fields": ("display_name",)}),
+        (_("Profile"), {"fields": ("display_name", "deleted_at")}),
     )
+    readonly_fields = ("deleted_at",)
+    list_filter = (*UserAdmin.list_filter, ("deleted_at", admin.EmptyFieldListFilter))
     actions = ["ban", "unban", "delete_account"]
 
     @admin.action(description=_("Ban the selected players"), permissions=["change"])

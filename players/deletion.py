@@ -60,7 +60,7 @@ def account_delete(*, player_id: int) -> CutOff:
     player.email = player.first_name = player.last_name = ""
     player.set_unusable_password()
     player.is_active = player.is_staff = player.is_superuser = False
-    player.deleted_at = timezone.now()
+    player.deleted_at = player.deleted_at or timezone.now()  # deleted again: still the first
     player.save()
     player.groups.clear()
     player.user_permissions.clear()

@@ -140,7 +140,10 @@ def test_deleting_an_account_asks_a_reason_then_anonymises_and_logs_it(
         assert answer.status_code == 200, page
         text = answer.content.decode().lower()
         assert OLD not in text and "bington" not in text, page
-    assert OLD.encode() not in root.client.get(PLAYERS, {"q": "deleted"}).content
+    deleted = root.client.get(PLAYERS, {"deleted_at__isempty": "0"}).content.decode()
+    # The list's filter "deleted": his row alone.
+    assert f"{PLAYERS}{gone.pk}/change/" in deleted
+    assert f"{PLAYERS}{root.player.pk}/change/" not in deleted
 
 
 def test_no_one_deletes_their_own_account_from_the_admin(root: Staff) -> None:
