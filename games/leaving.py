@@ -24,6 +24,7 @@ from players.models import Player
 #: Refusals that mean the game moved on meanwhile (another move ended it, the seat already
 #: left): nothing is left to do there.
 _ALREADY_OVER = {
+    Refusal.GAME_FINISHED.code,
     Refusal.GAME_NOT_ACTIVE.code,
     Refusal.GAME_NOT_OPEN.code,
     Refusal.GAME_NOT_FOUND.code,
