@@ -3,9 +3,9 @@ a reason, which the admin writes to its log.
 
 A ban makes the account inactive (sign-in and every token refused) and cuts it off
 (``player_cut_off``, which an account's deletion calls too: players.deletion): its API tokens
-deleted, its admin and browsable-API sessions ended, its games in play resigned through the one
-move path and its open games left or cancelled (games.leaving), its entries in tournaments not
-yet started withdrawn.
+deleted, its admin and browsable-API sessions ended, its open seeks withdrawn, its games in play
+resigned through the one move path and its open games left or cancelled (games.leaving), its
+entries in tournaments not yet started withdrawn.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.leaving import GamesLeft, player_running_games_end
+from games.matchmaking.seeks import seeks_withdraw_for_player
 from games.tournaments.models import Entrant
 from games.tournaments.services import OPEN_FOR_ENTRY, tournament_withdraw
 from players import services as player_services
@@ -28,6 +29,7 @@ from players.models import Player
 class CutOff:
     tokens: int
     sessions: int
+    seeks: int
     entries: int
     games: GamesLeft
 
@@ -47,13 +49,13 @@ def sessions_end(*, player: Player) -> int:
 
 
 def player_cut_off(*, player: Player) -> CutOff:
-    """End everything the account has going: tokens, sessions, games, entries (and seeks). In the
+    """End everything the account has going: tokens, sessions, seeks, games, entries. In the
     caller's transaction, with the account's row locked and already unable to sign in, so that
     nothing new starts meanwhile."""
     tokens = player_services.token_revoke_all(player=player)
     sessions = sessions_end(player=player)
-    # SEEKS: games.matchmaking.seeks.seeks_withdraw_for_player(player=player) goes here once the
-    # matchmaking branch lands: a seek left open would pair the account into a new game.
+    # Seeks first: a seek left open would pair the account into a new game after its games end.
+    seeks = seeks_withdraw_for_player(player=player)
     games = player_running_games_end(player=player)
     entries = Entrant.objects.filter(
         player=player, withdrawn_at__isnull=True, tournament__status__in=OPEN_FOR_ENTRY
@@ -62,7 +64,7 @@ def player_cut_off(*, player: Player) -> CutOff:
     for tournament_id in list(entries):
         tournament_withdraw(tournament_id=tournament_id, player=player)
         withdrawn += 1
-    return CutOff(tokens=tokens, sessions=sessions, entries=withdrawn, games=games)
+    return CutOff(tokens=tokens, sessions=sessions, seeks=seeks, entries=withdrawn, games=games)
 
 
 @transaction.atomic

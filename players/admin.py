@@ -44,7 +44,8 @@ class PlayerAdmin(UserAdmin):
                     player,
                     gettext(
                         "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
-                        "%(sessions)d, tournament entries withdrawn: %(entries)d, games "
+                        "%(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                        "withdrawn: %(entries)d, games "
                         "resigned: %(resigned)d, open games left: %(left)d, open games "
                         "cancelled: %(cancelled)d)"
                     )
@@ -106,7 +107,8 @@ class PlayerAdmin(UserAdmin):
                     player,
                     gettext(
                         "Account deleted: %(reason)s (tokens revoked: %(tokens)d, sessions "
-                        "ended: %(sessions)d, tournament entries withdrawn: %(entries)d, games "
+                        "ended: %(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                        "withdrawn: %(entries)d, games "
                         "resigned: %(resigned)d, open games left: %(left)d, open games "
                         "cancelled: %(cancelled)d)"
                     )
@@ -134,6 +136,7 @@ def _counts(done: moderation.CutOff) -> dict[str, int]:
     return {
         "tokens": done.tokens,
         "sessions": done.sessions,
+        "seeks": done.seeks,
         "entries": done.entries,
         "resigned": done.games.resigned,
         "left": done.games.left,

@@ -18,6 +18,8 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games.log_check import log_problems
+from games.matchmaking.models import Seek, SeekStatus
+from games.matchmaking.seeks import seek_create
 from games.models import Game, GameEvent, GameStatus
 from games.tournaments.models import Entrant
 from games.tournaments.services import tournament_register
@@ -51,7 +53,7 @@ def sessions_of(player: Player) -> int:
 
 def his_world(staff: Staff, bob: Player) -> dict[str, Any]:
     """A token and a session of his, a game of two and one of three in play, an open game he
-    made, an entry in a tournament not yet started."""
+    made, an open seek, an entry in a tournament not yet started."""
     ann, cara = account("ann"), account("cara")
     token = factories.token(bob)
     Client().force_login(bob)
@@ -60,7 +62,16 @@ def his_world(staff: Staff, bob: Player) -> dict[str, Any]:
     waiting = new_game(bob, "yatzy", ["me", "open"], start=False)
     cup = new_tournament(staff.player, starts_at=timezone.now() + timedelta(hours=2))
     tournament_register(tournament_id=cup.pk, player=bob)
-    return {"token": token, "duel": duel, "three": three, "waiting": waiting, "cup": cup}
+    seek = seek_create(player=bob, kind="ten_thousand", options={})
+    assert seek.status == SeekStatus.OPEN
+    return {
+        "token": token,
+        "duel": duel,
+        "three": three,
+        "waiting": waiting,
+        "cup": cup,
+        "seek": seek,
+    }
 
 
 def resigned_by(player: Player, game: Game) -> list[GameEvent]:
@@ -83,6 +94,7 @@ def assert_cut_off(bob: Player, world: dict[str, Any]) -> None:
     assert not Game.objects.filter(pk=world["waiting"].pk).exists()
     assert not AuthToken.objects.filter(user=bob).exists() and sessions_of(bob) == 0
     assert not Entrant.objects.filter(player=bob, withdrawn_at__isnull=True).exists()
+    assert Seek.objects.get(pk=world["seek"].pk).status == SeekStatus.WITHDRAWN
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {world['token']}")
     assert api.get("/api/v1/accounts/me/").status_code == 401
@@ -116,8 +128,8 @@ def test_deleting_an_account_asks_a_reason_then_anonymises_and_logs_it(
     assert entry.user_id == root.player.pk and entry.action_flag == CHANGE
     assert "asked by email" in entry.change_message
     assert (
-        "tokens revoked: 1, sessions ended: 1, tournament entries withdrawn: 1, games resigned: "
-        "2, open games left: 0, open games cancelled: 1"
+        "tokens revoked: 1, sessions ended: 1, seeks withdrawn: 1, tournament entries withdrawn: "
+        "1, games resigned: 2, open games left: 0, open games cancelled: 1"
     ) in entry.change_message
     assert entry.object_repr == gone.username
 
@@ -167,4 +179,5 @@ def test_a_ban_resigns_the_games_in_play_and_ends_the_tokens(root: Staff, bob: P
     assert_cut_off(banned, world)
     entry = LogEntry.objects.get(object_id=str(bob.pk))
     assert "cheating" in entry.change_message
+    assert "seeks withdrawn: 1" in entry.change_message
     assert "games resigned: 2, open games left: 0, open games cancelled: 1" in entry.change_message
