@@ -136,6 +136,10 @@ class Refusal(enum.Enum):
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
+    # Deleting an account (DELETE accounts/me/) asks for its password again.
+    WRONG_PASSWORD = Entry(
+        "wrong_password", FORBIDDEN, _("This is not the account's password."), "password"
+    )
 
     # --- games -------------------------------------------------------------------------------
     ASSISTANCE_OFF = Entry(

@@ -23,6 +23,7 @@ from config.refusals import Refusal
 
 F = TypeVar("F", bound=Callable[..., Any])
 IDEMPOTENT = "_idempotent"
+BODY_ON_DELETE = "_body_on_delete"
 
 
 def refuses(*refusals: Refusal) -> Callable[[F], F]:
@@ -33,6 +34,16 @@ def refuses(*refusals: Refusal) -> Callable[[F], F]:
         return method
 
     return mark
+
+
+def _takes_body(handler: Any) -> bool:
+    return bool(getattr(handler, BODY_ON_DELETE, False))
+
+
+def body_on_delete(method: F) -> F:
+    """A DELETE that takes a body (its request is documented, as a POST's would be)."""
+    setattr(method, BODY_ON_DELETE, True)
+    return method
 
 
 class ProblemErrorSerializer(serializers.Serializer[dict[str, Any]]):
@@ -72,10 +83,21 @@ class ApiSchema(AutoSchema):
             )
         return responses
 
+    def _get_request_body(self, direction: str = "request") -> Any:
+        # drf-spectacular documents a body for POST, PUT and PATCH only.
+        handler = getattr(self.view, self.method.lower(), None)
+        if self.method != "DELETE" or not _takes_body(handler):
+            return super()._get_request_body(direction)  # type: ignore[no-untyped-call]
+        self.method = "POST"
+        try:
+            return super()._get_request_body(direction)  # type: ignore[no-untyped-call]
+        finally:
+            self.method = "DELETE"
+
     def _refusals(self) -> Iterable[Refusal]:
         handler = getattr(self.view, self.method.lower(), None)
         yield from getattr(handler, "_refusals", ())
-        if self.method in ("POST", "PUT", "PATCH"):
+        if self.method in ("POST", "PUT", "PATCH") or _takes_body(handler):
             yield Refusal.INVALID_INPUT
             yield Refusal.PARSE_ERROR
         if getattr(handler, IDEMPOTENT, False):

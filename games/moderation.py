@@ -1,10 +1,11 @@
 """Moderation: ban and unban an account. The admin's actions call these (players.admin), each with
 a reason, which the admin writes to its log.
 
-A ban makes the account inactive (sign-in and every token refused), deletes its API tokens, ends
-its admin and browsable-API sessions, and withdraws its entries from tournaments not yet started.
-Its games in play are left as they are: ending them needs the game-ending services (resign),
-which a ban will call once they exist.
+A ban makes the account inactive (sign-in and every token refused) and cuts it off
+(``player_cut_off``, which an account's deletion calls too: players.deletion): its API tokens
+deleted, its admin and browsable-API sessions ended, its open seeks withdrawn, its games in play
+resigned through the one move path and its open games left or cancelled (games.leaving), its
+entries in tournaments not yet started withdrawn.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
+from games.leaving import GamesLeft, player_running_games_end
+from games.matchmaking.seeks import seeks_withdraw_for_player
 from games.tournaments.models import Entrant
 from games.tournaments.services import OPEN_FOR_ENTRY, tournament_withdraw
 from players import services as player_services
@@ -23,10 +26,16 @@ from players.models import Player
 
 
 @dataclass(frozen=True)
-class Ban:
+class CutOff:
     tokens: int
     sessions: int
+    seeks: int
     entries: int
+    games: GamesLeft
+
+
+#: What a ban did: the cut-off's counts.
+Ban = CutOff
 
 
 def sessions_end(*, player: Player) -> int:
@@ -39,12 +48,15 @@ def sessions_end(*, player: Player) -> int:
     return len(ended)
 
 
-@transaction.atomic
-def player_ban(*, player_id: int) -> Ban:
-    player = Player.objects.select_for_update().get(pk=player_id)
-    player.is_active = False
-    player.save(update_fields=["is_active"])
+def player_cut_off(*, player: Player) -> CutOff:
+    """End everything the account has going: tokens, sessions, seeks, games, entries. In the
+    caller's transaction, with the account's row locked and already unable to sign in, so that
+    nothing new starts meanwhile."""
     tokens = player_services.token_revoke_all(player=player)
+    sessions = sessions_end(player=player)
+    # Seeks first: a seek left open would pair the account into a new game after its games end.
+    seeks = seeks_withdraw_for_player(player=player)
+    games = player_running_games_end(player=player)
     entries = Entrant.objects.filter(
         player=player, withdrawn_at__isnull=True, tournament__status__in=OPEN_FOR_ENTRY
     ).values_list("tournament_id", flat=True)
@@ -52,7 +64,15 @@ def player_ban(*, player_id: int) -> Ban:
     for tournament_id in list(entries):
         tournament_withdraw(tournament_id=tournament_id, player=player)
         withdrawn += 1
-    return Ban(tokens=tokens, sessions=sessions_end(player=player), entries=withdrawn)
+    return CutOff(tokens=tokens, sessions=sessions, seeks=seeks, entries=withdrawn, games=games)
+
+
+@transaction.atomic
+def player_ban(*, player_id: int) -> Ban:
+    player = Player.objects.select_for_update().get(pk=player_id)
+    player.is_active = False
+    player.save(update_fields=["is_active"])
+    return player_cut_off(player=player)
 
 
 @transaction.atomic

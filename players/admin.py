@@ -11,6 +11,7 @@ from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 
 from games import moderation
+from players import deletion
 from players.admin_actions import log, with_reason
 from players.auth import request_player
 from players.models import Player, PlayerRating, RatingChange
@@ -22,9 +23,11 @@ class PlayerAdmin(UserAdmin):
     search_fields = ("username", "display_name", "email")
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        (_("Profile"), {"fields": ("display_name",)}),
+        (_("Profile"), {"fields": ("display_name", "deleted_at")}),
     )
-    actions = ["ban", "unban"]
+    readonly_fields = ("deleted_at",)
+    list_filter = (*UserAdmin.list_filter, ("deleted_at", admin.EmptyFieldListFilter))
+    actions = ["ban", "unban", "delete_account"]
 
     @admin.action(description=_("Ban the selected players"), permissions=["change"])
     def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
@@ -41,14 +44,12 @@ class PlayerAdmin(UserAdmin):
                     player,
                     gettext(
                         "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
-                        "%(sessions)d, tournament entries withdrawn: %(entries)d)"
+                        "%(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                        "withdrawn: %(entries)d, games "
+                        "resigned: %(resigned)d, open games left: %(left)d, open games "
+                        "cancelled: %(cancelled)d)"
                     )
-                    % {
-                        "reason": reason,
-                        "tokens": done.tokens,
-                        "sessions": done.sessions,
-                        "entries": done.entries,
-                    },
+                    % {"reason": reason, **_counts(done)},
                 )
             self.message_user(request, gettext("Banned: %(n)d.") % {"n": len(queryset)})
 
@@ -58,8 +59,9 @@ class PlayerAdmin(UserAdmin):
             queryset,
             action="ban",
             question=gettext(
-                "Ban these players? They can no longer sign in; their tokens and sessions end "
-                "and their entries in tournaments not yet started are withdrawn."
+                "Ban these players? They can no longer sign in; their tokens and sessions end, "
+                "their games in play are resigned, the open games they are in are left or "
+                "cancelled and their entries in tournaments not yet started are withdrawn."
             ),
             submit=gettext("Ban"),
             act=act,
@@ -82,6 +84,64 @@ class PlayerAdmin(UserAdmin):
             submit=gettext("Unban"),
             act=act,
         )
+
+    @admin.action(description=_("Delete the selected accounts"), permissions=["change"])
+    def delete_account(
+        self, request: HttpRequest, queryset: QuerySet[Player]
+    ) -> TemplateResponse | None:
+        """The account's own deletion (players.deletion), done by an admin: anonymised, not
+        erased, so its games and their logs stay."""
+        me = request_player(request)
+        if queryset.filter(pk=me.pk).exists():
+            self.message_user(
+                request, gettext("You cannot delete your own account."), messages.ERROR
+            )
+            return None
+
+        def act(reason: str) -> None:
+            for player in queryset:
+                done = deletion.account_delete(player_id=player.pk)
+                player.refresh_from_db()  # the log names the account by its new name
+                log(
+                    request,
+                    player,
+                    gettext(
+                        "Account deleted: %(reason)s (tokens revoked: %(tokens)d, sessions "
+                        "ended: %(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                        "withdrawn: %(entries)d, games "
+                        "resigned: %(resigned)d, open games left: %(left)d, open games "
+                        "cancelled: %(cancelled)d)"
+                    )
+                    % {"reason": reason, **_counts(done)},
+                )
+            self.message_user(request, gettext("Accounts deleted: %(n)d.") % {"n": len(queryset)})
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="delete_account",
+            question=gettext(
+                "Delete these accounts? Each is anonymised: its name is replaced, its email "
+                "cleared and its password made unusable; its tokens and sessions end, its games "
+                "in play are resigned and its open games left. Its games and their logs stay. "
+                "This cannot be undone."
+            ),
+            submit=gettext("Delete the accounts"),
+            act=act,
+        )
+
+
+def _counts(done: moderation.CutOff) -> dict[str, int]:
+    return {
+        "tokens": done.tokens,
+        "sessions": done.sessions,
+        "seeks": done.seeks,
+        "entries": done.entries,
+        "resigned": done.games.resigned,
+        "left": done.games.left,
+        "cancelled": done.games.cancelled,
+    }
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -17,10 +17,11 @@ from rest_framework.views import APIView
 
 from config.idempotency import idempotent
 from config.refusals import Refusal
-from config.schema import refuses
+from config.schema import body_on_delete, refuses
 from config.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication, request_player
+from players.deletion import account_delete_own
 from players.identity import username_normalise
 from players.models import Player
 from players.stream_tickets import stream_ticket_create
@@ -173,8 +174,17 @@ class StreamTicketView(APIView):
         return Response({"ticket": ticket, "expires_in": seconds}, status=201)
 
 
+class PasswordInput(serializers.Serializer[None]):
+    password = serializers.CharField(write_only=True, max_length=128)
+
+
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
+
+    @property
+    def throttle_scope(self) -> str | None:
+        # Deleting takes the password: as few tries as signing in has.
+        return "auth" if self.request.method == "DELETE" else None
 
     @extend_schema(
         summary="Who am I",
@@ -184,3 +194,24 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(PlayerSerializer(request_player(request)).data)
+
+    @extend_schema(
+        summary="Delete my account",
+        description=(
+            "Deletes the account, given its password: it is anonymised, not erased. Its name "
+            "becomes a placeholder everywhere (games, events, standings), its email is cleared, "
+            "its tokens and sessions end, its games in play are resigned, the open games it is "
+            "in are left or cancelled and its entries in tournaments not yet started are "
+            "withdrawn. Every game it played keeps its whole log. A wrong password changes "
+            "nothing."
+        ),
+        request=PasswordInput,
+        responses={204: None},
+        tags=["accounts"],
+    )
+    @body_on_delete
+    @refuses(Refusal.WRONG_PASSWORD)
+    def delete(self, request: Request) -> Response:
+        data = parse(PasswordInput, request.data)
+        account_delete_own(player=request_player(request), password=data["password"])
+        return Response(status=204)

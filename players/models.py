@@ -7,9 +7,14 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Case, Q, Value, When
 from django.db.models.functions import Lower
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from players.identity import display_name_clean, skeleton_key, username_normalise
+
+#: The name every deleted account goes by (players.deletion), stored as its display name; shown
+#: translated.
+DELETED_NAME = gettext_noop("Deleted player")
 
 #: Why a username may not be taken: the same name in another case or width, or a lookalike.
 NameConflict = Literal["taken", "confusable"]
@@ -51,6 +56,9 @@ class Player(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     # players.identity.skeleton_key(username): a lookalike of a taken name is found by one lookup.
     username_skeleton = models.CharField(max_length=64, db_index=True, editable=False, default="")
+    # Set when the account was deleted (players.deletion): its rows stay, anonymised, so the games
+    # it played keep their seats and logs.
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -93,6 +101,8 @@ class Player(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        if self.deleted_at is not None:  # in the reader's language, whatever was stored
+            return gettext(DELETED_NAME)
         return self.display_name or self.username
 
 

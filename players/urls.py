@@ -1,12 +1,13 @@
 from django.urls import path
 
-from players import api, profiles, stats
+from players import api, export, profiles, stats
 
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
     path("accounts/token/", api.TokenObtainView.as_view(), name="account-token"),
     path("accounts/token/revoke/", api.TokenRevokeView.as_view(), name="account-token-revoke"),
     path("accounts/me/", api.MeView.as_view(), name="account-me"),
+    path("accounts/me/export/", export.ExportView.as_view(), name="account-export"),
     path("stream/tickets/", api.StreamTicketView.as_view(), name="stream-ticket"),
 ]
 

@@ -101,6 +101,13 @@ def credentials(world: World, role: str) -> tuple[str, dict[str, Any]]:
     return "/api/v1/accounts/token/", {"username": name, "password": f"{name}-password-1"}
 
 
+def own_password(world: World, role: str) -> tuple[str, dict[str, Any]]:
+    """Deleting one's own account: with its password (anonymous: there is none)."""
+    who = world.people.get(role)
+    name = who.username if who else "nobody"
+    return "/api/v1/accounts/me/", {"password": f"{name}-password-1"}
+
+
 def registration(world: World, role: str) -> tuple[str, dict[str, Any]]:
     return "/api/v1/accounts/register/", {
         "username": f"new{next(_names)}",
@@ -128,6 +135,11 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
         (401, 204, 204, 204, 204, 204),
     ),
     (A + "accounts/me/", "GET"): (to("/api/v1/accounts/me/"), (401, 200, 200, 200, 200, 200)),
+    (A + "accounts/me/", "DELETE"): (own_password, (401, 204, 204, 204, 204, 204)),
+    (A + "accounts/me/export/", "GET"): (
+        to("/api/v1/accounts/me/export/"),
+        (401, 200, 200, 200, 200, 200),
+    ),
     (A + "stream/tickets/", "POST"): (
         to("/api/v1/stream/tickets/"),
         (401, 201, 201, 201, 201, 201),

@@ -91,8 +91,9 @@ def test_a_ban_asks_a_reason_then_ends_everything_and_logs_it(staff: Staff, bob:
     entry = LogEntry.objects.get(object_id=str(bob.pk))
     assert entry.user_id == staff.player.pk and entry.action_flag == CHANGE
     assert "abusive chat" in entry.change_message
-    assert "tokens revoked: 1, sessions ended: 1, tournament entries withdrawn: 1" in (
-        entry.change_message
+    assert (
+        "tokens revoked: 1, sessions ended: 1, seeks withdrawn: 0, tournament entries withdrawn: 1"
+        in (entry.change_message)
     )
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {token}")

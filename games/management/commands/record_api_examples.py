@@ -1,11 +1,12 @@
 """Record the schema's examples from the API itself: ``manage.py record_api_examples``.
 
 Plays one short scenario through the real views (accounts, a game of each kind, the ending moves,
-a tournament's entry) inside a transaction that is rolled back at the end, so the database is left
-as it was, and writes each operation's request and answer to ``config/schema_examples.json``,
-which ``config.schema_examples`` adds to the OpenAPI schema. The examples are real answers, not
-hand-written ones; re-run after an answer's shape changes (tests/api/test_schema_examples.py checks
-every example against the schema and that every operation has one).
+a tournament's entry, an account's export and deletion) inside a transaction that is rolled back
+at the end, so the database is left as it was, and writes each operation's request and answer to
+``config/schema_examples.json``, which ``config.schema_examples`` adds to the OpenAPI schema. The
+examples are real answers, not hand-written ones; re-run after an answer's shape changes
+(tests/api/test_schema_examples.py checks every example against the schema and that every
+operation has one).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.test import Client, override_settings
 from django.utils import timezone
 
 from config.schema_examples import EXAMPLES_FILE
+from games import services
 from players.models import Player
 
 API = "/api/v1"
@@ -55,11 +57,13 @@ class Recorder:
         else:
             response = send(url, data=json.dumps(body), content_type="application/json")
         content_type = response.get("Content-Type", "").split(";")[0]
+        # A streamed answer (the account's export) is read whole here: it is a small account's.
+        content = b"".join(response.streaming_content) if response.streaming else response.content
         answer: Any = None
-        if content_type.endswith("json") and response.content:
-            answer = response.json()
-        elif response.content:
-            answer = response.content.decode()
+        if content_type.endswith("json") and content:
+            answer = json.loads(content)
+        elif content:
+            answer = content.decode()
         if response.status_code >= 400:
             raise RuntimeError(f"{method.upper()} {url}: {response.status_code} {answer}")
         if keep:
@@ -134,7 +138,8 @@ def _scenario(rec: Recorder) -> None:
     _ten_thousand(rec, ann)
     _endings(rec, ann, bob)
     _matchmaking(rec, ann, bob)
-    _tournament(rec, ann)
+    tournament_id = _tournament(rec, ann)
+    _own_data(rec, bob, tournament_id)
 
     rec.call(anyone, "get", "/leaderboards/{kind}/", kind="yatzy")
     rec.call(anyone, "get", "/players/{username}/", username="ann")
@@ -253,7 +258,7 @@ def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
     rec.call(bob, "post", "/games/{game_id}/rematch/", game_id=game_id)
 
 
-def _tournament(rec: Recorder, ann: Client) -> None:
+def _tournament(rec: Recorder, ann: Client) -> int:
     Player.objects.create_superuser(username="organiser", password=PASSWORD, email="o@example.org")
     organiser = _client(
         rec.call(
@@ -284,3 +289,31 @@ def _tournament(rec: Recorder, ann: Client) -> None:
     rec.call(ann, "get", "/tournaments/{tournament_id}/rounds/", tournament_id=tournament_id)
     rec.call(ann, "post", "/tournaments/{tournament_id}/withdraw/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/")
+    return int(tournament_id)
+
+
+def _own_data(rec: Recorder, bob: Client, tournament_id: int) -> None:
+    """An account with a little of everything exports its data, then deletes itself."""
+    dora, _ = _account(rec, "dora", keep=False)
+    rec.call(
+        dora,
+        "post",
+        "/tournaments/{tournament_id}/register/",
+        tournament_id=tournament_id,
+        keep=False,
+    )
+    # A rated game (the server makes those: tournaments, matchmaking), so a rating change too.
+    game = services.game_create(
+        creator=Player.objects.get(username="dora"),
+        kind="yatzy",
+        seats=[services.SeatSpec(type="me"), services.SeatSpec(type="open")],
+        options={},
+        rated=True,
+    )
+    services.game_join(game_id=game.pk, player=Player.objects.get(username="bob"))
+    services.game_start(game_id=game.pk, player=game.created_by)
+    moves = "/games/{game_id}/moves/"
+    rec.call(dora, "post", moves, {"type": "roll"}, game_id=game.pk, keep=False)
+    rec.call(bob, "post", "/games/{game_id}/resign/", {}, game_id=game.pk, keep=False)
+    rec.call(dora, "get", "/accounts/me/export/")
+    rec.call(dora, "delete", "/accounts/me/", {"password": PASSWORD})

@@ -1,0 +1,256 @@
+"""``GET accounts/me/export/``: everything the server keeps of an account, as one JSON document:
+the account, every game it sat in or created with each game's whole event log, every rating
+change, every tournament entry.
+
+The answer is streamed: games are read a hundred at a time (their events in one query per
+hundred), written out and dropped, so a large account's export never sits whole in memory.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Q
+from django.http import StreamingHttpResponse
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from games import live
+from games.models import Game, GameEvent
+from games.presenters.common import iso_datetime
+from players.auth import request_player
+from players.models import Player
+
+#: Games written out per batch (and per events query).
+BATCH = 100
+
+
+class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField(allow_blank=True)
+    email = serializers.CharField(allow_blank=True)
+    date_joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True)
+
+
+class ExportSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    index = serializers.IntegerField()
+    kind = serializers.CharField(help_text="player, hotseat or computer")
+    name = serializers.CharField(allow_blank=True)
+    username = serializers.CharField(allow_null=True, help_text="The account at a player seat")
+    place = serializers.IntegerField(allow_null=True)
+    final_total = serializers.IntegerField(allow_null=True)
+
+
+class ExportEventSerializer(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    # The metaclass takes the field out of the class: Serializer.data stays what it is.
+    data = serializers.DictField()  # type: ignore[assignment]
+    actor = serializers.CharField(allow_null=True)
+    automatic = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class ExportGameSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.UUIDField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    options = serializers.DictField()
+    rated = serializers.BooleanField()
+    created_by = serializers.CharField(help_text="The creator's username")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    seats = ExportSeatSerializer(many=True)
+    events = ExportEventSerializer(many=True, help_text="The game's whole log, in order")
+
+
+class ExportRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):
+    game = serializers.UUIDField()
+    kind = serializers.CharField()
+    rating_before = serializers.FloatField()
+    rating_after = serializers.FloatField()
+    deviation_after = serializers.FloatField()
+    created_at = serializers.DateTimeField()
+
+
+class ExportEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    registered_at = serializers.DateTimeField()
+    withdrawn_at = serializers.DateTimeField(allow_null=True)
+
+
+class ExportSerializer(serializers.Serializer[dict[str, Any]]):
+    """The schema of the streamed document (the view writes it piece by piece)."""
+
+    exported_at = serializers.DateTimeField()
+    account = ExportAccountSerializer()
+    games = ExportGameSerializer(many=True)
+    rating_changes = ExportRatingChangeSerializer(many=True)
+    tournament_entries = ExportEntrySerializer(many=True)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
+
+
+def _account(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "username": player.username,
+        "display_name": player.display_name,
+        "email": player.email,
+        "date_joined": iso_datetime(player.date_joined),
+        "last_login": iso_datetime(player.last_login),
+    }
+
+
+def _game(game: Game, events: list[GameEvent]) -> dict[str, Any]:
+    return {
+        "id": str(game.pk),
+        "kind": game.kind,
+        "status": game.status,
+        "options": game.options,
+        "rated": game.rated,
+        "created_by": game.created_by.username,
+        "created_at": iso_datetime(game.created_at),
+        "started_at": iso_datetime(game.started_at),
+        "finished_at": iso_datetime(game.finished_at),
+        "version": game.version,
+        "seats": [
+            {
+                "index": seat.index,
+                "kind": seat.occupant,
+                "name": seat.display_name,
+                "username": seat.player.username if seat.player is not None else None,
+                "place": seat.place,
+                "final_total": seat.final_total,
+            }
+            for seat in game.seats.all()
+        ],
+        "events": [
+            live.event_wire(
+                event.seq,
+                event.type,
+                event.data,
+                event.actor.username if event.actor is not None else None,
+                event.automatic,
+                event.created_at,
+            )
+            for event in events
+        ],
+    }
+
+
+def _games(player: Player) -> Iterator[dict[str, Any]]:
+    ids = (
+        Game.objects.filter(Q(seats__player=player) | Q(created_by=player))
+        .order_by("created_at", "id")
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    batch: list[Any] = []
+    for game_id in ids.iterator(chunk_size=BATCH * 10):
+        batch.append(game_id)
+        if len(batch) == BATCH:
+            yield from _games_of(batch)
+            batch = []
+    if batch:
+        yield from _games_of(batch)
+
+
+def _games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
+    games = (
+        Game.objects.filter(pk__in=ids)
+        .select_related("created_by")
+        .prefetch_related("seats__player")
+        .order_by("created_at", "id")
+    )
+    events = (
+        GameEvent.objects.filter(game_id__in=ids).select_related("actor").order_by("game_id", "seq")
+    )
+    logs = {game_id: list(rows) for game_id, rows in groupby(events, key=lambda e: e.game_id)}
+    for game in games:
+        yield _game(game, logs.get(game.pk, []))
+
+
+def _rating_changes(player: Player) -> Iterator[dict[str, Any]]:
+    for change in player.rating_changes.order_by("created_at", "id").iterator(chunk_size=1000):
+        yield {
+            "game": str(change.game_id),
+            "kind": change.kind,
+            "rating_before": change.rating_before,
+            "rating_after": change.rating_after,
+            "deviation_after": change.deviation_after,
+            "created_at": iso_datetime(change.created_at),
+        }
+
+
+def _entries(player: Player) -> Iterator[dict[str, Any]]:
+    entries = player.tournament_entries.select_related("tournament").order_by("registered_at")
+    for entry in entries.iterator(chunk_size=1000):
+        yield {
+            "tournament": entry.tournament_id,
+            "name": entry.tournament.name,
+            "kind": entry.tournament.kind,
+            "status": entry.tournament.status,
+            "registered_at": iso_datetime(entry.registered_at),
+            "withdrawn_at": iso_datetime(entry.withdrawn_at),
+        }
+
+
+def _array(items: Iterable[dict[str, Any]]) -> Iterator[str]:
+    yield "["
+    for n, item in enumerate(items):
+        yield ("," if n else "") + _dumps(item)
+    yield "]"
+
+
+def account_export(*, player: Player) -> Iterator[str]:
+    """The account's document, in pieces of JSON text that join into one object."""
+    yield '{"exported_at":' + _dumps(iso_datetime(timezone.now()))
+    yield ',"account":' + _dumps(_account(player))
+    yield ',"games":'
+    yield from _array(_games(player))
+    yield ',"rating_changes":'
+    yield from _array(_rating_changes(player))
+    yield ',"tournament_entries":'
+    yield from _array(_entries(player))
+    yield "}"
+
+
+class ExportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="Export my data",
+        description=(
+            "Everything the server keeps of the account, as one JSON document: the account, "
+            "every game it sat in or created with the game's whole event log, every rating "
+            "change and every tournament entry. Streamed: a large account's export starts at "
+            "once and is written as it is read."
+        ),
+        responses={200: ExportSerializer},
+        tags=["accounts"],
+    )
+    def get(self, request: Request) -> StreamingHttpResponse:
+        player = request_player(request)
+        response = StreamingHttpResponse(
+            account_export(player=player), content_type="application/json"
+        )
+        response["Content-Disposition"] = 'attachment; filename="account.json"'
+        return response
