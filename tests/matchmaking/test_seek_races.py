@@ -1,7 +1,8 @@
 """Racing seeks on PostgreSQL: twenty accounts seek at once and no seek lands in two games (nor
 any game gets more or fewer than two seeks); ten pairs of compatible seeks made at the same moment
 all pair (none are both left open); a player whose two seeks are taken at once by two others is
-paired into one game; one account retrying with one Idempotency-Key creates one seek."""
+paired into one game; a seek taking the seek of an account being banned waits for the ban; one
+account retrying with one Idempotency-Key creates one seek."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from functools import partial
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from games.matchmaking import seeks
 from games.matchmaking.models import Seek, SeekStatus
 from games.models import Game, GameStatus
-from tests.factories import Client, api_client
+from games.moderation import player_cut_off
+from players.models import Player
+from tests.factories import Client, account, api_client
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -162,3 +165,48 @@ def test_racing_retries_with_one_key_create_one_seek() -> None:
     answers = race(count, seek)
     (only,) = Seek.objects.values_list("pk", flat=True)
     assert answers == [(201, only)] * count
+
+
+def waiting_on_a_lock() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def test_a_seek_taking_a_seek_of_an_account_being_banned_waits_for_the_ban() -> None:
+    """The ban holds Bob's row and then withdraws his seeks; Ann's seek, pairing meanwhile, waits
+    for that row before it takes his seek, so neither waits for the other (no deadlock) and Ann
+    is not paired with a banned account."""
+    bob = account("bob")
+    bobs = seeks.seek_create(player=bob, kind="yatzy", options={})
+    ann = api_client()
+    outcome: dict[str, Any] = {}
+
+    def seek() -> None:
+        try:
+            outcome["seek"] = seeker(ann._credentials["HTTP_AUTHORIZATION"], YATZY)()
+        except Exception as exc:  # reported below, not lost in the thread (a deadlock, say)
+            outcome["error"] = exc
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        banned = Player.objects.select_for_update().get(pk=bob.pk)  # as player_ban does
+        banned.is_active = False
+        banned.save(update_fields=["is_active"])
+        seeking = threading.Thread(target=seek)
+        seeking.start()
+        deadline = time.monotonic() + 20
+        while waiting_on_a_lock() == 0:  # Ann's pairing found Bob's seek and waits for his row
+            assert time.monotonic() < deadline, "the pairing never waited for the account"
+            time.sleep(0.05)
+        assert player_cut_off(player=banned).seeks == 1
+    seeking.join(timeout=60)
+
+    assert "error" not in outcome, outcome
+    assert outcome["seek"][0] == 201 and outcome["seek"][1]["status"] == "open"
+    assert Seek.objects.get(pk=bobs.pk).status == SeekStatus.WITHDRAWN
+    assert not Game.objects.exists()
