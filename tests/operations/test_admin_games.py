@@ -17,6 +17,7 @@ from games.models import Game, GameEvent, GameStatus
 from games.tournaments.models import TournamentGame
 from games.tournaments.services import tournament_register, tournament_start
 from players.models import Player, RatingChange
+from tests.api.test_schema_types import check, components  # noqa: F401  (a fixture)
 from tests.factories import (
     account,
     api_client,
@@ -174,3 +175,27 @@ def test_the_public_move_path_refuses_the_staff_s_commands() -> None:
     for command in ({"type": "adjudicate", "winner": 0}, {"type": "staff_abort"}):
         answer = client.post(game_url(game["id"], "moves/"), command, format="json")
         assert (answer.status_code, answer.json()["code"]) == (400, "ending_move")
+
+
+@pytest.mark.parametrize("kind", ["yatzy", "ten_thousand"])
+def test_the_staff_s_games_and_events_are_their_schemas(
+    staff: StaffBrowser,
+    ann: Player,
+    bob: Player,
+    components: dict[str, Any],  # noqa: F811
+    kind: str,
+) -> None:
+    """The game answer, its events page and each event's data (the stream's frames are the same
+    ``GameEvent``) validate against the schema, for an adjudicated and a staff-aborted game."""
+    decided, aborted = rated(ann, bob, kind), rated(ann, bob, kind)
+    staff.act(GAMES, "adjudicate", [decided.pk], winner="draw", reason="x")
+    staff.act(GAMES, "abort", [aborted.pk], reason="x")
+    viewer = api_client()
+    for game in (decided, aborted):
+        check(components, "Game", viewer.ok("get", game_url(str(game.pk))))
+        page = viewer.ok("get", game_url(str(game.pk), "events/"))
+        check(components, "EventPage", page)
+        for event in page["events"]:
+            check(components, "EventData", event["data"])
+    types = {e.type for e in GameEvent.objects.filter(game__in=[decided, aborted])}
+    assert {"game_adjudicated", "game_finished", "game_aborted"} <= types
