@@ -21,7 +21,7 @@ from games.tournaments.services import (
     tournaments_tick,
 )
 from players.models import Player
-from tests.factories import account, new_tournament
+from tests.factories import account, api_client, new_tournament
 from tests.operations.staff_browser import StaffBrowser
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +60,8 @@ def test_a_paused_tournament_opens_no_round_until_it_resumes(
     done = staff.act(CUPS, "pause", [running.pk], reason="server move")
     assert done.status_code == 302
     assert Tournament.objects.get(pk=running.pk).paused_at is not None
+    url = f"/api/v1/tournaments/{running.pk}/"
+    assert api_client().ok("get", url)["paused_at"] is not None  # the players see it held
     game = table(running)
     game_adjudicate(game_id=game.pk, staff=staff.player, winner=0)  # its games go on and end
     assert not tournament_advance(tournament_id=running.pk)
@@ -69,6 +71,7 @@ def test_a_paused_tournament_opens_no_round_until_it_resumes(
     done = staff.act(CUPS, "resume", [running.pk], reason="moved")
     assert done.status_code == 302
     assert Tournament.objects.get(pk=running.pk).paused_at is None
+    assert api_client().ok("get", url)["paused_at"] is None
     tournaments_tick()  # (the advance a resume queues, as beat's catch-up runs it)
     assert Tournament.objects.get(pk=running.pk).current_round == 2
     assert logged(running) == ["Paused: server move", "Resumed: moved"]
