@@ -6,11 +6,13 @@ log; refusals with their codes' words change nothing and log nothing."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 
+from games import jobs
 from games.models import Game, GameEvent, GameStatus
 from games.staff import game_adjudicate
 from games.tournaments.models import Tournament, TournamentGame, TournamentStatus
@@ -134,3 +136,22 @@ def test_cancel_a_running_tournament_its_games_left_to_finish(
     assert logged(running) == [
         "Cancelled while running: venue lost (games aborted: 0, games left to finish: 1)"
     ]
+
+
+def test_resuming_advances_the_tournament_at_once(
+    staff: StaffBrowser,
+    running: Tournament,
+    monkeypatch: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Its round may have ended while it was paused: the advance is queued once the resume
+    commits, rather than waiting for beat's tick."""
+    queued: list[int] = []
+    monkeypatch.setattr(
+        jobs, "queue_tournament_advance", lambda *, tournament_id: queued.append(tournament_id)
+    )
+    staff.act(CUPS, "pause", [running.pk], reason="hold")
+    assert queued == []
+    with django_capture_on_commit_callbacks(execute=True):
+        staff.act(CUPS, "resume", [running.pk], reason="go")
+    assert queued == [running.pk]
