@@ -33,10 +33,11 @@ class AdjudicateForm(ReasonForm):
 
     def __init__(self, *args: Any, games: list[Game], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        seats = max((game.seats.count() for game in games), default=0)
-        names = {seat.index: seat.display_name for seat in games[0].seats.all()} if len(
-            games
-        ) == 1 else {}  # fmt: skip
+        seats = max((len(game.seats.all()) for game in games), default=0)
+        # One game: its seats by name too; several: by number alone (the same seat in each).
+        names = {}
+        if len(games) == 1:
+            names = {seat.index: seat.display_name for seat in games[0].seats.all()}
         choices = [(DRAW, gettext("A draw"))]
         for index in range(seats):
             label = gettext("Seat %(number)d wins") % {"number": index + 1}
