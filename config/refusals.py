@@ -291,6 +291,9 @@ class Refusal(enum.Enum):
         "rematch_already_offered", CONFLICT, _("You have already offered a rematch of this game.")
     )
 
+    # Moderation (the admin's actions)
+    NOT_RATED = Entry("not_rated", CONFLICT, _("This game has no rating changes to void."))
+
     # --- the rules engines' codes (games.rules.RuleError): a malformed command is 400, a
     # well-formed move the position does not allow is 409 ------------------------------------
     UNKNOWN_MOVE = Entry("unknown_move", BAD, _("Unknown move type."), "type")
@@ -345,6 +348,9 @@ class Refusal(enum.Enum):
         CONFLICT,
         _("Every seat has moved: the game can no longer be aborted, only resigned."),
     )
+    INVALID_WINNER = Entry(
+        "invalid_winner", BAD, _("Only a seat still playing can be named the winner."), "winner"
+    )
     CLAIM_NOT_ALLOWED = Entry(
         "claim_not_allowed", CONFLICT, _("It is your turn: there is nothing to claim.")
     )
@@ -395,6 +401,15 @@ class Refusal(enum.Enum):
     TOURNAMENT_FULL = Entry("tournament_full", CONFLICT, _("This tournament is full."))
     CANNOT_CANCEL = Entry(
         "cannot_cancel", CONFLICT, _("Only a tournament that has not started can be cancelled.")
+    )
+    TOURNAMENT_NOT_RUNNING = Entry(
+        "tournament_not_running", CONFLICT, _("This tournament is not running.")
+    )
+    TOURNAMENT_PAUSED = Entry(
+        "tournament_paused", CONFLICT, _("This tournament is paused already.")
+    )
+    TOURNAMENT_NOT_PAUSED = Entry(
+        "tournament_not_paused", CONFLICT, _("This tournament is not paused.")
     )
 
     # --- Django REST framework's own, which it raises itself (and the stream tier, which has the

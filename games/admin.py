@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_log import log_action
+from games.admin_moderation import GameModeration
 from games.fairness import fairness_body
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.selectors import game_replay_matches_snapshot
@@ -57,7 +58,7 @@ class ReadOnlyEventInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(GameModeration, admin.ModelAdmin):
     list_display = ("id", "kind", "status", "created_by", "version", "created_at", "finished_at")
     list_filter = ("kind", "status", "created_at")
     search_fields = ("id", "created_by__username", "seats__player__username")
@@ -69,7 +70,8 @@ class GameAdmin(admin.ModelAdmin):
         "finished_at", "version", "turn_seat", "state", "deadline_at", "last_move_at",
         "fair_dice",
     )  # fmt: skip
-    actions = ["verify_replay"]
+    # Moderation (games.admin_moderation): each through the services, with a reason in the log.
+    actions = ["verify_replay", "abort", "adjudicate", "void_ratings"]
 
     @admin.display(description=_("Fair dice"))
     def fair_dice(self, game: Game) -> str:

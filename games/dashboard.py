@@ -107,8 +107,14 @@ def figures(now: datetime | None = None) -> list[tuple[str, list[Row]]]:
             _("Worker queues (messages waiting)"),
             [(name, depth) for name, depth in queue_depths().items()] or [(unknown, "")],
         ),
-        (_("Tournaments running"), [(t.name, t.get_kind_display()) for t in running]),
+        (_("Tournaments running"), [(t.name, _running_label(t)) for t in running]),
     ]
+
+
+def _running_label(tournament: Tournament) -> str:
+    """Its game, and whether the staff paused it (games.tournaments.moderation)."""
+    kind = str(tournament.get_kind_display())
+    return f"{kind} · {_('paused')}" if tournament.paused_at is not None else kind
 
 
 def view(request: HttpRequest) -> TemplateResponse:

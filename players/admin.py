@@ -168,8 +168,10 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ("player", "kind", "game", "rating_before", "rating_after", "created_at")
-    list_filter = ("kind",)
+    list_display = (
+        "player", "kind", "game", "rating_before", "rating_after", "created_at", "voided_at",
+    )  # fmt: skip
+    list_filter = ("kind", ("voided_at", admin.EmptyFieldListFilter))
     search_fields = ("player__username", "game__id")
     list_select_related = ("player", "game")
     date_hierarchy = "created_at"

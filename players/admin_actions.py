@@ -41,9 +41,35 @@ def with_reason(
     act: Callable[[str], None],
 ) -> TemplateResponse | None:
     """Ask for the reason, or act with it once given: None sends the admin back to the list."""
-    form = ReasonForm(request.POST if "apply" in request.POST else None)
-    if form.is_valid():
-        act(form.cleaned_data["reason"])
+    return with_form(
+        model_admin,
+        request,
+        queryset,
+        action=action,
+        question=question,
+        submit=submit,
+        form=ReasonForm,
+        act=lambda data: act(data["reason"]),
+    )
+
+
+def with_form(
+    model_admin: admin.ModelAdmin,  # type: ignore[type-arg]
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    *,
+    action: str,
+    question: str,
+    submit: str,
+    form: type[ReasonForm],
+    act: Callable[[dict[str, Any]], None],
+    form_kwargs: dict[str, Any] | None = None,
+) -> TemplateResponse | None:
+    """``with_reason`` with a form that asks more than the reason (a subclass of ``ReasonForm``):
+    ``act`` is given every cleaned field; ``form_kwargs`` go to the form."""
+    bound = form(request.POST if "apply" in request.POST else None, **(form_kwargs or {}))
+    if bound.is_valid():
+        act(bound.cleaned_data)
         return None
     context = {
         **model_admin.admin_site.each_context(request),
@@ -51,7 +77,7 @@ def with_reason(
         "question": question,
         "submit": submit,
         "queryset": queryset,
-        "form": form,
+        "form": bound,
         "action": action,
         "opts": model_admin.model._meta,
     }

@@ -140,6 +140,10 @@ class RatingChange(models.Model):
     rating_after = models.FloatField()
     deviation_after = models.FloatField()
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Set when the staff voided the game's rating (players.rating_void): the row stays, counted
+    #: nowhere, and the ratings were replayed without it.
+    voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
+    void_reason = models.CharField(_("why it was voided"), max_length=200, blank=True)
 
     class Meta:
         verbose_name = _("rating change")

@@ -27,6 +27,14 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     seats = list(game.seats.select_related("player").order_by("index"))
     places = [seat.place for seat in seats]
     kind = kind_for(game.kind)
+    # Its players' rows locked in one order, the one players.rating_void locks a kind's in: two
+    # rating writers never wait for each other crosswise.
+    accounts = [seat.player_id for seat in seats if seat.player_id is not None]
+    list(
+        PlayerRating.objects.select_for_update()
+        .filter(player_id__in=accounts, kind=game.kind)
+        .order_by("pk")
+    )
     stored: dict[int, PlayerRating] = {}
     before = []
     for seat in seats:

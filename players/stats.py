@@ -62,7 +62,9 @@ def _rounded(value: float | None) -> float | None:
 
 
 def player_stats(player: Player) -> dict[str, Any]:
-    changes = RatingChange.objects.filter(player=player).order_by("created_at", "id")
+    changes = RatingChange.objects.filter(player=player, voided_at__isnull=True).order_by(
+        "created_at", "id"
+    )
     return {
         "username": player.username,
         "name": player.public_name,

@@ -66,6 +66,7 @@ class EndingSerializer(Rendered):
     out = _ints(help_text="The seats that left the game, in order")
     timeouts = _ints(help_text="Each seat's timed-out turns in a row")
     aborted = serializers.BooleanField(help_text="Called off: no result")
+    adjudicated = serializers.BooleanField(help_text="The staff decided the result")
 
 
 class YatzyStateSerializer(EndingSerializer):

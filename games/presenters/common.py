@@ -24,11 +24,13 @@ def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, An
 
 def ending_view(state: Any) -> dict[str, Any]:
     """What every game's view says of a game that may end early (``games.rules.ending``): the
-    seats that left, each seat's timed-out turns in a row, whether the game was aborted."""
+    seats that left, each seat's timed-out turns in a row, whether the game was aborted, and
+    whether the staff decided its result."""
     return {
         "out": list(state.out),
         "timeouts": list(state.timeouts or (0,) * state.seats),
         "aborted": state.aborted,
+        "adjudicated": bool(state.adjudicated),
     }
 
 
@@ -94,6 +96,7 @@ def iso_datetime(value: datetime | None) -> str | None:
 ENDING_MESSAGES = {
     "seat_left": _("A player has left the game."),
     "game_aborted": _("The game was aborted: nobody wins."),
+    "game_adjudicated": _("The game was decided by the staff."),
     "turn_timed_out": _("Time ran out: the turn was played for the player."),
 }
 _ENDING_WORDS = Translated(ENDING_MESSAGES)

@@ -7,6 +7,12 @@ ran out twice in a row in a rated game (``SeatLeft`` with its ``reason``). A sea
 ends at once, that seat first. Before every seat has made its first move a game may be aborted
 (``GameAborted``): it ends with no result at all.
 
+The staff (moderation) may end a game in play at any point: call it off (``StaffAbort``: an aborted
+game, as above, with no seat calling it off), or adjudicate it (``Adjudicate``: a winner of their
+choosing, or a draw): ``GameAdjudicated`` then the game's ``game_finished``, its totals as they
+stand, the winner first and every other seat still playing second (a draw: all first), seats
+that left after them as always.
+
 A turn whose clock ran out is played by the stand-in (each game says how, never better than the
 player would: ``TimeOut``), and ``TurnTimedOut`` counts the seat's timed-out turns in a row; a
 turn the seat ends itself sets the count back to 0. A ``TimeOut`` that ``forfeits`` (the server
@@ -74,10 +80,36 @@ class TimeOut(WireForm):
     forfeits: bool = False
 
 
-Command: TypeAlias = Resign | Claim | Abort | TimeOut
+def _winner_on_wire(winner: object) -> int | None:
+    # A command's field: what the staff sent is refused as a rule error, never a stored-data one.
+    if winner is None or (type(winner) is int and winner >= 0):
+        return winner
+    raise RuleError("invalid_winner", field="winner")
+
+
+@dataclass(frozen=True)
+class StaffAbort(WireForm):
+    """The staff call the game off, whoever has moved (moderation): no result."""
+
+    type: ClassVar[str] = "staff_abort"
+    #: The seat to play (the command is no seat's; the move path passes one).
+    seat: CommandSeat
+
+
+@dataclass(frozen=True)
+class Adjudicate(WireForm):
+    """The staff decide the game (moderation): ``winner`` wins, or, None, a draw."""
+
+    type: ClassVar[str] = "adjudicate"
+    #: The seat to play (the command is no seat's; the move path passes one).
+    seat: CommandSeat
+    winner: Annotated[int | None, Wire(decode=_winner_on_wire)] = None
+
+
+Command: TypeAlias = Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate
 #: The commands of this module by type: the public move path refuses them (they have their own
-#: endpoints, or are the server's).
-COMMANDS: tuple[type[Command], ...] = (Resign, Claim, Abort, TimeOut)
+#: endpoints, or are the server's or the staff's).
+COMMANDS: tuple[type[Command], ...] = (Resign, Claim, Abort, TimeOut, StaffAbort, Adjudicate)
 TYPES = frozenset(command.type for command in COMMANDS)
 
 
@@ -94,8 +126,8 @@ class SeatLeft(WireForm):
 @dataclass(frozen=True)
 class GameAborted(WireForm):
     type: ClassVar[str] = "game_aborted"
-    #: The seat that called the game off.
-    seat: int
+    #: The seat that called the game off; None: the staff did (``StaffAbort``).
+    seat: int | None
     #: The fair dice's server seed, revealed (hex); None for a game without fair dice.
     server_seed: RevealedSeed = None
 
@@ -110,8 +142,17 @@ class TurnTimedOut(WireForm):
     in_a_row: int
 
 
-Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut
-EVENTS: tuple[type[Event], ...] = (SeatLeft, GameAborted, TurnTimedOut)
+@dataclass(frozen=True)
+class GameAdjudicated(WireForm):
+    """The staff decided the game; the game's ``game_finished`` follows with the places."""
+
+    type: ClassVar[str] = "game_adjudicated"
+    #: The seat the staff named the winner; None: a draw.
+    winner: int | None
+
+
+Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut | GameAdjudicated
+EVENTS: tuple[type[Event], ...] = (SeatLeft, GameAborted, TurnTimedOut, GameAdjudicated)
 
 
 # --- the state's part ---------------------------------------------------------------------------
@@ -132,6 +173,8 @@ class Ending(Protocol):
     def moved(self) -> tuple[int, ...]: ...
     @property
     def timeouts(self) -> tuple[int, ...]: ...
+    @property
+    def adjudicated(self) -> bool | None: ...
 
 
 S = TypeVar("S", bound=Ending)
@@ -219,10 +262,17 @@ class Game:
     finish: Callable[[Any, Any], list[Any]]
     #: The stand-in's turn for the seat to play (``TurnTimedOut`` is added here).
     stand_in: Callable[[Any, Any], list[Any]]
+    #: The game's ``game_finished`` with these places, the totals as they stand (adjudication).
+    finished: Callable[[Any, tuple[int, ...]], Any]
 
 
 def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any]:
     """The events of one of this module's commands (the game checked ``game_finished``)."""
+    if isinstance(command, StaffAbort):
+        return [GameAborted(seat=None)]
+    if isinstance(command, Adjudicate):
+        places = adjudicated_places(state, command.winner)
+        return [GameAdjudicated(winner=command.winner), game.finished(state, places)]
     if command.seat in state.out:
         raise RuleError("seat_out")
     if isinstance(command, Abort):
@@ -240,6 +290,15 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
             return _leave(game, state, command.seat, "timed_out")
         return timed_out(game, state, game.stand_in(state, roller))
     return _leave(game, state, command.seat, "resigned")
+
+
+def adjudicated_places(state: Ending, winner: int | None) -> tuple[int, ...]:
+    """The winner first, the other seats still playing second (a draw: every one of them first),
+    then the seats that left; ``invalid_winner`` for a seat that is not playing."""
+    if winner is not None and winner not in live_seats(state):
+        raise RuleError("invalid_winner", field="winner")
+    marks = [int(seat == winner) for seat in range(state.seats)]
+    return places_with_leavers(marks, state.out)
 
 
 def _leave(game: Game, state: Ending, seat: int, reason: str) -> list[Any]:
@@ -262,6 +321,10 @@ def apply(game: Game, state: S, event: Event) -> S:
         return with_timeouts(state, event.seat, event.in_a_row)
     if isinstance(event, GameAborted):
         return replace(state, finished=True, aborted=True)  # type: ignore[type-var]
+    if isinstance(event, GameAdjudicated):
+        if event.winner is not None and event.winner not in live_seats(state):
+            raise ValueError(f"seat {event.winner} cannot win")
+        return replace(state, adjudicated=True)  # type: ignore[type-var]
     if event.seat in state.out or not 0 <= event.seat < state.seats:
         raise ValueError(f"seat {event.seat} cannot leave")
     left = replace(state, out=(*state.out, event.seat))  # type: ignore[type-var]
@@ -269,4 +332,4 @@ def apply(game: Game, state: S, event: Event) -> S:
 
 
 def is_ending(command: object) -> bool:
-    return isinstance(command, Resign | Claim | Abort | TimeOut)
+    return isinstance(command, Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate)

@@ -282,10 +282,13 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
         raise ValueError(f"{event.type} after the game finished")
     if isinstance(event, GameFinished):
         few = len(ending.live_seats(state)) < min(2, state.seats)
-        if not (state.last_round or few) or len(event.places) != state.seats:
+        if not (state.last_round or few or state.adjudicated) or len(event.places) != state.seats:
             raise ValueError("game_finished before the last round is over")
         return replace(state, finished=True, totals=event.totals, places=event.places)
-    if isinstance(event, ending.EVENTS):
+    # ending.EVENTS, spelt out so that the type checker narrows ``event`` (a tuple it cannot).
+    if isinstance(
+        event, ending.SeatLeft | ending.GameAborted | ending.TurnTimedOut | ending.GameAdjudicated
+    ):
         return ending.apply(_GAME, state, event)
     if isinstance(event, LastRoundStarted):
         if state.last_round:
@@ -344,7 +347,14 @@ def _next_turn(state: TenThousandState) -> TenThousandState:
     )
 
 
-_GAME = ending.Game(apply=apply, pass_turn=_next_turn, finish=_finish, stand_in=_stand_in)
+def _result(state: TenThousandState, places: tuple[int, ...]) -> GameFinished:
+    """The game finished with ``places`` (adjudicated), the banked totals as they stand."""
+    return GameFinished(totals=state.totals, places=places)
+
+
+_GAME = ending.Game(
+    apply=apply, pass_turn=_next_turn, finish=_finish, stand_in=_stand_in, finished=_result
+)
 
 #: ``replay(events)``: the state of a game is exactly the fold of its events.
 replay = partial(base.replay, apply)

@@ -12,6 +12,7 @@ from typing import Annotated, Any, ClassVar, TypeAlias
 
 from games.rules import base, ending
 from games.rules.base import (
+    OMITTED_IF_NONE,
     CommandSeat,
     Dice,
     RuleError,
@@ -187,6 +188,7 @@ Event: TypeAlias = (
     | ending.SeatLeft
     | ending.GameAborted
     | ending.TurnTimedOut
+    | ending.GameAdjudicated
 )
 
 
@@ -245,6 +247,9 @@ class TenThousandState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
+    #: The staff decided the game (``ending.GameAdjudicated``); absent (None) otherwise, so the
+    #: snapshots written before it stay as they were.
+    adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
 
     @property
     def target(self) -> int:

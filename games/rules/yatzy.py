@@ -328,12 +328,21 @@ def _pass_turn(state: YatzyState) -> YatzyState:
 
 
 def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
-    if not _over(state) or len(event.places) != state.seats:
+    if not (_over(state) or state.adjudicated) or len(event.places) != state.seats:
         raise ValueError("game_finished before every box is used")
     return replace(state, finished=True, places=tuple(event.places))
 
 
-_GAME = ending.Game(apply=apply, pass_turn=_pass_turn, finish=_finish, stand_in=_stand_in)
+def _result(state: YatzyState, places: tuple[int, ...]) -> GameFinished:
+    """The game finished with ``places`` (adjudicated), each seat's total as it stands."""
+    return GameFinished(
+        totals=tuple(state.totals(s).total for s in range(state.seats)), places=places
+    )
+
+
+_GAME = ending.Game(
+    apply=apply, pass_turn=_pass_turn, finish=_finish, stand_in=_stand_in, finished=_result
+)
 
 
 #: ``replay(events)``: the state of a game is exactly the fold of its events.

@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, TypeAlias
 
 from games.rules import base, ending
 from games.rules.base import (
+    OMITTED_IF_NONE,
     CommandSeat,
     Dice,
     RuleError,
@@ -185,6 +186,7 @@ Event: TypeAlias = (
     | ending.SeatLeft
     | ending.GameAborted
     | ending.TurnTimedOut
+    | ending.GameAdjudicated
 )
 EVENTS = TaggedUnion[Event](
     GameStarted,
@@ -268,6 +270,9 @@ class YatzyState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
+    #: The staff decided the game (``ending.GameAdjudicated``); absent (None) otherwise, so the
+    #: snapshots written before it stay as they were.
+    adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
 
     @property
     def current_seat(self) -> int | None:

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from config.admin_log import log_action
 from config.errors import ApiError
 from games.tournaments import services
+from games.tournaments.admin_moderation import TournamentModeration
 from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound
 from players.auth import request_player
 
@@ -63,18 +64,21 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
     form = TournamentForm
-    list_display = ("name", "kind", "format", "status", "starts_at", "current_round", "rated")
+    list_display = (
+        "name", "kind", "format", "status", "paused_at", "starts_at", "current_round", "rated",
+    )  # fmt: skip
     list_filter = ("status", "kind", "format", "rated")
     search_fields = ("name",)
     date_hierarchy = "starts_at"
     inlines = [EntrantInline, RoundInline]
     readonly_fields = (
         "status", "cancel_reason", "current_round", "started_at", "finished_at",
-        "previous_edition",
+        "previous_edition", "paused_at",
     )  # fmt: skip
-    actions = ["start_now", "cancel"]
+    # Moderation of running tournaments (games.tournaments.admin_moderation), with a reason.
+    actions = ["start_now", "cancel", "cancel_running", "pause", "resume"]
 
     def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         # Once it runs (or has ended) its format, rounds, seeds and entrants are what its games

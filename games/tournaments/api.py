@@ -61,11 +61,11 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "id", "name", "kind", "kind_name", "game_options", "format", "format_name",
             "rounds", "table_size", "registration_opens_at", "starts_at", "min_entrants",
             "max_entrants", "rated", "turn_clock_seconds", "recurrence", "status",
-            "status_name", "cancel_reason", "current_round", "started_at", "finished_at",
-            "entrants",
+            "status_name", "cancel_reason", "paused_at", "current_round", "started_at",
+            "finished_at", "entrants",
         ]  # fmt: skip
         read_only_fields = [
-            "status", "cancel_reason", "current_round", "started_at", "finished_at",
+            "status", "cancel_reason", "paused_at", "current_round", "started_at", "finished_at",
         ]  # fmt: skip
 
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:

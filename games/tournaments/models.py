@@ -61,6 +61,14 @@ class Tournament(models.Model):
     )
     cancel_reason = models.CharField(_("why it was cancelled"), max_length=200, blank=True)
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
+    #: Set while the staff hold a running tournament (games.tournaments.moderation): its games in
+    #: play go on, but no round opens and no table is paired until it resumes.
+    paused_at = models.DateTimeField(
+        _("paused"),
+        null=True,
+        blank=True,
+        help_text=_("Set while the staff pause it: no round opens until it resumes."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
     )

@@ -215,10 +215,10 @@ def tournament_start(*, tournament_id: int | str, now: datetime | None = None) -
 @transaction.atomic
 def tournament_advance(*, tournament_id: int | str) -> bool:
     """Once every game of the current round is over: replay tied knockout tables, open the next
-    round, or finish the tournament. False if there was nothing to do yet."""
+    round, or finish the tournament. False if there was nothing to do yet (or it is paused)."""
     tournament = _lock(tournament_id)
-    if tournament.status != TournamentStatus.RUNNING:
-        return False
+    if tournament.status != TournamentStatus.RUNNING or tournament.paused_at is not None:
+        return False  # a paused tournament opens nothing: resuming advances it
     current = tournament.round_set.get(number=tournament.current_round)
     latest = _latest_games(current)
     if any(game.game.status != GameStatus.FINISHED for game in latest):
@@ -388,7 +388,7 @@ def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
     for tournament_id in due.values_list("pk", flat=True):
         started += tournament_start(tournament_id=tournament_id, now=now)
     advanced = 0
-    running = Tournament.objects.filter(status=TournamentStatus.RUNNING)
+    running = Tournament.objects.filter(status=TournamentStatus.RUNNING, paused_at__isnull=True)
     for tournament_id in running.values_list("pk", flat=True):
         advanced += tournament_advance(tournament_id=tournament_id)
     return {"opened": opened, "started": started, "advanced": advanced}

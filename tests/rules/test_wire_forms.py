@@ -87,7 +87,8 @@ def ten_thousand_game(seed: int) -> Iterator[tuple[Any, Any]]:
 def scripted_game(kind: str, seats: int, script: list[str], seed: int) -> Iterator[tuple[Any, Any]]:
     """A game of ``seats`` played by ``script``: "roll", "mark" (yatzy: select a legal box) and
     the commands that end a game early ("time_out", "forfeit": a time out that forfeits, "claim"
-    by the next seat still playing, "resign" and "abort" by the seat to play)."""
+    by the next seat still playing, "resign" and "abort" by the seat to play) and the staff's
+    ("adjudicate": the seat to play wins, "draw", "staff_abort")."""
     engine = ENGINES[kind]
     rng = random.Random(seed)
 
@@ -105,6 +106,10 @@ def scripted_game(kind: str, seats: int, script: list[str], seed: int) -> Iterat
             command = {"type": "select", "box": next(iter(state.legal_boxes()))}
         elif step == "forfeit":
             command = {"type": "time_out", "forfeits": True}
+        elif step == "adjudicate":
+            command = {"type": "adjudicate", "winner": seat}
+        elif step == "draw":
+            command = {"type": "adjudicate", "winner": None}
         elif step == "claim":
             seat = next(s for s in range(seat + 1, seat + seats) if s % seats not in state.out)
             seat %= seats
@@ -127,6 +132,10 @@ ENDINGS = {
 def recorded(kind: str) -> list[tuple[Any, Any]]:
     played = list(yatzy_game(16) if kind == "yatzy" else ten_thousand_game(11))
     played += scripted_game(kind, 4, ENDINGS[kind], seed=5)
+    # The staff decide: a winner after a seat left, a draw, a game called off after every move.
+    played += scripted_game(kind, 3, ["roll", "resign", "adjudicate"], seed=7)
+    played += scripted_game(kind, 2, ["roll", "draw"], seed=8)
+    played += scripted_game(kind, 2, ["roll", "time_out", "roll", "staff_abort"], seed=9)
     return played + list(scripted_game(kind, 2, ["roll", "time_out", "abort"], seed=6))
 
 

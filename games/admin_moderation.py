@@ -1,0 +1,166 @@
+"""The game admin's moderation actions: call a game off, decide it, void its rating changes.
+Each asks for a reason (``players.admin_actions``), calls one service per game, and writes the
+outcome with the reason to the admin's log; a refusal is shown, and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from config.errors import ApiError
+from games import staff
+from games.models import Game
+from players.admin_actions import ReasonForm, log, with_form, with_reason
+from players.auth import request_player
+from players.rating_void import game_ratings_void
+
+DRAW = "draw"
+
+
+class AdjudicateForm(ReasonForm):
+    """The reason, and the result: a seat wins (by its number, from 1), or a draw."""
+
+    winner = forms.ChoiceField(label=_("Result"))
+    field_order = ["winner", "reason"]
+
+    def __init__(self, *args: Any, games: list[Game], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seats = max((len(game.seats.all()) for game in games), default=0)
+        # One game: its seats by name too; several: by number alone (the same seat in each).
+        names = {}
+        if len(games) == 1:
+            names = {seat.index: seat.display_name for seat in games[0].seats.all()}
+        choices = [(DRAW, gettext("A draw"))]
+        for index in range(seats):
+            label = gettext("Seat %(number)d wins") % {"number": index + 1}
+            choices.append((str(index), f"{label} ({names[index]})" if index in names else label))
+        self.fields["winner"].choices = choices  # type: ignore[attr-defined]
+
+
+def _each(
+    model_admin: admin.ModelAdmin[Game],
+    request: HttpRequest,
+    queryset: QuerySet[Game],
+    act: Callable[[Game], str],
+) -> None:
+    """``act`` on every game (its log message), or the refusal shown; a count of those done."""
+    done = 0
+    for game in queryset:
+        try:
+            message = act(game)
+        except ApiError as exc:
+            model_admin.message_user(request, f"{game.pk}: {exc.detail}", messages.ERROR)
+            continue
+        log(request, game, message)
+        done += 1
+    if done:
+        model_admin.message_user(request, gettext("Done: %(n)d.") % {"n": done})
+
+
+class GameModeration:
+    """Mixed into ``GameAdmin``."""
+
+    @admin.action(
+        description=_("Abort the selected games (no result, nothing rated)"), permissions=["change"]
+    )
+    def abort(self: Any, request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
+        def act(reason: str) -> None:
+            me = request_player(request)
+
+            def one(game: Game) -> str:
+                staff.game_staff_abort(game_id=game.pk, staff=me)
+                return gettext("Aborted: %(reason)s") % {"reason": reason}
+
+            _each(self, request, queryset, one)
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="abort",
+            question=gettext("Abort these games? Nobody wins and nothing is rated."),
+            submit=gettext("Abort"),
+            act=act,
+        )
+
+    @admin.action(
+        description=_("Adjudicate the selected games (a winner or a draw)"), permissions=["change"]
+    )
+    def adjudicate(
+        self: Any, request: HttpRequest, queryset: QuerySet[Game]
+    ) -> TemplateResponse | None:
+        def act(data: dict[str, Any]) -> None:
+            me = request_player(request)
+            winner = None if data["winner"] == DRAW else int(data["winner"])
+            result = (
+                gettext("a draw")
+                if winner is None
+                else gettext("seat %(number)d wins") % {"number": winner + 1}
+            )
+
+            def one(game: Game) -> str:
+                staff.game_adjudicate(game_id=game.pk, staff=me, winner=winner)
+                return gettext("Adjudicated, %(result)s: %(reason)s") % {
+                    "result": result,
+                    "reason": data["reason"],
+                }
+
+            _each(self, request, queryset, one)
+
+        return with_form(
+            self,
+            request,
+            queryset,
+            action="adjudicate",
+            question=gettext(
+                "Decide these games? They finish with the result you choose, the totals as they "
+                "stand, and are rated if they are rated games."
+            ),
+            submit=gettext("Adjudicate"),
+            form=AdjudicateForm,
+            form_kwargs={"games": list(queryset.prefetch_related("seats__player"))},
+            act=act,
+        )
+
+    @admin.action(
+        description=_("Void the selected games' rating changes and recompute ratings"),
+        permissions=["change"],
+    )
+    def void_ratings(
+        self: Any, request: HttpRequest, queryset: QuerySet[Game]
+    ) -> TemplateResponse | None:
+        def act(reason: str) -> None:
+            def one(game: Game) -> str:
+                done = game_ratings_void(game_id=game.pk, reason=reason)
+                return gettext(
+                    "Rating changes voided: %(reason)s (changes voided: %(changes)d, later "
+                    "changes recomputed: %(recomputed)d, ratings moved: %(players)d)"
+                ) % {
+                    "reason": reason,
+                    "changes": done.changes,
+                    "recomputed": done.recomputed,
+                    "players": done.players,
+                }
+
+            _each(self, request, queryset, one)
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="void_ratings",
+            question=gettext(
+                "Void these games' rating changes? Every rating of their game is computed again "
+                "as if they had never been rated."
+            ),
+            submit=gettext("Void"),
+            act=act,
+        )

@@ -1,0 +1,42 @@
+"""The staff's decisions on a game in play (moderation, from the admin): call it off, or decide
+its result. Each goes through the one move path (``games.services.game_move``) with a command of
+``games.rules.ending`` that the public move path refuses, sent by the staff member (the events'
+actor) for no seat of theirs: so an aborted game ends with no result and nothing rated, and an
+adjudicated one finishes with places (rated, and its tournament advanced, as any finished game).
+"""
+
+from __future__ import annotations
+
+from config.refusals import Refusal
+from games.kinds import WireState
+from games.models import Game, GameId
+from games.services import MoveResult, game_move
+from games.tournaments.models import TournamentGame
+from players.models import Player
+
+
+def _seat_to_play(game: Game, state: WireState) -> int:
+    # The staff's commands are no seat's: the move path is handed the seat to play.
+    seat = state.current_seat
+    assert seat is not None  # a game in play always has one
+    return seat
+
+
+def game_staff_abort(*, game_id: GameId, staff: Player, tournament_ok: bool = False) -> MoveResult:
+    """Call the game off, whoever has moved. A tournament's game only when its tournament is
+    being cancelled (``tournament_ok``): an aborted table would hold its round up for ever, so
+    the staff decide it instead (``game_adjudicate``)."""
+
+    def acting(game: Game, state: WireState) -> int:
+        if not tournament_ok and TournamentGame.objects.filter(game_id=game.pk).exists():
+            raise Refusal.TOURNAMENT_GAME.error()
+        return _seat_to_play(game, state)
+
+    command = {"type": "staff_abort"}
+    return game_move(game_id=game_id, command=command, actor=staff, acting=acting)
+
+
+def game_adjudicate(*, game_id: GameId, staff: Player, winner: int | None) -> MoveResult:
+    """Decide the game: ``winner`` (a seat still playing) wins, None a draw."""
+    command = {"type": "adjudicate", "winner": winner}
+    return game_move(game_id=game_id, command=command, actor=staff, acting=_seat_to_play)

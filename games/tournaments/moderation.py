@@ -1,0 +1,92 @@
+"""The staff's hold on a running tournament (moderation, from the admin): pause and resume it,
+or cancel it, its games in play called off or left to finish.
+
+A paused tournament's games in play go on; no round opens and no table is paired or replayed
+while it is paused (``services.tournament_advance`` and the tick pass it by). Resuming advances
+it at once, in case its round ended meanwhile. A cancelled tournament opens nothing more: its
+games left to finish end as any game, rated if they are; the games called off end as aborted
+games (the staff's abort, through the one move path), with no result and nothing rated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from config.errors import ApiError
+from config.refusals import Refusal
+from games import jobs
+from games.models import GameStatus
+from games.staff import game_staff_abort
+from games.tournaments.models import Tournament, TournamentGame, TournamentStatus
+from games.tournaments.services import _lock
+from players.models import Player
+
+
+def _running(tournament_id: int | str) -> Tournament:
+    tournament = _lock(tournament_id)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Refusal.TOURNAMENT_NOT_RUNNING.error()
+    return tournament
+
+
+@transaction.atomic
+def tournament_pause(*, tournament_id: int | str) -> Tournament:
+    tournament = _running(tournament_id)
+    if tournament.paused_at is not None:
+        raise Refusal.TOURNAMENT_PAUSED.error()
+    tournament.paused_at = timezone.now()
+    tournament.save(update_fields=["paused_at"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_resume(*, tournament_id: int | str) -> Tournament:
+    tournament = _running(tournament_id)
+    if tournament.paused_at is None:
+        raise Refusal.TOURNAMENT_NOT_PAUSED.error()
+    tournament.paused_at = None
+    tournament.save(update_fields=["paused_at"])
+    pk = tournament.pk
+    transaction.on_commit(lambda: jobs.queue_tournament_advance(tournament_id=pk))
+    return tournament
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    tournament: Tournament
+    #: The games in play called off (none when they were left to finish).
+    aborted: int
+    #: The games in play left to finish.
+    left: int
+
+
+@transaction.atomic
+def tournament_cancel_running(
+    *, tournament_id: int | str, reason: str, staff: Player, abort_games: bool
+) -> Cancelled:
+    """Cancel a running (or paused) tournament; its games in play called off (``abort_games``,
+    each by ``staff``, in this transaction) or left to finish."""
+    tournament = _running(tournament_id)
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.cancel_reason = reason[:200]
+    tournament.paused_at = None
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "cancel_reason", "paused_at", "finished_at"])
+    in_play = list(
+        TournamentGame.objects.filter(
+            round__tournament=tournament, game__status=GameStatus.ACTIVE
+        ).values_list("game_id", flat=True)
+    )
+    if not abort_games:
+        return Cancelled(tournament, aborted=0, left=len(in_play))
+    aborted = 0
+    for game_id in in_play:
+        try:
+            game_staff_abort(game_id=game_id, staff=staff, tournament_ok=True)
+        except ApiError:  # it ended meanwhile (game_finished): there is nothing to call off
+            continue
+        aborted += 1
+    return Cancelled(tournament, aborted=aborted, left=0)
