@@ -3,8 +3,10 @@ against a whole live server (web, worker, timers: tests/webclient/live.py).
 
 A person registers, plays a whole Yatzy game against the computer, one turn of it left to the
 auto-confirm, and a whole Dés 10 000 game against a hot-seat player, while a second browser
-context (another person, signed out) watches that game live and sees every move. Every wait is
-on a state of the page, never a fixed sleep. About two minutes on this project's 2-core machine.
+context (another person, signed out) watches that game live and sees every move; and a second
+person joins an open game from the lobby and hears on the account stream that it is their turn.
+Every wait is on a state of the page, never a fixed sleep. Three to four minutes on this
+project's 2-core machine.
 
 With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
 written to docs/screenshots/; else to the test's temporary folder.
@@ -244,3 +246,42 @@ def test_ten_thousand_hot_seat_watched_live(
         re.compile(re.escape(page.get_by_test_id("result").locator("td").nth(1).inner_text()))
     )
     assert page.errors == [] and watcher.errors == []
+
+
+def test_join_an_open_game_and_hear_your_turn(browser: object, server: LiveServer) -> None:
+    """Another person joins an open game from the lobby; the creator's page sees the seat taken
+    and starts it; when the turn passes, the joiner's lobby hears it on the account stream (a
+    stream ticket, then EventSource) and marks the game as theirs to play."""
+    host = new_page(browser, server, DESKTOP)
+    register(host, "cid")
+    host.get_by_test_id("nav-new").click()
+    host.get_by_test_id("add-open").click()
+    host.get_by_test_id("create").click()
+    game = host.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "open")
+    game_id = game.get_attribute("data-game")
+    expect(host.get_by_test_id("start")).to_have_count(0)
+
+    guest = new_page(browser, server, PHONE)
+    register(guest, "dan")
+    guest.locator(f"[data-testid=open-games] [data-game='{game_id}']").get_by_test_id(
+        "join"
+    ).click()
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "open")
+
+    host.get_by_test_id("start").click()
+    expect(game).to_have_attribute("data-status", "active")
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "active")
+
+    guest.get_by_test_id("nav-lobby").click()
+    row = guest.locator(f"[data-testid=my-games] [data-game='{game_id}']")
+    expect(row).to_be_visible()
+    expect(row.get_by_test_id("your-turn")).to_have_count(0)
+    host.get_by_test_id("roll").click()
+    best = host.locator("[data-testid^='box-']").first
+    best.click()
+    host.get_by_test_id("confirm").click()
+    expect(row.get_by_test_id("your-turn")).to_be_visible()
+    row.get_by_test_id("play").click()
+    expect(guest.get_by_test_id("roll")).to_have_attribute("data-rolls-left", "3")
+    assert host.errors == [] and guest.errors == []

@@ -5,6 +5,7 @@ import { api, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
+import { followAccount, onNote, stopFollowing } from "./notes.js";
 
 const main = document.getElementById("main");
 const picker = document.getElementById("language");
@@ -25,6 +26,7 @@ function nav() {
 
 async function signOut() {
   await post("accounts/token/revoke/").catch(() => null);
+  stopFollowing();
   session.clear();
   location.hash = "#/";
   route();
@@ -116,7 +118,12 @@ async function lobbyView() {
     session.user
       ? h("section", { class: "card" }, h("h2", {}, t("myGames")),
           list(my.results.filter((g) => g.status !== "finished" && g.status !== "aborted"),
-            (game) => [h("a", { href: `#/game/${game.id}`, class: "button primary" }, t("play"))],
+            (game) => [
+              game.status === "active" && game.your_seats.includes(game.turn_seat)
+                ? h("span", { class: "badge", testid: "your-turn" }, t("yourTurn"))
+                : null,
+              h("a", { href: `#/game/${game.id}`, class: "button primary", testid: "play" }, t("play")),
+            ],
             "my-games"))
       : signInView(),
     h("section", { class: "card" }, h("h2", {}, t("openGames")),
@@ -221,6 +228,7 @@ export async function route() {
   const mine = ++routing;
   leaveGame();
   nav();
+  followAccount();
   notice("");
   const [, page, id] = location.hash.split("/");
   try {
@@ -246,5 +254,11 @@ picker.addEventListener("change", () => {
   route();
 });
 window.addEventListener("hashchange", route);
+// The account's notes redraw the lobby (whose turn it is in my games); a game's page has its own
+// stream.
+onNote(() => {
+  const [, page] = location.hash.split("/");
+  if (!page || page === "") route();
+});
 route();
 export { api };

@@ -137,8 +137,16 @@ export async function showGame(main, gameId, { watching }) {
     live.textContent = t("live");
     live.classList.add("on");
   };
-  // A second's tick for the countdowns.
-  page.ticker = setInterval(() => page.tick?.(), 250);
+  // A quarter second's tick for the countdowns; an open game has no events until it starts, so
+  // its page reads it again every few seconds to show who joined.
+  let polled = Date.now();
+  page.ticker = setInterval(() => {
+    page.tick?.();
+    if (page.game?.status === "open" && Date.now() - polled > 2000) {
+      polled = Date.now();
+      read();
+    }
+  }, 250);
 }
 
 function openPanel(game, page) {
