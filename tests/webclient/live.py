@@ -108,6 +108,13 @@ class LiveServer:
         self.stop()
         raise RuntimeError(f"the server did not answer: {self.logs()}")
 
+    def manage(self, *args: str) -> str:
+        """A management command against this server's database; its output."""
+        done = subprocess.run(
+            [PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, check=True, capture_output=True
+        )
+        return done.stdout.decode()
+
     def logs(self) -> str:
         return "\n".join(
             f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}"

@@ -4,7 +4,8 @@ against a whole live server (web, worker, timers: tests/webclient/live.py).
 A person registers, plays a whole Yatzy game against the computer, one turn of it left to the
 auto-confirm, and a whole Dés 10 000 game against a hot-seat player, while a second browser
 context (another person, signed out) watches that game live and sees every move; and a second
-person joins an open game from the lobby and hears on the account stream that it is their turn.
+person joins an open game from the lobby and hears on the account stream that it is their turn;
+a person enters a tournament and withdraws.
 Every wait is on a state of the page, never a fixed sleep. Three to four minutes on this
 project's 2-core machine.
 
@@ -285,3 +286,30 @@ def test_join_an_open_game_and_hear_your_turn(browser: object, server: LiveServe
     row.get_by_test_id("play").click()
     expect(guest.get_by_test_id("roll")).to_have_attribute("data-rolls-left", "3")
     assert host.errors == [] and guest.errors == []
+
+
+def test_follow_and_enter_a_tournament(browser: object, server: LiveServer) -> None:
+    server.manage(
+        "shell",
+        "-c",
+        "from datetime import timedelta; from django.utils import timezone\n"
+        "from games.tournaments.services import tournament_create\n"
+        "from players.models import Player\n"
+        "org, _ = Player.objects.get_or_create(username='org', defaults={'is_staff': True})\n"
+        "tournament_create(created_by=org, name='Demo cup', kind='yatzy', format='swiss',"
+        " rounds=3, starts_at=timezone.now() + timedelta(days=1),"
+        " computers=['optimal', 'casual'], rated=False)",
+    )
+    page = new_page(browser, server, PHONE)
+    register(page, "fay")
+    page.get_by_test_id("tournament-link").filter(has_text="Demo cup").click()
+    tournament = page.get_by_test_id("tournament")
+    expect(tournament).to_contain_text("Demo cup")
+    entrants = page.get_by_test_id("entrants").locator("li")
+    expect(entrants).to_have_count(2)
+    page.get_by_test_id("enter").click()
+    expect(entrants).to_have_count(3)
+    expect(page.get_by_test_id("entrants")).to_contain_text("fay")
+    page.get_by_test_id("withdraw").click()
+    expect(entrants).to_have_count(2)
+    assert page.errors == []

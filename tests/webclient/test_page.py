@@ -8,7 +8,17 @@ import re
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-MODULES = ["app.js", "api.js", "dom.js", "game.js", "i18n.js", "notes.js", "tenk.js", "yatzy.js"]
+MODULES = [
+    "app.js",
+    "api.js",
+    "dom.js",
+    "game.js",
+    "i18n.js",
+    "notes.js",
+    "tenk.js",
+    "tournaments.js",
+    "yatzy.js",
+]
 
 
 def test_the_page_loads_the_client_modules(client: Client) -> None:

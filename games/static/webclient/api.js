@@ -39,14 +39,12 @@ export async function api(method, path, body) {
   const headers = { Accept: "application/json", "Accept-Language": language() };
   if (session.token) headers.Authorization = `Token ${session.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (method === "POST" && ["accounts/register/", "games/"].includes(path)) {
-    headers["Idempotency-Key"] = crypto.randomUUID(); // a retried create creates once
-  }
-  const response = await fetch(BASE + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const creates = method === "POST" && ["accounts/register/", "games/"].includes(path);
+  // A create lost on the network is sent once more with the same key: it creates once.
+  if (creates) headers["Idempotency-Key"] = crypto.randomUUID();
+  const send = () =>
+    fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await send().catch((error) => (creates ? send() : Promise.reject(error)));
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -63,7 +61,6 @@ export const post = (path, body) => api("POST", path, body ?? {});
 export function gameStream(gameId, after, onEvent) {
   const url = `${BASE}games/${gameId}/stream/?after=${after}&lang=${language()}`;
   const source = new EventSource(url);
-  source.onmessage = null;
   const seen = new Set();
   const handler = (message) => {
     const event = JSON.parse(message.data);

@@ -6,6 +6,7 @@ import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { followAccount, onNote, stopFollowing } from "./notes.js";
+import { tournamentView } from "./tournaments.js";
 
 const main = document.getElementById("main");
 const picker = document.getElementById("language");
@@ -140,7 +141,7 @@ function tournamentList(tournaments) {
   if (!tournaments.results.length) return h("p", { class: "muted" }, t("none"));
   return h("ul", { class: "games", testid: "tournaments" }, tournaments.results.map((item) =>
     h("li", { class: "game-row" },
-      h("span", { class: "kind" }, item.name),
+      h("a", { class: "kind", href: `#/tournament/${item.id}`, testid: "tournament-link" }, item.name),
       h("span", { class: "seats" }, `${item.kind_name} · ${item.format_name}`),
       h("span", { class: "status" }, item.status_name),
       h("span", { class: "actions" },
@@ -239,6 +240,7 @@ export async function route() {
       return;
     } else if (page === "new" && session.user) view = newGameView();
     else if (page === "boards") view = await boardsView();
+    else if (page === "tournament") view = await tournamentView(id, route);
     else view = await lobbyView();
     if (mine === routing) main.replaceChildren(view);
   } catch (problem) {

@@ -6,6 +6,7 @@ export const LANGUAGES = ["en", "fr", "uk", "el", "hr", "ru"];
 
 const WORDS = {
   en: {
+    enter: "Enter", withdraw: "Withdraw", standings: "Standings", round: "Round", points: "Points",
     language: "Language",
     signIn: "Sign in", register: "Create an account", username: "Username", password: "Password",
     signOut: "Sign out", lobby: "Games", newGame: "New game", game: "Game", seats: "Seats",
@@ -33,6 +34,7 @@ const WORDS = {
     starts: "Starts", kind: "Game", connecting: "Connecting…", live: "Live",
   },
   fr: {
+    enter: "S'inscrire", withdraw: "Se retirer", standings: "Classement", round: "Ronde", points: "Points",
     language: "Langue",
     signIn: "Se connecter", register: "Créer un compte", username: "Nom d'utilisateur",
     password: "Mot de passe", signOut: "Se déconnecter", lobby: "Parties", newGame: "Nouvelle partie",
@@ -62,6 +64,7 @@ const WORDS = {
     entrants: "Inscrits", starts: "Début", kind: "Jeu", connecting: "Connexion…", live: "En direct",
   },
   uk: {
+    enter: "Зареєструватися", withdraw: "Відкликати участь", standings: "Турнірна таблиця", round: "Раунд", points: "Очки",
     language: "Мова",
     signIn: "Увійти", register: "Створити обліковий запис", username: "Ім'я користувача",
     password: "Пароль", signOut: "Вийти", lobby: "Ігри", newGame: "Нова гра", game: "Гра",
@@ -90,6 +93,7 @@ const WORDS = {
     starts: "Початок", kind: "Гра", connecting: "З'єднання…", live: "Наживо",
   },
   el: {
+    enter: "Εγγραφή", withdraw: "Αποχώρηση", standings: "Βαθμολογία", round: "Γύρος", points: "Πόντοι",
     language: "Γλώσσα",
     signIn: "Σύνδεση", register: "Δημιουργία λογαριασμού", username: "Όνομα χρήστη",
     password: "Κωδικός", signOut: "Αποσύνδεση", lobby: "Παιχνίδια", newGame: "Νέο παιχνίδι",
@@ -121,6 +125,7 @@ const WORDS = {
     starts: "Έναρξη", kind: "Παιχνίδι", connecting: "Σύνδεση…", live: "Ζωντανά",
   },
   hr: {
+    enter: "Prijavi se", withdraw: "Odustani", standings: "Poredak", round: "Kolo", points: "Bodovi",
     language: "Jezik",
     signIn: "Prijava", register: "Izradi račun", username: "Korisničko ime", password: "Lozinka",
     signOut: "Odjava", lobby: "Igre", newGame: "Nova igra", game: "Igra", seats: "Mjesta",
@@ -149,6 +154,7 @@ const WORDS = {
     starts: "Početak", kind: "Igra", connecting: "Povezivanje…", live: "Uživo",
   },
   ru: {
+    enter: "Записаться", withdraw: "Сняться", standings: "Турнирная таблица", round: "Тур", points: "Очки",
     language: "Язык",
     signIn: "Войти", register: "Создать аккаунт", username: "Имя пользователя", password: "Пароль",
     signOut: "Выйти", lobby: "Игры", newGame: "Новая игра", game: "Игра", seats: "Места",
