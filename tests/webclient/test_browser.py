@@ -6,7 +6,7 @@ auto-confirm, and a whole Dés 10 000 game against a hot-seat player, while a se
 context (another person, signed out) watches that game live and sees every move; and a second
 person joins an open game from the lobby and hears on the account stream that it is their turn;
 a person enters a tournament and withdraws.
-Every wait is on a state of the page, never a fixed sleep. Three to four minutes on this
+Every wait is on a state of the page, never a fixed sleep. About two minutes on this
 project's 2-core machine.
 
 With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
