@@ -285,6 +285,12 @@ def test_join_an_open_game_and_hear_your_turn(browser: object, server: LiveServe
     expect(row.get_by_test_id("your-turn")).to_be_visible()
     row.get_by_test_id("play").click()
     expect(guest.get_by_test_id("roll")).to_have_attribute("data-rolls-left", "3")
+    # The guest gives up: in a game of two the host wins, and both pages say so.
+    guest.once("dialog", lambda dialog: dialog.accept())
+    guest.get_by_test_id("resign").click()
+    expect(guest.get_by_test_id("winner")).to_contain_text("cid")
+    expect(game).to_have_attribute("data-status", "finished")
+    expect(host.get_by_test_id("winner")).to_contain_text("cid")
     assert host.errors == [] and guest.errors == []
 
 

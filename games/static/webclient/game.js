@@ -83,6 +83,7 @@ export async function showGame(main, gameId, { watching }) {
     if (game.status === "open") parts.push(openPanel(game, page));
     if (game.state) parts.push(game.kind === "yatzy" ? drawYatzy(game, ctx) : drawTenThousand(game, ctx));
     if (game.status === "finished" || game.status === "aborted") parts.unshift(resultPanel(game));
+    if (!watching && game.status === "active" && game.your_seats.length) parts.push(leavePanel(game, page));
     board.replaceChildren(...parts);
   };
   page.draw = draw;
@@ -175,4 +176,23 @@ function resultPanel(game) {
       ? h("p", {}, h("a", { href: svg, target: "_blank", rel: "noopener", testid: "analysis" }, t("analysis")))
       : null,
     game.status === "finished" ? h("img", { class: "analysis", src: svg, alt: t("analysis") }) : null);
+}
+
+function leavePanel(game, page) {
+  // Resign the first of my seats still playing (a hot-seat game resigns its seats one by one).
+  const seat = game.your_seats.find((index) => !game.state?.out?.includes(index));
+  if (seat === undefined) return null;
+  return h("div", { class: "row leave" }, h("button", {
+    class: "link danger",
+    testid: "resign",
+    onclick: async () => {
+      if (!window.confirm(t("resignSure"))) return;
+      try {
+        await post(`games/${game.id}/resign/`, { seat });
+        await page.read();
+      } catch (problem) {
+        notice(problem.message);
+      }
+    },
+  }, `${t("resign")} (${game.seats[seat].name})`));
 }

@@ -6,6 +6,7 @@ export const LANGUAGES = ["en", "fr", "uk", "el", "hr", "ru"];
 
 const WORDS = {
   en: {
+    resign: "Resign", resignSure: "Resign this game? It counts as a loss.",
     enter: "Enter", withdraw: "Withdraw", standings: "Standings", round: "Round", points: "Points",
     language: "Language",
     signIn: "Sign in", register: "Create an account", username: "Username", password: "Password",
@@ -34,6 +35,7 @@ const WORDS = {
     starts: "Starts", kind: "Game", connecting: "Connecting…", live: "Live",
   },
   fr: {
+    resign: "Abandonner", resignSure: "Abandonner cette partie ? Elle compte comme une défaite.",
     enter: "S'inscrire", withdraw: "Se retirer", standings: "Classement", round: "Ronde", points: "Points",
     language: "Langue",
     signIn: "Se connecter", register: "Créer un compte", username: "Nom d'utilisateur",
@@ -64,6 +66,7 @@ const WORDS = {
     entrants: "Inscrits", starts: "Début", kind: "Jeu", connecting: "Connexion…", live: "En direct",
   },
   uk: {
+    resign: "Здатися", resignSure: "Здатися в цій грі? Це зарахують як поразку.",
     enter: "Зареєструватися", withdraw: "Відкликати участь", standings: "Турнірна таблиця", round: "Раунд", points: "Очки",
     language: "Мова",
     signIn: "Увійти", register: "Створити обліковий запис", username: "Ім'я користувача",
@@ -93,6 +96,7 @@ const WORDS = {
     starts: "Початок", kind: "Гра", connecting: "З'єднання…", live: "Наживо",
   },
   el: {
+    resign: "Παραίτηση", resignSure: "Παραίτηση από αυτό το παιχνίδι; Μετράει ως ήττα.",
     enter: "Εγγραφή", withdraw: "Αποχώρηση", standings: "Βαθμολογία", round: "Γύρος", points: "Πόντοι",
     language: "Γλώσσα",
     signIn: "Σύνδεση", register: "Δημιουργία λογαριασμού", username: "Όνομα χρήστη",
@@ -125,6 +129,7 @@ const WORDS = {
     starts: "Έναρξη", kind: "Παιχνίδι", connecting: "Σύνδεση…", live: "Ζωντανά",
   },
   hr: {
+    resign: "Predaj", resignSure: "Predati ovu igru? Računa se kao poraz.",
     enter: "Prijavi se", withdraw: "Odustani", standings: "Poredak", round: "Kolo", points: "Bodovi",
     language: "Jezik",
     signIn: "Prijava", register: "Izradi račun", username: "Korisničko ime", password: "Lozinka",
@@ -154,6 +159,7 @@ const WORDS = {
     starts: "Početak", kind: "Igra", connecting: "Povezivanje…", live: "Uživo",
   },
   ru: {
+    resign: "Сдаться", resignSure: "Сдаться в этой игре? Это засчитывается как поражение.",
     enter: "Записаться", withdraw: "Сняться", standings: "Турнирная таблица", round: "Тур", points: "Очки",
     language: "Язык",
     signIn: "Войти", register: "Создать аккаунт", username: "Имя пользователя", password: "Пароль",
