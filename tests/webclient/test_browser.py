@@ -169,8 +169,15 @@ def test_yatzy_against_the_computer(browser: object, server: LiveServer, shots: 
     expect(game).to_have_attribute("data-status", "finished")
     expect(page.get_by_test_id("result")).to_be_visible()
     expect(page.locator("td.filled[data-testid^='cell-1-']")).to_have_count(13)
-    # The computer's turns came from the stream: every event of the log is listed once.
-    expect(page.get_by_test_id("log").locator("li")).to_have_count(version(page))
+    # The computer's turns came from the stream: every event of the log is listed once, in order.
+    final = version(page)
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(final)
+    seqs = (
+        page.get_by_test_id("log")
+        .locator("li")
+        .evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+    )
+    assert seqs == list(range(final, 0, -1))
     analysis = page.get_by_test_id("analysis")
     assert analysis.get_attribute("href").startswith(f"/api/v1/games/{game_id}/analysis.svg")
     assert page.request.get(f"{server.url}{analysis.get_attribute('href')}").ok

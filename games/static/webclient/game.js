@@ -65,10 +65,15 @@ export async function showGame(main, gameId, { watching }) {
     if (page.seen.has(event.seq)) return;
     page.seen.add(event.seq);
     // The auto-confirm counts from the last roll: keep when it was seen (or made, from the log).
-    if (event.type === "dice_rolled") page.lastRoll = { seq: event.seq, at };
+    if (event.type === "dice_rolled" && event.seq > (page.lastRoll?.seq ?? 0)) {
+      page.lastRoll = { seq: event.seq, at };
+    }
     const words = [describe(page.game, event), ...event.messages.map((m) => m.text)];
-    log.prepend(h("li", { "data-seq": event.seq, "data-type": event.type, class: event.automatic ? "auto" : "" },
-      h("span", { class: "seq" }, event.seq), words.join(" · ")));
+    const item = h("li", { "data-seq": event.seq, "data-type": event.type, class: event.automatic ? "auto" : "" },
+      h("span", { class: "seq" }, event.seq), words.join(" · "));
+    // Newest first, by seq: a move's own answer may come before the stream's earlier events.
+    const later = [...log.children].find((li) => Number(li.dataset.seq) < event.seq);
+    log.insertBefore(item, later ?? null);
   };
 
   const draw = () => {
