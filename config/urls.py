@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config import health, metrics
 from config.error_catalogue import ErrorDetailView, ErrorListView
 from config.internal import internal_only
-from games import dashboard
+from games import dashboard, webclient
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
@@ -28,4 +28,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api-auth/", include("rest_framework.urls")),
+    path("play/", webclient.play, name="play"),
 ]

@@ -1,0 +1,80 @@
+// The public API and nothing else: /api/v1/ with the token in the Authorization header, the
+// language in Accept-Language, refusals read as RFC 9457 problems (their `detail` is already in
+// the chosen language). EventSource cannot send headers: a game's stream is public and takes
+// ?lang=; the account stream takes a single-use ticket (POST stream/tickets/).
+
+import { language } from "./i18n.js";
+
+const BASE = "/api/v1/";
+const TOKEN = "dice.token";
+const USER = "dice.user";
+
+export class Problem extends Error {
+  constructor(status, body) {
+    super(body?.detail || body?.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = body?.code;
+    this.body = body;
+  }
+}
+
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN);
+  },
+  get user() {
+    return JSON.parse(localStorage.getItem(USER) || "null");
+  },
+  save(answer) {
+    localStorage.setItem(TOKEN, answer.token);
+    localStorage.setItem(USER, JSON.stringify(answer.player));
+  },
+  clear() {
+    localStorage.removeItem(TOKEN);
+    localStorage.removeItem(USER);
+  },
+};
+
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json", "Accept-Language": language() };
+  if (session.token) headers.Authorization = `Token ${session.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const creates = method === "POST" && ["accounts/register/", "games/"].includes(path);
+  // A create lost on the network is sent once more with the same key: it creates once.
+  if (creates) headers["Idempotency-Key"] = crypto.randomUUID();
+  const send = () =>
+    fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await send().catch((error) => (creates ? send() : Promise.reject(error)));
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    if (response.status === 401 && session.token) session.clear();
+    throw new Problem(response.status, data);
+  }
+  return data;
+}
+
+export const get = (path) => api("GET", path);
+export const post = (path, body) => api("POST", path, body ?? {});
+
+/** A game's events as they happen, from `after` on; EventSource resumes by itself. */
+export function gameStream(gameId, after, onEvent) {
+  const url = `${BASE}games/${gameId}/stream/?after=${after}&lang=${language()}`;
+  const source = new EventSource(url);
+  const seen = new Set();
+  const handler = (message) => {
+    const event = JSON.parse(message.data);
+    if (seen.has(event.seq)) return;
+    seen.add(event.seq);
+    onEvent(event);
+  };
+  // Every event type is an SSE event name: listen to the ones the rules can send.
+  for (const type of EVENT_TYPES) source.addEventListener(type, handler);
+  return source;
+}
+
+export const EVENT_TYPES = [
+  "game_started", "dice_rolled", "box_selected", "box_scored", "game_finished",
+  "dice_set_aside", "hot_dice", "round_lost", "turn_banked", "last_round_started",
+  "seat_left", "game_aborted", "turn_timed_out",
+];

@@ -1,0 +1,266 @@
+// The reference web client: routes (the URL's hash), signing in, the lobby, a new game, the
+// leaderboards and tournaments. A game's page is game.js.
+
+import { api, get, post, session, Problem } from "./api.js";
+import { h, notice } from "./dom.js";
+import { showGame, leaveGame } from "./game.js";
+import { language, setLanguage, t } from "./i18n.js";
+import { followAccount, onNote, stopFollowing } from "./notes.js";
+import { tournamentView } from "./tournaments.js";
+
+const main = document.getElementById("main");
+const picker = document.getElementById("language");
+
+function nav() {
+  picker.setAttribute("aria-label", t("language"));
+  const links = [h("a", { href: "#/", testid: "nav-lobby" }, t("lobby"))];
+  links.push(h("a", { href: "#/boards", testid: "nav-boards" }, t("leaderboards")));
+  if (session.user) {
+    links.push(h("a", { href: "#/new", testid: "nav-new" }, t("newGame")));
+    links.push(
+      h("button", { class: "link", testid: "sign-out", onclick: signOut }, t("signOut")),
+      h("span", { class: "who", testid: "who" }, session.user.name),
+    );
+  }
+  document.getElementById("nav").replaceChildren(...links);
+}
+
+async function signOut() {
+  await post("accounts/token/revoke/").catch(() => null);
+  stopFollowing();
+  session.clear();
+  location.hash = "#/";
+  route();
+}
+
+function signInView() {
+  let registering = true;
+  const username = h("input", { name: "username", autocomplete: "username", required: true });
+  const password = h("input", {
+    name: "password", type: "password", autocomplete: "new-password", required: true, minlength: 8,
+  });
+  const title = h("h1");
+  const submit = h("button", { type: "submit", class: "primary", testid: "auth-submit" });
+  const other = h("button", { type: "button", class: "link", testid: "auth-switch" });
+  const paint = () => {
+    title.textContent = registering ? t("register") : t("signIn");
+    submit.textContent = registering ? t("register") : t("signIn");
+    other.textContent = registering ? t("haveAccount") : t("needAccount");
+  };
+  other.onclick = () => {
+    registering = !registering;
+    paint();
+  };
+  paint();
+  const form = h(
+    "form",
+    { class: "card narrow", testid: "auth" },
+    title,
+    h("label", {}, t("username"), username),
+    h("label", {}, t("password"), password),
+    submit,
+    other,
+  );
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const body = { username: username.value.trim(), password: password.value };
+    try {
+      session.save(await post(registering ? "accounts/register/" : "accounts/token/", body));
+      notice("");
+      route();
+    } catch (problem) {
+      notice(problem.message);
+    }
+  };
+  return form;
+}
+
+function gameRow(game, actions) {
+  const seats = game.seats.map((seat) => (seat.open ? `(${t("open")})` : seat.name)).join(", ");
+  return h(
+    "li",
+    { class: "game-row", "data-game": game.id, testid: "game-row" },
+    h("span", { class: "kind" }, game.kind_name),
+    h("span", { class: "seats" }, seats),
+    h("span", { class: "status" }, game.status_name),
+    h("span", { class: "actions" }, ...actions),
+  );
+}
+
+async function lobbyView() {
+  const mine = session.user ? get("games/?mine=true") : Promise.resolve({ results: [] });
+  const [open, active, my, tournaments] = await Promise.all([
+    get("games/?status=open"),
+    get("games/?status=active"),
+    mine,
+    get("tournaments/?upcoming=true").catch(() => ({ results: [] })),
+  ]);
+  const watch = (game) => h("a", { href: `#/watch/${game.id}`, class: "button" }, t("watch"));
+  const joinButton = (game) =>
+    h("button", {
+      testid: "join",
+      onclick: async () => {
+        try {
+          await post(`games/${game.id}/join/`);
+          location.hash = `#/game/${game.id}`;
+        } catch (problem) {
+          notice(problem.message);
+        }
+      },
+    }, t("join"));
+  const list = (games, actions, testid) =>
+    games.length
+      ? h("ul", { class: "games", testid }, games.map((game) => gameRow(game, actions(game))))
+      : h("p", { class: "muted" }, t("none"));
+  const mineIds = new Set(my.results.map((game) => game.id));
+  return h(
+    "div",
+    { class: "lobby" },
+    session.user
+      ? h("section", { class: "card" }, h("h2", {}, t("myGames")),
+          list(my.results.filter((g) => g.status !== "finished" && g.status !== "aborted"),
+            (game) => [
+              game.status === "active" && game.your_seats.includes(game.turn_seat)
+                ? h("span", { class: "badge", testid: "your-turn" }, t("yourTurn"))
+                : null,
+              h("a", { href: `#/game/${game.id}`, class: "button primary", testid: "play" }, t("play")),
+            ],
+            "my-games"))
+      : signInView(),
+    h("section", { class: "card" }, h("h2", {}, t("openGames")),
+      list(open.results, (game) =>
+        session.user && !mineIds.has(game.id) ? [joinButton(game), watch(game)] : [watch(game)],
+        "open-games")),
+    h("section", { class: "card" }, h("h2", {}, t("liveGames")),
+      list(active.results, (game) => [watch(game)], "live-games")),
+    h("section", { class: "card" }, h("h2", {}, t("tournaments")), tournamentList(tournaments)),
+  );
+}
+
+function tournamentList(tournaments) {
+  if (!tournaments.results.length) return h("p", { class: "muted" }, t("none"));
+  return h("ul", { class: "games", testid: "tournaments" }, tournaments.results.map((item) =>
+    h("li", { class: "game-row" },
+      h("a", { class: "kind", href: `#/tournament/${item.id}`, testid: "tournament-link" }, item.name),
+      h("span", { class: "seats" }, `${item.kind_name} · ${item.format_name}`),
+      h("span", { class: "status" }, item.status_name),
+      h("span", { class: "actions" },
+        `${t("starts")}: ${new Date(item.starts_at).toLocaleString(language())}`),
+    )));
+}
+
+const LEVELS = { yatzy: ["optimal", "casual"], ten_thousand: ["expert", "classic"] };
+
+function newGameView() {
+  const kind = h("select", { name: "kind", testid: "kind" },
+    h("option", { value: "yatzy" }, "Yatzy"),
+    h("option", { value: "ten_thousand" }, "Dés 10 000"));
+  const seats = h("ol", { class: "seats-list", testid: "seats" });
+  const options = h("div", { class: "options" });
+  const addSeat = (type) => {
+    const level = h("select", { name: "level" });
+    const name = h("input", { name: "name", placeholder: t("name"), maxlength: 40 });
+    const fill = () => level.replaceChildren(...LEVELS[kind.value].map((l) => h("option", {}, l)));
+    fill();
+    kind.addEventListener("change", fill);
+    const row = h("li", { "data-type": type, testid: `seat-${type}` },
+      h("span", {}, t(type)),
+      type === "computer" ? level : null,
+      type === "hotseat" ? name : null,
+      type === "me" ? null : h("button", { type: "button", class: "link", onclick: () => row.remove() },
+        t("remove")));
+    row.seat = () => type === "computer" ? { type, level: level.value }
+      : type === "hotseat" ? { type, name: name.value || t("hotseat") } : { type };
+    seats.append(row);
+  };
+  const paintOptions = () => {
+    options.replaceChildren(kind.value === "yatzy"
+      ? h("label", {}, t("autoConfirm"),
+          h("input", { name: "auto_confirm_seconds", type: "number", min: 0, max: 60, value: 3 }))
+      : h("label", {}, t("target"),
+          h("select", { name: "target", testid: "target" },
+            [5000, 10000, 15000].map((v) => h("option", { value: v, selected: v === 10000 }, v)))));
+  };
+  kind.addEventListener("change", paintOptions);
+  paintOptions();
+  addSeat("me");
+  const form = h("form", { class: "card narrow", testid: "new-game" },
+    h("h1", {}, t("newGame")),
+    h("label", {}, t("kind"), kind),
+    h("h2", {}, t("seats")), seats,
+    h("div", { class: "row" }, ["computer", "hotseat", "open"].map((type) =>
+      h("button", { type: "button", testid: `add-${type}`, onclick: () => addSeat(type) },
+        `+ ${t(type)}`))),
+    options,
+    h("button", { type: "submit", class: "primary", testid: "create" }, t("create")));
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const body = { kind: kind.value, seats: [...seats.children].map((row) => row.seat()) };
+    const option = options.querySelector("input, select");
+    body.options = { [option.name]: Number(option.value) };
+    try {
+      const game = await post("games/", body);
+      // Nobody to wait for: start at once.
+      if (!game.seats.some((seat) => seat.open)) await post(`games/${game.id}/start/`);
+      location.hash = `#/game/${game.id}`;
+    } catch (problem) {
+      notice(problem.message);
+    }
+  };
+  return form;
+}
+
+async function boardsView() {
+  const [yatzy, tenk] = await Promise.all([get("leaderboards/yatzy/"), get("leaderboards/ten_thousand/")]);
+  const board = (title, rows) => h("section", { class: "card" }, h("h2", {}, title),
+    rows.length ? h("table", { class: "board" },
+      h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")), h("th", {}, t("rating"))),
+      rows.map((row, i) => h("tr", {}, h("td", {}, row.rank ?? i + 1),
+        h("td", {}, h("a", { href: `#/`}, row.name ?? row.player?.name ?? row.username)),
+        h("td", {}, Math.round(row.rating))))) : h("p", { class: "muted" }, t("none")));
+  const tournaments = await get("tournaments/").catch(() => ({ results: [] }));
+  return h("div", { class: "lobby" }, board("Yatzy", yatzy), board("Dés 10 000", tenk),
+    h("section", { class: "card" }, h("h2", {}, t("tournaments")), tournamentList(tournaments)));
+}
+
+let routing = 0; // the latest route: a slower earlier one must not draw over it
+
+export async function route() {
+  const mine = ++routing;
+  leaveGame();
+  nav();
+  followAccount();
+  notice("");
+  const [, page, id] = location.hash.split("/");
+  try {
+    let view;
+    if (page === "game" || page === "watch") {
+      main.replaceChildren(h("p", { class: "muted" }, t("connecting")));
+      await showGame(main, id, { watching: page === "watch" || !session.user });
+      return;
+    } else if (page === "new" && session.user) view = newGameView();
+    else if (page === "boards") view = await boardsView();
+    else if (page === "tournament") view = await tournamentView(id, route);
+    else view = await lobbyView();
+    if (mine === routing) main.replaceChildren(view);
+  } catch (problem) {
+    if (!(problem instanceof Problem)) throw problem;
+    notice(problem.message);
+  }
+}
+
+picker.value = language();
+setLanguage(language());
+picker.addEventListener("change", () => {
+  setLanguage(picker.value);
+  route();
+});
+window.addEventListener("hashchange", route);
+// The account's notes redraw the lobby (whose turn it is in my games); a game's page has its own
+// stream.
+onNote(() => {
+  const [, page] = location.hash.split("/");
+  if (!page || page === "") route();
+});
+route();
+export { api };

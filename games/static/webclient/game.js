@@ -1,0 +1,203 @@
+// A game's page, to play or to watch: the game answer (GET games/{id}/) draws everything, the
+// game's event stream says when to read it again and feeds the list of moves. Moves are POSTed
+// with the version read (expected_version): a 409 stale_version means something moved first
+// (the computer, the auto-confirm), and the next read shows what.
+
+import { gameStream, get, post, Problem, session } from "./api.js";
+import { h, notice } from "./dom.js";
+import { language, t } from "./i18n.js";
+import { drawTenThousand } from "./tenk.js";
+import { drawYatzy } from "./yatzy.js";
+
+let current = null; // the page shown: its stream and timers, closed on leaving
+
+export function leaveGame() {
+  if (!current) return;
+  current.source?.close();
+  clearInterval(current.ticker);
+  current = null;
+}
+
+function seatName(game, seat) {
+  return game.seats[seat]?.name || `#${seat + 1}`;
+}
+
+function boxLabel(game, box) {
+  const boxes = game.state?.sheets?.[0]?.boxes || [];
+  return boxes.find((b) => b.box === box)?.label || box;
+}
+
+function describe(game, event) {
+  const d = event.data;
+  const name = d.seat === undefined ? "" : seatName(game, d.seat);
+  switch (event.type) {
+    case "game_started": return t("started");
+    case "dice_rolled": return t("rolled", { name, dice: d.dice.join(" ") });
+    case "box_selected": return t("selected", { name, box: d.box ? boxLabel(game, d.box) : "—" });
+    case "box_scored":
+      return t("scored", { name, box: boxLabel(game, d.box), points: d.points + (d.yatzy_bonus || 0) });
+    case "dice_set_aside": return t("setAside", { name, dice: d.dice.join(" "), points: d.points });
+    case "turn_banked": return t("banked", { name, points: d.points, total: d.total });
+    case "round_lost": return t("lost", { name, points: d.lost_points });
+    case "hot_dice": return t("hotDice");
+    case "last_round_started": return t("lastRound");
+    case "game_finished": return t("over");
+    default: return event.type;
+  }
+}
+
+export async function showGame(main, gameId, { watching }) {
+  leaveGame();
+  const page = { gameId, watching, game: null, seen: new Set(), reading: null, again: false };
+  current = page;
+  const board = h("div", { class: "board-area", testid: "board" });
+  const log = h("ol", { class: "log", testid: "log", reversed: true });
+  const title = h("h1", { testid: "game-title" });
+  const live = h("span", { class: "live", testid: "live" }, t("connecting"));
+  const view = h("div", { class: "game", testid: "game", "data-game": gameId },
+    h("div", { class: "game-head" }, title, live,
+      watching ? h("span", { class: "badge", testid: "watching" }, t("watching")) : null),
+    board,
+    h("section", { class: "card events" }, h("h2", {}, t("events")), log));
+  main.replaceChildren(view);
+
+  const note = (event, at) => {
+    if (page.seen.has(event.seq)) return;
+    page.seen.add(event.seq);
+    // The auto-confirm counts from the last roll: keep when it was seen (or made, from the log).
+    if (event.type === "dice_rolled" && event.seq > (page.lastRoll?.seq ?? 0)) {
+      page.lastRoll = { seq: event.seq, at };
+    }
+    const words = [describe(page.game, event), ...event.messages.map((m) => m.text)];
+    const item = h("li", { "data-seq": event.seq, "data-type": event.type, class: event.automatic ? "auto" : "" },
+      h("span", { class: "seq" }, event.seq), words.join(" · "));
+    // Newest first, by seq: a move's own answer may come before the stream's earlier events.
+    const later = [...log.children].find((li) => Number(li.dataset.seq) < event.seq);
+    log.insertBefore(item, later ?? null);
+  };
+
+  const draw = () => {
+    const game = page.game;
+    if (current !== page || !game) return;
+    view.dataset.version = game.version;
+    view.dataset.status = game.status;
+    title.textContent = `${game.kind_name} · ${game.status_name}`;
+    const myTurn = !watching && game.status === "active" && game.your_seats.includes(game.turn_seat);
+    const ctx = { watching, myTurn, act, page, seatName: (s) => seatName(game, s) };
+    const parts = [];
+    if (game.status === "open") parts.push(openPanel(game, page));
+    if (game.state) parts.push(game.kind === "yatzy" ? drawYatzy(game, ctx) : drawTenThousand(game, ctx));
+    if (game.status === "finished" || game.status === "aborted") parts.unshift(resultPanel(game));
+    if (!watching && game.status === "active" && game.your_seats.length) parts.push(leavePanel(game, page));
+    board.replaceChildren(...parts);
+  };
+  page.draw = draw;
+
+  const read = async () => {
+    // One read at a time; events arriving meanwhile ask for one more.
+    if (page.reading) {
+      page.again = true;
+      return;
+    }
+    page.reading = (async () => {
+      do {
+        page.again = false;
+        const game = await get(`games/${gameId}/`);
+        if (!page.game || game.version >= page.game.version) page.game = game;
+      } while (page.again);
+    })();
+    try {
+      await page.reading;
+    } finally {
+      page.reading = null;
+    }
+    draw();
+  };
+
+  async function act(move) {
+    try {
+      const answer = await post(`games/${gameId}/moves/`, { ...move, expected_version: page.game.version });
+      for (const event of answer.events) note(event, Date.now());
+      if (answer.game.version >= page.game.version) page.game = answer.game;
+      draw();
+    } catch (problem) {
+      if (!(problem instanceof Problem)) throw problem;
+      if (problem.code !== "stale_version") notice(problem.message);
+      await read();
+    }
+  }
+  page.act = act;
+  page.read = read;
+
+  page.game = await get(`games/${gameId}/`);
+  const history = await get(`games/${gameId}/events/?after=0`);
+  if (current !== page) return; // left while loading
+  for (const event of history.events) note(event, Date.parse(event.created_at));
+  draw();
+  const after = Math.max(0, ...page.seen);
+  page.source = gameStream(gameId, after, (event) => {
+    note(event, Date.now());
+    read();
+  });
+  page.source.onopen = () => {
+    live.textContent = t("live");
+    live.classList.add("on");
+  };
+  // A quarter second's tick for the countdowns; an open game has no events until it starts, so
+  // its page reads it again every few seconds to show who joined.
+  let polled = Date.now();
+  page.ticker = setInterval(() => {
+    page.tick?.();
+    if (page.game?.status === "open" && Date.now() - polled > 2000) {
+      polled = Date.now();
+      read();
+    }
+  }, 250);
+}
+
+function openPanel(game, page) {
+  const mine = game.your_seats.length > 0;
+  return h("section", { class: "card" }, h("h2", {}, t("waiting")),
+    h("ul", {}, game.seats.map((seat) => h("li", {}, seat.open ? `(${t("open")})` : seat.name))),
+    mine && game.created_by?.id === session.user?.id && !game.seats.some((s) => s.open)
+      ? h("button", {
+          class: "primary",
+          testid: "start",
+          onclick: () => post(`games/${game.id}/start/`).then(page.read, (p) => notice(p.message)),
+        }, t("start"))
+      : null);
+}
+
+function resultPanel(game) {
+  const places = [...game.seats].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
+  const winners = places.filter((seat) => seat.place === 1).map((seat) => seat.name).join(", ");
+  const svg = `/api/v1/games/${game.id}/analysis.svg?lang=${language()}`;
+  return h("section", { class: "card result", testid: "result" },
+    h("h2", {}, t("finished")),
+    winners ? h("p", { class: "winner", testid: "winner" }, t("winner", { name: winners })) : null,
+    h("table", { class: "board" }, places.map((seat) =>
+      h("tr", {}, h("td", {}, seat.place ?? "–"), h("td", {}, seat.name), h("td", {}, seat.final_total ?? "")))),
+    game.status === "finished"
+      ? h("p", {}, h("a", { href: svg, target: "_blank", rel: "noopener", testid: "analysis" }, t("analysis")))
+      : null,
+    game.status === "finished" ? h("img", { class: "analysis", src: svg, alt: t("analysis") }) : null);
+}
+
+function leavePanel(game, page) {
+  // Resign the first of my seats still playing (a hot-seat game resigns its seats one by one).
+  const seat = game.your_seats.find((index) => !game.state?.out?.includes(index));
+  if (seat === undefined) return null;
+  return h("div", { class: "row leave" }, h("button", {
+    class: "link danger",
+    testid: "resign",
+    onclick: async () => {
+      if (!window.confirm(t("resignSure"))) return;
+      try {
+        await post(`games/${game.id}/resign/`, { seat });
+        await page.read();
+      } catch (problem) {
+        notice(problem.message);
+      }
+    },
+  }, `${t("resign")} (${game.seats[seat].name})`));
+}

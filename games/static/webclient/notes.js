@@ -1,0 +1,54 @@
+// The account's stream (GET stream/): `your_turn`, `game_started`, `game_finished` notes for
+// the signed-in person. EventSource cannot send the token, so each connection first asks for a
+// single-use ticket (POST stream/tickets/) and opens stream/?ticket=...; when the stream drops,
+// EventSource's own retry would reuse the spent ticket, so it is closed and a new one fetched.
+
+import { post, session } from "./api.js";
+import { language } from "./i18n.js";
+
+const NOTES = ["your_turn", "game_started", "game_finished", "tournament_round_started"];
+let source = null;
+let retry = null;
+const listeners = new Set();
+
+export function onNote(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export async function followAccount() {
+  if (source || retry || !session.token) return;
+  let ticket;
+  try {
+    ({ ticket } = await post("stream/tickets/"));
+  } catch {
+    retry = setTimeout(() => {
+      retry = null;
+      followAccount();
+    }, 5000);
+    return;
+  }
+  if (source || !session.token) return;
+  source = new EventSource(`/api/v1/stream/?ticket=${encodeURIComponent(ticket)}&lang=${language()}`);
+  const handle = (message) => {
+    const note = JSON.parse(message.data);
+    for (const listener of listeners) listener(note);
+  };
+  for (const type of NOTES) source.addEventListener(type, handle);
+  source.onopen = () => document.body.classList.add("following");
+  source.onerror = () => {
+    stopFollowing();
+    retry = setTimeout(() => {
+      retry = null;
+      followAccount();
+    }, 2000);
+  };
+}
+
+export function stopFollowing() {
+  source?.close();
+  source = null;
+  clearTimeout(retry);
+  retry = null;
+  document.body.classList.remove("following");
+}

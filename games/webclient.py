@@ -1,0 +1,25 @@
+"""The reference web client at ``/play/``: one page and plain JavaScript modules (no build step)
+that talk only to the public API and its streams, as any third-party client would.
+
+The page is the same for everyone; who is signed in, the game shown and the language live in the
+browser (localStorage and the URL's hash), so the view reads nothing and writes nothing.
+"""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_safe
+
+#: The languages of locale/, which the client offers; the server's words come in the one chosen.
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("uk", "Українська"),
+    ("el", "Ελληνικά"),
+    ("hr", "Hrvatski"),
+    ("ru", "Русский"),
+]
+
+
+@require_safe
+def play(request: HttpRequest) -> HttpResponse:
+    return render(request, "webclient/play.html", {"languages": LANGUAGES})

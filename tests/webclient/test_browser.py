@@ -1,0 +1,328 @@
+"""The reference web client (/play/) in a real browser: Debian's chromium driven by Playwright
+against a whole live server (web, worker, timers: tests/webclient/live.py).
+
+A person registers, plays a whole Yatzy game against the computer, one turn of it left to the
+auto-confirm, and a whole Dés 10 000 game against a hot-seat player, while a second browser
+context (another person, signed out) watches that game live and sees every move; and a second
+person joins an open game from the lobby and hears on the account stream that it is their turn;
+a person enters a tournament and withdraws.
+Every wait is on a state of the page, never a fixed sleep. About two minutes on this
+project's 2-core machine.
+
+With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
+written to docs/screenshots/; else to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.webclient.live import ROOT, LiveServer
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+CHROMIUM = "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        shutil.which(CHROMIUM) is None, reason="needs chromium (apt-get install chromium)"
+    ),
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 812}
+
+
+def free_port() -> int:
+    for port in range(8700, 8800):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in 8700-8799")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = LiveServer(free_port(), tmp_path_factory.mktemp("live"))
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    if os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        folder = ROOT / "docs" / "screenshots"
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+    return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _patient_expect() -> None:
+    # A computer's turn is several moves, each a Celery task a fraction of a second apart.
+    expect.set_options(timeout=30_000)
+
+
+def new_page(browser: object, server: LiveServer, viewport: dict[str, int]) -> object:
+    context = browser.new_context(viewport=viewport)  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(f"{server.url}/play/")
+    return page
+
+
+def register(page: object, name: str) -> str:
+    page.get_by_test_id("auth").locator("input[name=username]").fill(name)
+    page.get_by_test_id("auth").locator("input[name=password]").fill("a-long-passphrase")
+    page.get_by_test_id("auth-submit").click()
+    expect(page.get_by_test_id("who")).to_have_text(name)
+    return name
+
+
+def version(page: object) -> int:
+    return int(page.get_by_test_id("game").get_attribute("data-version"))
+
+
+def filled(page: object, seat: int) -> int:
+    return page.locator(f"td.filled[data-testid^='cell-{seat}-']").count()
+
+
+def language(page: object, code: str) -> None:
+    page.get_by_test_id("language").select_option(code)
+    expect(page.get_by_test_id("game")).to_be_visible()
+
+
+def test_yatzy_against_the_computer(browser: object, server: LiveServer, shots: Path) -> None:
+    page = new_page(browser, server, DESKTOP)
+    register(page, "ann")
+    page.get_by_test_id("nav-new").click()
+    page.get_by_test_id("kind").select_option("yatzy")
+    page.get_by_test_id("add-computer").click()
+    page.get_by_test_id("create").click()
+    game = page.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+
+    sacrifice_seen = False
+    for turn in range(13):
+        roll = page.get_by_test_id("roll")
+        expect(roll).to_be_visible()
+        expect(roll).to_have_attribute("data-rolls-left", "3")
+        roll.click()
+        expect(roll).to_have_attribute("data-rolls-left", "2")
+        if turn == 0:
+            # The auto-confirmed turn: roll three times, then wait for the server to score it.
+            page.get_by_test_id("die-0").click()
+            expect(page.get_by_test_id("die-0")).to_have_attribute("aria-pressed", "true")
+            roll.click()
+            expect(roll).to_have_attribute("data-rolls-left", "1")
+            roll.click()
+            expect(page.get_by_test_id("countdown")).to_have_text(re.compile(r"\d s"))
+            expect(page.get_by_test_id("countdown")).to_be_visible()
+            expect(page.locator("td.filled[data-testid^='cell-0-']")).to_have_count(1)
+            continue
+        boxes = page.locator("[data-testid^='box-']")
+        expect(boxes.first).to_be_visible()
+        points = [int(p) for p in boxes.evaluate_all("els => els.map(e => e.dataset.points)")]
+        zero = [i for i, p in enumerate(points) if p == 0]
+        if zero and not sacrifice_seen:
+            boxes.nth(zero[0]).click()
+            expect(page.get_by_test_id("sacrifice")).to_be_visible()
+            sacrifice_seen = True
+        best = max(range(len(points)), key=lambda i: points[i])
+        boxes.nth(best).click()
+        expect(page.get_by_test_id("confirm")).to_contain_text(f"({points[best]})")
+        if turn == 3:
+            page.screenshot(path=str(shots / "yatzy-desktop-en.png"))
+            language(page, "fr")
+            page.set_viewport_size(PHONE)
+            expect(page.get_by_test_id("confirm")).to_contain_text("Valider")
+            page.screenshot(path=str(shots / "yatzy-phone-fr.png"), full_page=True)
+            page.set_viewport_size(DESKTOP)
+            language(page, "en")
+        page.get_by_test_id("confirm").click()
+        expect(page.locator("td.filled[data-testid^='cell-0-']")).to_have_count(turn + 1)
+
+    expect(game).to_have_attribute("data-status", "finished")
+    expect(page.get_by_test_id("result")).to_be_visible()
+    expect(page.locator("td.filled[data-testid^='cell-1-']")).to_have_count(13)
+    # The computer's turns came from the stream: every event of the log is listed once, in order.
+    final = version(page)
+    expect(page.get_by_test_id("log").locator("li")).to_have_count(final)
+    seqs = (
+        page.get_by_test_id("log")
+        .locator("li")
+        .evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+    )
+    assert seqs == list(range(final, 0, -1))
+    analysis = page.get_by_test_id("analysis")
+    assert analysis.get_attribute("href").startswith(f"/api/v1/games/{game_id}/analysis.svg")
+    assert page.request.get(f"{server.url}{analysis.get_attribute('href')}").ok
+    assert page.errors == []
+
+
+def test_ten_thousand_hot_seat_watched_live(
+    browser: object, server: LiveServer, shots: Path
+) -> None:
+    page = new_page(browser, server, DESKTOP)
+    register(page, "bea")
+    page.get_by_test_id("language").select_option("fr")
+    page.get_by_test_id("nav-new").click()
+    page.get_by_test_id("kind").select_option("ten_thousand")
+    page.get_by_test_id("add-hotseat").click()
+    page.get_by_test_id("seat-hotseat").locator("input").fill("Zoé")
+    page.get_by_test_id("target").select_option("5000")
+    page.get_by_test_id("create").click()
+    game = page.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+
+    watcher = new_page(browser, server, PHONE)
+    watcher.get_by_test_id("language").select_option("uk")
+    watcher.goto(f"{server.url}/play/#/watch/{game_id}")
+    watched = watcher.get_by_test_id("game")
+    expect(watcher.get_by_test_id("watching")).to_be_visible()
+    expect(watcher.get_by_test_id("live")).to_have_class(re.compile(r"\bon\b"))
+
+    seen = {"risk": False, "last_round": False, "screenshot": False}
+    while game.get_attribute("data-status") == "active":
+        before = version(page)
+        if page.get_by_test_id("banner-last_round").count():
+            seen["last_round"] = True
+        dice = page.locator("[data-testid^='die-']")
+        if dice.count() == 0:
+            page.get_by_test_id("roll").click()
+        else:
+            scoring = page.locator("[data-testid^='die-'][data-scoring=true]")
+            for i in range(scoring.count()):
+                scoring.nth(i).click()
+            expect(page.get_by_test_id("selection")).not_to_have_class("warning")
+            risk = page.get_by_test_id("risk-next")
+            expect(risk).to_be_visible()
+            seen["risk"] = True
+            left = dice.count() - scoring.count()
+            if not seen["screenshot"] and before > 6:
+                page.screenshot(path=str(shots / "ten-thousand-desktop-fr.png"))
+                expect(watched).to_have_attribute("data-version", str(before))
+                watcher.screenshot(path=str(shots / "ten-thousand-phone-uk.png"), full_page=True)
+                seen["screenshot"] = True
+            roll = page.get_by_test_id("roll")
+            if left >= 3 and roll.count() and roll.is_enabled():
+                roll.click()
+            else:
+                page.get_by_test_id("bank").click()
+        expect(game).not_to_have_attribute("data-version", str(before))
+
+    expect(game).to_have_attribute("data-status", "finished")
+    assert seen["risk"] and seen["last_round"], seen
+    expect(page.get_by_test_id("winner")).to_be_visible()
+    # The watcher saw every move, once each and in order, and the same end.
+    final = version(page)
+    expect(watched).to_have_attribute("data-version", str(final))
+    expect(watched).to_have_attribute("data-status", "finished")
+    expect(watcher.get_by_test_id("log").locator("li")).to_have_count(final)
+    seqs = (
+        watcher.get_by_test_id("log")
+        .locator("li")
+        .evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+    )
+    assert seqs == list(range(final, 0, -1))
+    expect(watcher.get_by_test_id("winner")).to_have_text(
+        re.compile(re.escape(page.get_by_test_id("result").locator("td").nth(1).inner_text()))
+    )
+    assert page.errors == [] and watcher.errors == []
+
+
+def test_join_an_open_game_and_hear_your_turn(browser: object, server: LiveServer) -> None:
+    """Another person joins an open game from the lobby; the creator's page sees the seat taken
+    and starts it; when the turn passes, the joiner's lobby hears it on the account stream (a
+    stream ticket, then EventSource) and marks the game as theirs to play."""
+    host = new_page(browser, server, DESKTOP)
+    register(host, "cid")
+    host.get_by_test_id("nav-new").click()
+    host.get_by_test_id("add-open").click()
+    host.get_by_test_id("create").click()
+    game = host.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "open")
+    game_id = game.get_attribute("data-game")
+    expect(host.get_by_test_id("start")).to_have_count(0)
+
+    guest = new_page(browser, server, PHONE)
+    register(guest, "dan")
+    guest.locator(f"[data-testid=open-games] [data-game='{game_id}']").get_by_test_id(
+        "join"
+    ).click()
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "open")
+
+    host.get_by_test_id("start").click()
+    expect(game).to_have_attribute("data-status", "active")
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "active")
+
+    guest.get_by_test_id("nav-lobby").click()
+    row = guest.locator(f"[data-testid=my-games] [data-game='{game_id}']")
+    expect(row).to_be_visible()
+    expect(row.get_by_test_id("your-turn")).to_have_count(0)
+    host.get_by_test_id("roll").click()
+    best = host.locator("[data-testid^='box-']").first
+    best.click()
+    host.get_by_test_id("confirm").click()
+    expect(row.get_by_test_id("your-turn")).to_be_visible()
+    row.get_by_test_id("play").click()
+    expect(guest.get_by_test_id("roll")).to_have_attribute("data-rolls-left", "3")
+    # The guest gives up: in a game of two the host wins, and both pages say so.
+    guest.once("dialog", lambda dialog: dialog.accept())
+    guest.get_by_test_id("resign").click()
+    expect(guest.get_by_test_id("winner")).to_contain_text("cid")
+    expect(game).to_have_attribute("data-status", "finished")
+    expect(host.get_by_test_id("winner")).to_contain_text("cid")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_follow_and_enter_a_tournament(browser: object, server: LiveServer) -> None:
+    server.manage(
+        "shell",
+        "-c",
+        "from datetime import timedelta; from django.utils import timezone\n"
+        "from games.tournaments.services import tournament_create\n"
+        "from players.models import Player\n"
+        "org, _ = Player.objects.get_or_create(username='org', defaults={'is_staff': True})\n"
+        "tournament_create(created_by=org, name='Demo cup', kind='yatzy', format='swiss',"
+        " rounds=3, starts_at=timezone.now() + timedelta(days=1),"
+        " computers=['optimal', 'casual'], rated=False)",
+    )
+    page = new_page(browser, server, PHONE)
+    register(page, "fay")
+    page.get_by_test_id("tournament-link").filter(has_text="Demo cup").click()
+    tournament = page.get_by_test_id("tournament")
+    expect(tournament).to_contain_text("Demo cup")
+    entrants = page.get_by_test_id("entrants").locator("li")
+    expect(entrants).to_have_count(2)
+    page.get_by_test_id("enter").click()
+    expect(entrants).to_have_count(3)
+    expect(page.get_by_test_id("entrants")).to_contain_text("fay")
+    page.get_by_test_id("withdraw").click()
+    expect(entrants).to_have_count(2)
+    assert page.errors == []

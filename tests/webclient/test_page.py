@@ -1,0 +1,61 @@
+"""/play/ serves the client's one page, which loads its modules from the static files (no build
+step); the modules and the style sheet are there. The browser tests (test_browser.py) play it."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+MODULES = [
+    "app.js",
+    "api.js",
+    "dom.js",
+    "game.js",
+    "i18n.js",
+    "notes.js",
+    "tenk.js",
+    "tournaments.js",
+    "yatzy.js",
+]
+
+
+def test_the_page_loads_the_client_modules(client: Client) -> None:
+    response = client.get("/play/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert '<script type="module" src="/static/webclient/app.js">' in page
+    assert 'href="/static/webclient/style.css"' in page
+    # The six languages of locale/, each by its own name.
+    assert re.findall(r'<option value="(\w+)">', page) == ["en", "fr", "uk", "el", "hr", "ru"]
+
+
+def test_every_module_and_import_is_a_static_file() -> None:
+    for name in [*MODULES, "style.css"]:
+        assert finders.find(f"webclient/{name}"), name
+    for name in MODULES:
+        with open(finders.find(f"webclient/{name}"), encoding="utf-8") as source:
+            for imported in re.findall(r'from "\./([\w.]+)"', source.read()):
+                assert imported in MODULES, (name, imported)
+
+
+def test_the_page_only_reads(client: Client) -> None:
+    assert client.post("/play/").status_code == 405
+
+
+def test_the_client_words_are_in_all_six_languages() -> None:
+    """i18n.js holds the page's own words (the server's come translated): every key in every
+    language, none left in English by mistake."""
+    with open(finders.find("webclient/i18n.js"), encoding="utf-8") as source:
+        table = source.read().split("const WORDS = {", 1)[1].split("\n};", 1)[0]
+    blocks = dict(re.findall(r"\n  (\w\w): \{(.*?)\n  \},", table, re.S))
+    assert list(blocks) == ["en", "fr", "uk", "el", "hr", "ru"]
+    words = {lang: dict(re.findall(r'(\w+): "([^"]*)"', block)) for lang, block in blocks.items()}
+    for lang in ["fr", "uk", "el", "hr", "ru"]:
+        assert words[lang].keys() == words["en"].keys(), lang
+    for lang in ["uk", "el", "ru"]:
+        # Other alphabets: a word left in English (Latin letters only) is untranslated.
+        latin = [k for k, w in words[lang].items() if re.fullmatch(r"[A-Za-z .,:!?']+", w)]
+        assert latin == [], (lang, latin)
