@@ -5,7 +5,8 @@ A ban makes the account inactive (sign-in and every token refused) and cuts it o
 (``player_cut_off``, which an account's deletion calls too: players.deletion): its API tokens
 deleted, its admin and browsable-API sessions ended, its open seeks withdrawn, its games in play
 resigned through the one move path and its open games left or cancelled (games.leaving), its
-entries in tournaments not yet started withdrawn.
+entries in tournaments not yet started withdrawn, and its open account streams ended (the
+``account_closed`` note; a stream ticket it still holds is refused on redemption).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
+from games import live
 from games.leaving import GamesLeft, player_running_games_end
 from games.matchmaking.seeks import seeks_withdraw_for_player
 from games.tournaments.models import Entrant
@@ -64,6 +66,9 @@ def player_cut_off(*, player: Player) -> CutOff:
     for tournament_id in list(entries):
         tournament_withdraw(tournament_id=tournament_id, player=player)
         withdrawn += 1
+    # A stream opened before the cut-off would go on until its lifetime ends: the note ends it.
+    closed = live.player_note(player.pk, {"type": "account_closed"})
+    transaction.on_commit(lambda: live.publish([closed]))
     return CutOff(tokens=tokens, sessions=sessions, seeks=seeks, entries=withdrawn, games=games)
 
 

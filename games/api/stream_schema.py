@@ -64,6 +64,11 @@ NOTES: dict[str, dict[str, Any]] = {
         {"game": _GAME, "previous": _GAME, "seat": _INT},
         "Every player offered a rematch of `previous`: the new `game` has started; your seat.",
     ),
+    "AccountClosedNote": _note(
+        "account_closed",
+        {},
+        "The account was banned or deleted: this is the stream's last note, and it ends.",
+    ),
 }
 
 

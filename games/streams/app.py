@@ -297,6 +297,8 @@ class StreamApp:
                     while not listener.queue.empty():
                         frames.append(listener.queue.get_nowait())
                     await send_chunk(send, b"".join(frames))
+                    if listener.closed and listener.queue.empty():
+                        return  # the account is closed: its note is sent, the stream ends
 
             await stream(send, receive, request, pump)
 
@@ -310,7 +312,8 @@ async def authenticate(request: Request) -> int:
     ticket = request.param("ticket")
     if ticket:
         player_id = await asyncio.to_thread(stream_ticket_redeem, ticket)
-        if player_id is None:
+        # A ticket outlives a ban by up to its 60 seconds: the account must still be active.
+        if player_id is None or not await reads.run(reads.account_active, player_id):
             raise Refusal.INVALID_TICKET.error()
         return player_id
     header = request.headers.get("authorization", "")

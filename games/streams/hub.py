@@ -158,11 +158,15 @@ class PlayerListener(Quiet):
     def __init__(self) -> None:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = False
+        # The account was banned or deleted (games.moderation): the stream ends after this note.
+        self.closed = False
         # Notes offered before the opening snapshot was read, which it must not repeat.
         self._early: set[tuple[str, int, str]] | None = set()
 
     def offer(self, note: dict[str, Any], frame: bytes) -> None:
         self.busy = True
+        if note.get("type") == "account_closed":
+            self.closed = True
         if self._early is not None:
             self._early.add(note_key(note))
         try:

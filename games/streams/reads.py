@@ -121,6 +121,13 @@ def account_for_token(raw: str) -> int | None:
     return int(user.pk)
 
 
+def account_active(player_id: int) -> bool:
+    """Whether the account may still stream (not banned, not deleted)."""
+    from players.models import Player
+
+    return Player.objects.filter(pk=player_id, is_active=True).exists()
+
+
 def account_for_session(session_key: str) -> int | None:
     """The account logged in to a Django session (the browsable API, the admin), or None: Django's
     own check (backend, session hash), on a request that has only its session."""

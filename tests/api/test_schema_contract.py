@@ -90,6 +90,7 @@ def test_the_streams_are_described(schema) -> None:
         "seek_paired",
         "rematch_offered",
         "rematch_started",
+        "account_closed",
     }
     assert "token_in_url" in codes(schema, "get", "/api/v1/stream/", 400)
     your_turn = schema["components"]["schemas"]["YourTurnNote"]

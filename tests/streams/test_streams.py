@@ -435,3 +435,22 @@ async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
     assert [event["type"] for event in await sse.events(1)] == ["dice_rolled"]
     await sse.close()
     await account_stream.close()
+
+
+async def test_a_ban_ends_the_account_stream_and_refuses_its_unspent_tickets(app) -> None:
+    from games.moderation import player_ban
+
+    ann = await sync_to_async(account)("ann")
+    response = await asgi.get(
+        app, "/api/v1/stream/", {"ticket": await sync_to_async(stream_ticket)(ann)}
+    )
+    spare = await sync_to_async(stream_ticket)(ann)  # made before the ban, not yet spent
+    await response.nothing_more(0.3)
+    await sync_to_async(player_ban)(player_id=ann.pk)
+    note = (await until(response, "account_closed"))[-1]
+    assert note["_event"] == "account_closed"
+    await response.read_all()  # the stream ends by itself: read_all returns at its last chunk
+    assert response.ended
+    refused = await asgi.get(app, "/api/v1/stream/", {"ticket": spare})
+    assert refused.status == 401
+    assert (await refused.json())["code"] == "invalid_ticket"
