@@ -6,6 +6,11 @@ export const LANGUAGES = ["en", "fr", "uk", "el", "hr", "ru"];
 
 const WORDS = {
   en: {
+    seekOpponent: "Seek an opponent", seek: "Seek", rated: "Rated", casual: "Casual",
+    clock: "Turn clock", noClock: "No clock", perMove: "{s} s per move",
+    ratingMin: "Opponent's rating from", ratingMax: "Opponent's rating up to",
+    seekWaiting: "Waiting for an opponent…", cancelSeek: "Withdraw", rematch: "Rematch",
+    rematchOffered: "{name} offers a rematch", rematchWaiting: "Rematch offered: waiting for the others",
     resign: "Resign", resignSure: "Resign this game? It counts as a loss.",
     enter: "Enter", withdraw: "Withdraw", standings: "Standings", round: "Round", points: "Points",
     language: "Language",
@@ -35,6 +40,11 @@ const WORDS = {
     starts: "Starts", kind: "Game", connecting: "Connecting…", live: "Live",
   },
   fr: {
+    seekOpponent: "Chercher un adversaire", seek: "Chercher", rated: "Classée", casual: "Amicale",
+    clock: "Pendule par coup", noClock: "Sans pendule", perMove: "{s} s par coup",
+    ratingMin: "Classement de l'adversaire à partir de", ratingMax: "Classement de l'adversaire jusqu'à",
+    seekWaiting: "En attente d'un adversaire…", cancelSeek: "Annuler", rematch: "Revanche",
+    rematchOffered: "{name} propose une revanche", rematchWaiting: "Revanche proposée : en attente des autres",
     resign: "Abandonner", resignSure: "Abandonner cette partie ? Elle compte comme une défaite.",
     enter: "S'inscrire", withdraw: "Se retirer", standings: "Classement", round: "Ronde", points: "Points",
     language: "Langue",
@@ -66,6 +76,11 @@ const WORDS = {
     entrants: "Inscrits", starts: "Début", kind: "Jeu", connecting: "Connexion…", live: "En direct",
   },
   uk: {
+    seekOpponent: "Шукати суперника", seek: "Шукати", rated: "Рейтингова", casual: "Товариська",
+    clock: "Час на хід", noClock: "Без годинника", perMove: "{s} с на хід",
+    ratingMin: "Рейтинг суперника від", ratingMax: "Рейтинг суперника до",
+    seekWaiting: "Очікування суперника…", cancelSeek: "Відкликати", rematch: "Реванш",
+    rematchOffered: "{name} пропонує реванш", rematchWaiting: "Реванш запропоновано: чекаємо на інших",
     resign: "Здатися", resignSure: "Здатися в цій грі? Це зарахують як поразку.",
     enter: "Зареєструватися", withdraw: "Відкликати участь", standings: "Турнірна таблиця", round: "Раунд", points: "Очки",
     language: "Мова",
@@ -96,6 +111,11 @@ const WORDS = {
     starts: "Початок", kind: "Гра", connecting: "З'єднання…", live: "Наживо",
   },
   el: {
+    seekOpponent: "Αναζήτηση αντιπάλου", seek: "Αναζήτηση", rated: "Με βαθμολογία", casual: "Φιλικό",
+    clock: "Χρόνος ανά κίνηση", noClock: "Χωρίς χρόνο", perMove: "{s} δ ανά κίνηση",
+    ratingMin: "Βαθμολογία αντιπάλου από", ratingMax: "Βαθμολογία αντιπάλου έως",
+    seekWaiting: "Αναμονή αντιπάλου…", cancelSeek: "Απόσυρση", rematch: "Ρεβάνς",
+    rematchOffered: "{name}: προτείνει ρεβάνς", rematchWaiting: "Προτάθηκε ρεβάνς: αναμονή για τους άλλους",
     resign: "Παραίτηση", resignSure: "Παραίτηση από αυτό το παιχνίδι; Μετράει ως ήττα.",
     enter: "Εγγραφή", withdraw: "Αποχώρηση", standings: "Βαθμολογία", round: "Γύρος", points: "Πόντοι",
     language: "Γλώσσα",
@@ -129,6 +149,11 @@ const WORDS = {
     starts: "Έναρξη", kind: "Παιχνίδι", connecting: "Σύνδεση…", live: "Ζωντανά",
   },
   hr: {
+    seekOpponent: "Traži protivnika", seek: "Traži", rated: "Za rejting", casual: "Prijateljska",
+    clock: "Vrijeme po potezu", noClock: "Bez sata", perMove: "{s} s po potezu",
+    ratingMin: "Rejting protivnika od", ratingMax: "Rejting protivnika do",
+    seekWaiting: "Čeka se protivnika…", cancelSeek: "Povuci", rematch: "Revanš",
+    rematchOffered: "{name} nudi revanš", rematchWaiting: "Revanš ponuđen: čekaju se ostali",
     resign: "Predaj", resignSure: "Predati ovu igru? Računa se kao poraz.",
     enter: "Prijavi se", withdraw: "Odustani", standings: "Poredak", round: "Kolo", points: "Bodovi",
     language: "Jezik",
@@ -159,6 +184,11 @@ const WORDS = {
     starts: "Početak", kind: "Igra", connecting: "Povezivanje…", live: "Uživo",
   },
   ru: {
+    seekOpponent: "Искать соперника", seek: "Искать", rated: "Рейтинговая", casual: "Товарищеская",
+    clock: "Время на ход", noClock: "Без часов", perMove: "{s} с на ход",
+    ratingMin: "Рейтинг соперника от", ratingMax: "Рейтинг соперника до",
+    seekWaiting: "Ожидание соперника…", cancelSeek: "Отозвать", rematch: "Реванш",
+    rematchOffered: "{name} предлагает реванш", rematchWaiting: "Реванш предложен: ждём остальных",
     resign: "Сдаться", resignSure: "Сдаться в этой игре? Это засчитывается как поражение.",
     enter: "Записаться", withdraw: "Сняться", standings: "Турнирная таблица", round: "Тур", points: "Очки",
     language: "Язык",
