@@ -124,10 +124,19 @@ def test_yatzy_against_the_computer(browser: object, server: LiveServer, shots: 
     page.get_by_test_id("nav-new").click()
     page.get_by_test_id("kind").select_option("yatzy")
     page.get_by_test_id("add-computer").click()
+    # The levels read as words (in the page's language), the strongest first; sent as codes.
+    level = page.get_by_test_id("seat-computer").get_by_test_id("level")
+    expect(level.locator("option")).to_have_text(["Optimal (strongest)", "Casual (easier)"])
+    expect(level).to_have_value("optimal")
+    page.get_by_test_id("kind").select_option("ten_thousand")
+    expect(level.locator("option")).to_have_text(["Expert (strongest)", "Classic (easier)"])
+    page.get_by_test_id("kind").select_option("yatzy")
     page.get_by_test_id("create").click()
     game = page.get_by_test_id("game")
     expect(game).to_have_attribute("data-status", "active")
     game_id = game.get_attribute("data-game")
+    seats = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["seats"]
+    assert [seat["ai_level"] for seat in seats][1] == "optimal"
 
     sacrifice_seen = False
     for turn in range(13):

@@ -152,7 +152,9 @@ function tournamentList(tournaments) {
     )));
 }
 
+// The computer's levels by kind, strongest first, each shown by its words (`levelOptimal`...).
 const LEVELS = { yatzy: ["optimal", "casual"], ten_thousand: ["expert", "classic"] };
+const levelWords = (code) => t(`level${code[0].toUpperCase()}${code.slice(1)}`);
 
 function newGameView() {
   const kind = h("select", { name: "kind", testid: "kind" },
@@ -161,9 +163,9 @@ function newGameView() {
   const seats = h("ol", { class: "seats-list", testid: "seats" });
   const options = h("div", { class: "options" });
   const addSeat = (type) => {
-    const level = h("select", { name: "level" });
+    const level = h("select", { name: "level", testid: "level" });
     const name = h("input", { name: "name", placeholder: t("name"), maxlength: 40 });
-    const fill = () => level.replaceChildren(...LEVELS[kind.value].map((l) => h("option", {}, l)));
+    const fill = () => level.replaceChildren(...LEVELS[kind.value].map((l) => h("option", { value: l }, levelWords(l))));
     fill();
     kind.addEventListener("change", fill);
     const row = h("li", { "data-type": type, testid: `seat-${type}` },

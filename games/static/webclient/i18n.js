@@ -6,6 +6,8 @@ export const LANGUAGES = ["en", "fr", "uk", "el", "hr", "ru"];
 
 const WORDS = {
   en: {
+    levelOptimal: "Optimal (strongest)", levelCasual: "Casual (easier)",
+    levelExpert: "Expert (strongest)", levelClassic: "Classic (easier)",
     seekOpponent: "Seek an opponent", seek: "Seek", rated: "Rated", casual: "Casual",
     clock: "Turn clock", noClock: "No clock", perMove: "{s} s per move",
     ratingMin: "Opponent's rating from", ratingMax: "Opponent's rating up to",
@@ -40,6 +42,8 @@ const WORDS = {
     starts: "Starts", kind: "Game", connecting: "Connecting…", live: "Live",
   },
   fr: {
+    levelOptimal: "Optimal (le plus fort)", levelCasual: "Décontracté (plus facile)",
+    levelExpert: "Expert (le plus fort)", levelClassic: "Classique (plus facile)",
     seekOpponent: "Chercher un adversaire", seek: "Chercher", rated: "Classée", casual: "Amicale",
     clock: "Pendule par coup", noClock: "Sans pendule", perMove: "{s} s par coup",
     ratingMin: "Classement de l'adversaire à partir de", ratingMax: "Classement de l'adversaire jusqu'à",
@@ -76,6 +80,8 @@ const WORDS = {
     entrants: "Inscrits", starts: "Début", kind: "Jeu", connecting: "Connexion…", live: "En direct",
   },
   uk: {
+    levelOptimal: "Оптимальний (найсильніший)", levelCasual: "Невимушений (легший)",
+    levelExpert: "Експерт (найсильніший)", levelClassic: "Класичний (легший)",
     seekOpponent: "Шукати суперника", seek: "Шукати", rated: "Рейтингова", casual: "Товариська",
     clock: "Час на хід", noClock: "Без годинника", perMove: "{s} с на хід",
     ratingMin: "Рейтинг суперника від", ratingMax: "Рейтинг суперника до",
@@ -111,6 +117,8 @@ const WORDS = {
     starts: "Початок", kind: "Гра", connecting: "З'єднання…", live: "Наживо",
   },
   el: {
+    levelOptimal: "Βέλτιστο (το πιο δυνατό)", levelCasual: "Χαλαρό (πιο εύκολο)",
+    levelExpert: "Ειδικός (ο πιο δυνατός)", levelClassic: "Κλασικό (πιο εύκολο)",
     seekOpponent: "Αναζήτηση αντιπάλου", seek: "Αναζήτηση", rated: "Με βαθμολογία", casual: "Φιλικό",
     clock: "Χρόνος ανά κίνηση", noClock: "Χωρίς χρόνο", perMove: "{s} δ ανά κίνηση",
     ratingMin: "Βαθμολογία αντιπάλου από", ratingMax: "Βαθμολογία αντιπάλου έως",
@@ -149,6 +157,8 @@ const WORDS = {
     starts: "Έναρξη", kind: "Παιχνίδι", connecting: "Σύνδεση…", live: "Ζωντανά",
   },
   hr: {
+    levelOptimal: "Optimalno (najjače)", levelCasual: "Opušteno (lakše)",
+    levelExpert: "Stručnjak (najjači)", levelClassic: "Klasično (lakše)",
     seekOpponent: "Traži protivnika", seek: "Traži", rated: "Za rejting", casual: "Prijateljska",
     clock: "Vrijeme po potezu", noClock: "Bez sata", perMove: "{s} s po potezu",
     ratingMin: "Rejting protivnika od", ratingMax: "Rejting protivnika do",
@@ -184,6 +194,8 @@ const WORDS = {
     starts: "Početak", kind: "Igra", connecting: "Povezivanje…", live: "Uživo",
   },
   ru: {
+    levelOptimal: "Оптимальный (сильнейший)", levelCasual: "Непринуждённый (полегче)",
+    levelExpert: "Эксперт (сильнейший)", levelClassic: "Классический (полегче)",
     seekOpponent: "Искать соперника", seek: "Искать", rated: "Рейтинговая", casual: "Товарищеская",
     clock: "Время на ход", noClock: "Без часов", perMove: "{s} с на ход",
     ratingMin: "Рейтинг соперника от", ratingMax: "Рейтинг соперника до",
