@@ -1,8 +1,9 @@
 """Work waiting, read when Prometheus scrapes (``dice_queue_depth``, ``dice_timers_pending``,
 ``dice_timers_overdue``) and by the admin's dashboard: never on a request's path.
 
-- the Celery queues (``celery``, ``timers``): a list per queue in Redis (LLEN), or the files of
-  the broker in files (``make run``); nothing for an in-memory broker (tests);
+- the Celery queues (``celery`` and ``timers``, or ``CELERY_QUEUE``'s names): a list per queue in
+  Redis (LLEN), or the files of the broker in files (``make run``); nothing for an in-memory
+  broker (tests);
 - the games' timers: the sorted set with Redis, else the active games with a deadline; overdue
   ones are past their due time and not yet fired (the timers process is late or down).
 """
@@ -25,7 +26,7 @@ METRIC_NAMES = ("dice_queue_depth", "dice_timers_pending", "dice_timers_overdue"
 
 def queue_names() -> list[str]:
     routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
-    return sorted({"celery", *routed})
+    return sorted({settings.CELERY_TASK_DEFAULT_QUEUE, *routed})
 
 
 def queue_depths() -> dict[str, int]:

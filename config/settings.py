@@ -338,7 +338,14 @@ CELERY_TIMEZONE = TIME_ZONE
 # has a queue of its own (GAMES_TIMERS=celery: served by a worker that does nothing else, so a due
 # auto-confirm never waits behind computer moves, tournament rounds or the sweep, which catches
 # lost timers from the default queue).
-CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": "timers"}}
+# The queue tasks are sent to and workers read (`celery worker --queues`, the same name): its own
+# per deployment (or test server) sharing a broker, so none takes another's tasks. The timers
+# queue follows it.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
+CELERY_TIMERS_QUEUE = (
+    "timers" if CELERY_TASK_DEFAULT_QUEUE == "celery" else f"{CELERY_TASK_DEFAULT_QUEUE}-timers"
+)
+CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": CELERY_TIMERS_QUEUE}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-automatic-moves": {
         "task": "games.tasks.sweep_automatic_moves",

@@ -3,7 +3,10 @@ config.asgi: the API, the streams and the static files on one port), a Celery wo
 moves) and the timers process (the yatzy auto-confirm), on a fresh SQLite database of its own.
 
 The broker is the environment's Redis when REDIS_URL is set (a live bus and timers' key of this
-server's own), else files under var/broker, as `make run`.
+server's own), else files under var/broker, as `make run`. Either way its tasks go to a queue of
+this server's own (CELERY_QUEUE), which only its worker reads: another worker on the same Redis
+database (or `make run`'s, on the same files) cannot take its tasks, nor it theirs, and tasks
+left over from an earlier run are not delivered to it. The queue is deleted when it stops.
 
 Run by hand to try the client: `.venv/bin/python -m tests.webclient.live 8700`.
 """
@@ -38,6 +41,7 @@ class LiveServer:
             "DATABASE_URL": f"sqlite:///{workdir / 'db.sqlite3'}",
             "LIVE_CHANNEL_PREFIX": f"webclient-{name}",
             "TIMERS_KEY": f"webclient:{name}:timers",
+            "CELERY_QUEUE": f"webclient-{name}",
             "THROTTLE_ANON": "1000000/min",
             "THROTTLE_USER": "1000000/min",
             "THROTTLE_AUTH": "1000000/min",
@@ -71,7 +75,7 @@ class LiveServer:
                 "config",
                 "worker",
                 "--queues",
-                "celery",
+                self.env["CELERY_QUEUE"],
                 "--pool",
                 "solo",
                 "--loglevel",
@@ -132,6 +136,20 @@ class LiveServer:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=5)
+        self._drop_queue()
+
+    def _drop_queue(self) -> None:
+        """Delete this server's queue from Redis (its list, kombu's priority lists and binding),
+        so that runs leave nothing behind in a shared database."""
+        url = self.env.get("REDIS_URL")
+        if not url:
+            return
+        import redis
+
+        queue = self.env["CELERY_QUEUE"]
+        with contextlib.suppress(redis.RedisError), redis.Redis.from_url(url) as client:
+            keys = [*client.scan_iter(match=f"{queue}*"), f"_kombu.binding.{queue}"]
+            client.delete(*keys)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ A person registers, plays a whole Yatzy game against the computer, one turn of i
 auto-confirm, and a whole Dés 10 000 game against a hot-seat player, while a second browser
 context (another person, signed out) watches that game live and sees every move; and a second
 person joins an open game from the lobby and hears on the account stream that it is their turn;
-a person enters a tournament and withdraws.
+a person enters a tournament and withdraws; two people seek a game from the lobby, are paired
+into one, and after a resignation both ask for a rematch and land in the new game.
 Every wait is on a state of the page, never a fixed sleep. About two minutes on this
 project's 2-core machine.
 
@@ -41,14 +42,16 @@ PHONE = {"width": 375, "height": 812}
 
 
 def free_port() -> int:
-    for port in range(8700, 8800):
+    # LIVE_TEST_PORTS (e.g. 8800-8899) keeps runs side by side on one machine apart.
+    low, high = (int(p) for p in os.environ.get("LIVE_TEST_PORTS", "8700-8799").split("-"))
+    for port in range(low, high + 1):
         with socket.socket() as probe:
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
                 continue
             return port
-    raise RuntimeError("no free port in 8700-8799")
+    raise RuntimeError(f"no free port in {low}-{high}")
 
 
 @pytest.fixture(scope="module")
@@ -121,10 +124,19 @@ def test_yatzy_against_the_computer(browser: object, server: LiveServer, shots: 
     page.get_by_test_id("nav-new").click()
     page.get_by_test_id("kind").select_option("yatzy")
     page.get_by_test_id("add-computer").click()
+    # The levels read as words (in the page's language), the strongest first; sent as codes.
+    level = page.get_by_test_id("seat-computer").get_by_test_id("level")
+    expect(level.locator("option")).to_have_text(["Optimal (strongest)", "Casual (easier)"])
+    expect(level).to_have_value("optimal")
+    page.get_by_test_id("kind").select_option("ten_thousand")
+    expect(level.locator("option")).to_have_text(["Expert (strongest)", "Classic (easier)"])
+    page.get_by_test_id("kind").select_option("yatzy")
     page.get_by_test_id("create").click()
     game = page.get_by_test_id("game")
     expect(game).to_have_attribute("data-status", "active")
     game_id = game.get_attribute("data-game")
+    seats = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["seats"]
+    assert [seat["ai_level"] for seat in seats][1] == "optimal"
 
     sacrifice_seen = False
     for turn in range(13):
@@ -326,3 +338,69 @@ def test_follow_and_enter_a_tournament(browser: object, server: LiveServer) -> N
     page.get_by_test_id("withdraw").click()
     expect(entrants).to_have_count(2)
     assert page.errors == []
+
+
+def following(page: object) -> None:
+    """The account's stream is open (the page marks it): notes sent from now on reach it."""
+    expect(page.locator("body")).to_have_class(re.compile(r"\bfollowing\b"))
+
+
+def seek(page: object, *, clock: str, rating_max: str = "") -> None:
+    form = page.get_by_test_id("seek")
+    form.get_by_test_id("seek-kind").select_option("yatzy")
+    form.get_by_test_id("seek-clock").select_option(clock)
+    form.get_by_test_id("seek-rating_max").fill(rating_max)
+    form.get_by_test_id("seek-submit").click()
+
+
+def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> None:
+    """Two people seek a Yatzy game with the same options from the lobby: the first waits (its
+    seek listed, withdrawable), the second's seek pairs at once and its page goes to the game,
+    the first's hears `seek_paired` on the account stream and goes there too. One resigns; both
+    press Rematch (the second sees the first's offer, from `rematch_offered`), and both land in
+    the new game: the last offer's answer names it, the other hears `rematch_started`."""
+    host = new_page(browser, server, DESKTOP)
+    register(host, "gus")
+    guest = new_page(browser, server, PHONE)
+    register(guest, "hal")
+    following(host)
+    following(guest)
+
+    # A rated seek needs a clock: ticking "rated" leaves no "no clock" to choose.
+    host.get_by_test_id("seek-rated").check()
+    expect(host.get_by_test_id("seek-clock")).not_to_have_value("")
+    host.get_by_test_id("seek-submit").click()
+    rows = host.get_by_test_id("seek-row")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("Rated")
+    rows.get_by_test_id("withdraw-seek").click()
+    expect(rows).to_have_count(0)
+
+    seek(host, clock="60")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("Casual")
+    expect(rows).to_contain_text("60 s")
+    following(host)  # the lobby redrawn: still following
+    seek(guest, clock="60", rating_max="2000")
+    game = guest.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+    expect(host.get_by_test_id("game")).to_have_attribute("data-game", game_id)
+    expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
+
+    guest.once("dialog", lambda dialog: dialog.accept())
+    guest.get_by_test_id("resign").click()
+    expect(guest.get_by_test_id("winner")).to_contain_text("gus")
+    expect(host.get_by_test_id("winner")).to_contain_text("gus")
+    expect(host.get_by_test_id("rematch-offered")).to_have_count(0)
+
+    guest.get_by_test_id("rematch").click()
+    expect(guest.get_by_test_id("rematch-waiting")).to_be_visible()
+    expect(host.get_by_test_id("rematch-offered")).to_contain_text("hal")
+    host.get_by_test_id("rematch").click()
+    expect(host.get_by_test_id("game")).not_to_have_attribute("data-game", game_id)
+    expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    rematch_id = host.get_by_test_id("game").get_attribute("data-game")
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-game", rematch_id)
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    assert host.errors == [] and guest.errors == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
 
@@ -15,6 +16,7 @@ MODULES = [
     "game.js",
     "i18n.js",
     "notes.js",
+    "seeks.js",
     "tenk.js",
     "tournaments.js",
     "yatzy.js",
@@ -30,6 +32,9 @@ def test_the_page_loads_the_client_modules(client: Client) -> None:
     assert 'href="/static/webclient/style.css"' in page
     # The six languages of locale/, each by its own name.
     assert re.findall(r'<option value="(\w+)">', page) == ["en", "fr", "uk", "el", "hr", "ru"]
+    # The seek form offers the turn clocks the API accepts, and no other.
+    clocks = ",".join(str(seconds) for seconds in settings.TURN_CLOCK_CHOICES)
+    assert f'<body data-turn-clocks="{clocks}">' in page
 
 
 def test_every_module_and_import_is_a_static_file() -> None:

@@ -39,7 +39,7 @@ export async function api(method, path, body) {
   const headers = { Accept: "application/json", "Accept-Language": language() };
   if (session.token) headers.Authorization = `Token ${session.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const creates = method === "POST" && ["accounts/register/", "games/"].includes(path);
+  const creates = method === "POST" && ["accounts/register/", "games/", "seeks/"].includes(path);
   // A create lost on the network is sent once more with the same key: it creates once.
   if (creates) headers["Idempotency-Key"] = crypto.randomUUID();
   const send = () =>

@@ -6,6 +6,7 @@ import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { followAccount, onNote, stopFollowing } from "./notes.js";
+import { optionField, seekCard } from "./seeks.js";
 import { tournamentView } from "./tournaments.js";
 
 const main = document.getElementById("main");
@@ -89,11 +90,12 @@ function gameRow(game, actions) {
 
 async function lobbyView() {
   const mine = session.user ? get("games/?mine=true") : Promise.resolve({ results: [] });
-  const [open, active, my, tournaments] = await Promise.all([
+  const [open, active, my, tournaments, seeking] = await Promise.all([
     get("games/?status=open"),
     get("games/?status=active"),
     mine,
     get("tournaments/?upcoming=true").catch(() => ({ results: [] })),
+    session.user ? seekCard(route) : null,
   ]);
   const watch = (game) => h("a", { href: `#/watch/${game.id}`, class: "button" }, t("watch"));
   const joinButton = (game) =>
@@ -127,6 +129,7 @@ async function lobbyView() {
             ],
             "my-games"))
       : signInView(),
+    seeking,
     h("section", { class: "card" }, h("h2", {}, t("openGames")),
       list(open.results, (game) =>
         session.user && !mineIds.has(game.id) ? [joinButton(game), watch(game)] : [watch(game)],
@@ -149,7 +152,9 @@ function tournamentList(tournaments) {
     )));
 }
 
+// The computer's levels by kind, strongest first, each shown by its words (`levelOptimal`...).
 const LEVELS = { yatzy: ["optimal", "casual"], ten_thousand: ["expert", "classic"] };
+const levelWords = (code) => t(`level${code[0].toUpperCase()}${code.slice(1)}`);
 
 function newGameView() {
   const kind = h("select", { name: "kind", testid: "kind" },
@@ -158,9 +163,9 @@ function newGameView() {
   const seats = h("ol", { class: "seats-list", testid: "seats" });
   const options = h("div", { class: "options" });
   const addSeat = (type) => {
-    const level = h("select", { name: "level" });
+    const level = h("select", { name: "level", testid: "level" });
     const name = h("input", { name: "name", placeholder: t("name"), maxlength: 40 });
-    const fill = () => level.replaceChildren(...LEVELS[kind.value].map((l) => h("option", {}, l)));
+    const fill = () => level.replaceChildren(...LEVELS[kind.value].map((l) => h("option", { value: l }, levelWords(l))));
     fill();
     kind.addEventListener("change", fill);
     const row = h("li", { "data-type": type, testid: `seat-${type}` },
@@ -173,14 +178,7 @@ function newGameView() {
       : type === "hotseat" ? { type, name: name.value || t("hotseat") } : { type };
     seats.append(row);
   };
-  const paintOptions = () => {
-    options.replaceChildren(kind.value === "yatzy"
-      ? h("label", {}, t("autoConfirm"),
-          h("input", { name: "auto_confirm_seconds", type: "number", min: 0, max: 60, value: 3 }))
-      : h("label", {}, t("target"),
-          h("select", { name: "target", testid: "target" },
-            [5000, 10000, 15000].map((v) => h("option", { value: v, selected: v === 10000 }, v)))));
-  };
+  const paintOptions = () => options.replaceChildren(optionField(kind.value));
   kind.addEventListener("change", paintOptions);
   paintOptions();
   addSeat("me");
@@ -257,10 +255,13 @@ picker.addEventListener("change", () => {
 });
 window.addEventListener("hashchange", route);
 // The account's notes redraw the lobby (whose turn it is in my games); a game's page has its own
-// stream.
-onNote(() => {
-  const [, page] = location.hash.split("/");
-  if (!page || page === "") route();
+// stream. A seek paired, or a rematch started, goes to the new game: the person asked for it.
+onNote((note) => {
+  const [, page, id] = location.hash.split("/");
+  if (note.type === "seek_paired") location.hash = `#/game/${note.game}`;
+  else if (note.type === "rematch_started" && (page !== "game" || id === note.previous)) {
+    location.hash = `#/game/${note.game}`;
+  } else if (!page || page === "") route();
 });
 route();
 export { api };

@@ -6,10 +6,24 @@
 import { gameStream, get, post, Problem, session } from "./api.js";
 import { h, notice } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { onNote } from "./notes.js";
 import { drawTenThousand } from "./tenk.js";
 import { drawYatzy } from "./yatzy.js";
 
 let current = null; // the page shown: its stream and timers, closed on leaving
+
+// Rematch offers heard on the account stream (`rematch_offered`) or made here, by finished game:
+// the game's answer does not list them, so they last as long as the page does.
+const rematches = new Map();
+function rematchOf(gameId) {
+  if (!rematches.has(gameId)) rematches.set(gameId, { seats: new Set(), mine: false });
+  return rematches.get(gameId);
+}
+onNote((note) => {
+  if (note.type !== "rematch_offered") return;
+  rematchOf(note.game).seats.add(note.seat);
+  if (current?.gameId === note.game) current.draw?.();
+});
 
 export function leaveGame() {
   if (!current) return;
@@ -87,7 +101,9 @@ export async function showGame(main, gameId, { watching }) {
     const parts = [];
     if (game.status === "open") parts.push(openPanel(game, page));
     if (game.state) parts.push(game.kind === "yatzy" ? drawYatzy(game, ctx) : drawTenThousand(game, ctx));
-    if (game.status === "finished" || game.status === "aborted") parts.unshift(resultPanel(game));
+    if (game.status === "finished" || game.status === "aborted") {
+      parts.unshift(resultPanel(game, watching ? null : rematchPanel(game)));
+    }
     if (!watching && game.status === "active" && game.your_seats.length) parts.push(leavePanel(game, page));
     board.replaceChildren(...parts);
   };
@@ -168,13 +184,14 @@ function openPanel(game, page) {
       : null);
 }
 
-function resultPanel(game) {
+function resultPanel(game, rematch) {
   const places = [...game.seats].sort((a, b) => (a.place ?? 99) - (b.place ?? 99));
   const winners = places.filter((seat) => seat.place === 1).map((seat) => seat.name).join(", ");
   const svg = `/api/v1/games/${game.id}/analysis.svg?lang=${language()}`;
   return h("section", { class: "card result", testid: "result" },
     h("h2", {}, t("finished")),
     winners ? h("p", { class: "winner", testid: "winner" }, t("winner", { name: winners })) : null,
+    rematch,
     h("table", { class: "board" }, places.map((seat) =>
       h("tr", {}, h("td", {}, seat.place ?? "–"), h("td", {}, seat.name), h("td", {}, seat.final_total ?? "")))),
     game.status === "finished"
@@ -200,4 +217,39 @@ function leavePanel(game, page) {
       }
     },
   }, `${t("resign")} (${game.seats[seat].name})`));
+}
+
+/** A finished game's Rematch (POST games/{id}/rematch/): who offered already, and my offer; the
+ * last offer's answer names the new game, and everyone's stream says `rematch_started` (app.js
+ * goes there). */
+function rematchPanel(game) {
+  if (game.status !== "finished" || !game.your_seats.length) return null;
+  const offers = rematchOf(game.id);
+  const others = [...offers.seats].filter((seat) => !game.your_seats.includes(seat));
+  const offered = others.length
+    ? h("p", { class: "badge", testid: "rematch-offered" },
+        t("rematchOffered", { name: others.map((seat) => seatName(game, seat)).join(", ") }))
+    : null;
+  if (offers.mine) {
+    return h("div", { class: "rematch" }, offered,
+      h("p", { class: "muted", testid: "rematch-waiting" }, t("rematchWaiting")));
+  }
+  const offer = async () => {
+    try {
+      const answer = await post(`games/${game.id}/rematch/`);
+      offers.mine = true;
+      if (answer.rematch) {
+        location.hash = `#/game/${answer.rematch}`;
+        return;
+      }
+      for (const seat of answer.offered_seats) offers.seats.add(seat);
+    } catch (problem) {
+      if (!(problem instanceof Problem)) throw problem;
+      if (problem.code === "rematch_already_offered") offers.mine = true;
+      else notice(problem.message);
+    }
+    current?.draw?.();
+  };
+  return h("div", { class: "rematch row" }, offered,
+    h("button", { class: "primary", testid: "rematch", onclick: offer }, t("rematch")));
 }

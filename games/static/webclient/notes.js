@@ -1,4 +1,5 @@
-// The account's stream (GET stream/): `your_turn`, `game_started`, `game_finished` notes for
+// The account's stream (GET stream/): `your_turn`, `game_started`, `game_finished`,
+// `tournament_round_started`, `seek_paired`, `rematch_offered`, `rematch_started` notes for
 // the signed-in person. EventSource cannot send the token, so each connection first asks for a
 // single-use ticket (POST stream/tickets/) and opens stream/?ticket=...; when the stream drops,
 // EventSource's own retry would reuse the spent ticket, so it is closed and a new one fetched.
@@ -6,7 +7,10 @@
 import { post, session } from "./api.js";
 import { language } from "./i18n.js";
 
-const NOTES = ["your_turn", "game_started", "game_finished", "tournament_round_started"];
+const NOTES = [
+  "your_turn", "game_started", "game_finished", "tournament_round_started",
+  "seek_paired", "rematch_offered", "rematch_started",
+];
 let source = null;
 let retry = null;
 const listeners = new Set();

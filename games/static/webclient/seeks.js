@@ -1,0 +1,112 @@
+// Seeking an opponent from the lobby: the form (POST seeks/), the account's open seeks
+// (GET seeks/), each with a Withdraw button (DELETE seeks/{id}/). A seek that finds its partner
+// at once answers `paired` with its game; one that waits is paired later, and the account's
+// stream says so (`seek_paired`: app.js goes to the game).
+
+import { api, get, post } from "./api.js";
+import { h, notice } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const KIND_NAMES = { yatzy: "Yatzy", ten_thousand: "Dés 10 000" };
+
+/** The turn clocks the server allows (the page carries its TURN_CLOCK_CHOICES). */
+function turnClocks() {
+  return (document.body.dataset.turnClocks || "").split(",").filter(Boolean).map(Number);
+}
+
+/** The kind's one option as a form field (its `name` is the option's): a Yatzy game's
+ * auto-confirm, a Dés 10 000 game's target. */
+export function optionField(kind, testid = "target") {
+  return kind === "yatzy"
+    ? h("label", {}, t("autoConfirm"),
+        h("input", { name: "auto_confirm_seconds", type: "number", min: 0, max: 60, value: 3 }))
+    : h("label", {}, t("target"),
+        h("select", { name: "target", testid },
+          [5000, 10000, 15000].map((v) => h("option", { value: v, selected: v === 10000 }, v))));
+}
+
+function seekLine(seek) {
+  const clock = seek.turn_clock_seconds ? t("perMove", { s: seek.turn_clock_seconds }) : t("noClock");
+  const range = seek.rating_min !== null || seek.rating_max !== null
+    ? `${seek.rating_min ?? "…"}–${seek.rating_max ?? "…"}` : null;
+  return [KIND_NAMES[seek.kind] ?? seek.kind, seek.rated ? t("rated") : t("casual"), clock, range]
+    .filter(Boolean).join(" · ");
+}
+
+/** The lobby's card: the account's open seeks, then the form; `refresh` redraws the lobby. */
+export async function seekCard(refresh) {
+  const mine = await get("seeks/");
+  const withdraw = (seek) => h("button", {
+    type: "button",
+    testid: "withdraw-seek",
+    onclick: async () => {
+      try {
+        await api("DELETE", `seeks/${seek.id}/`);
+      } catch (problem) {
+        // Paired or expired meanwhile: the redrawn lobby shows what became of it.
+        if (problem.code !== "seek_not_open") notice(problem.message);
+      }
+      refresh();
+    },
+  }, t("cancelSeek"));
+  const seeks = mine.length
+    ? h("ul", { class: "games", testid: "my-seeks" }, mine.map((seek) =>
+        h("li", { class: "game-row seek-row", "data-seek": seek.id, testid: "seek-row" },
+          h("span", { class: "seats" }, seekLine(seek)),
+          h("span", { class: "status muted" }, t("seekWaiting")),
+          h("span", { class: "actions" }, withdraw(seek)))))
+    : null;
+  return h("section", { class: "card" }, h("h2", {}, t("seekOpponent")), seeks, seekForm(refresh));
+}
+
+function seekForm(refresh) {
+  const kind = h("select", { name: "kind", testid: "seek-kind" },
+    Object.entries(KIND_NAMES).map(([value, name]) => h("option", { value }, name)));
+  const option = h("div", { class: "options" });
+  const paintOption = () => option.replaceChildren(optionField(kind.value, "seek-target"));
+  kind.addEventListener("change", paintOption);
+  paintOption();
+  const rated = h("input", { type: "checkbox", name: "rated", testid: "seek-rated" });
+  const none = h("option", { value: "" }, t("noClock"));
+  const clock = h("select", { name: "turn_clock_seconds", testid: "seek-clock" }, none,
+    turnClocks().map((s) => h("option", { value: s }, t("perMove", { s }))));
+  // A rated game needs a clock (else the losing side could stall it for ever): no "no clock".
+  rated.addEventListener("change", () => {
+    none.disabled = rated.checked;
+    if (rated.checked && !clock.value) clock.selectedIndex = 1;
+  });
+  const bound = (name) => h("input", {
+    name, type: "number", min: 0, max: 5000, step: 1, inputmode: "numeric", testid: `seek-${name}`,
+  });
+  const low = bound("rating_min");
+  const high = bound("rating_max");
+  const form = h("form", { class: "seek-form", testid: "seek" },
+    h("label", {}, t("kind"), kind),
+    option,
+    h("label", { class: "check" }, rated, t("rated")),
+    h("label", {}, t("clock"), clock),
+    h("div", { class: "row range" },
+      h("label", {}, t("ratingMin"), low), h("label", {}, t("ratingMax"), high)),
+    h("button", { type: "submit", class: "primary", testid: "seek-submit" }, t("seek")));
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const field = option.querySelector("input, select");
+    const number = (input) => (input.value === "" ? null : Number(input.value));
+    const body = {
+      kind: kind.value,
+      options: { [field.name]: Number(field.value) },
+      rated: rated.checked,
+      turn_clock_seconds: number(clock),
+      rating_min: number(low),
+      rating_max: number(high),
+    };
+    try {
+      const seek = await post("seeks/", body);
+      if (seek.status === "paired") location.hash = `#/game/${seek.game}`;
+      else refresh();
+    } catch (problem) {
+      notice(problem.message);
+    }
+  };
+  return form;
+}
