@@ -4,21 +4,19 @@ outcome with the reason to the admin's log; a refusal is shown, and changes noth
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ApiError
 from games import staff
 from games.models import Game
-from players.admin_actions import ReasonForm, log, with_form, with_reason
+from players.admin_actions import ReasonForm, each_logged, with_form, with_reason
 from players.auth import request_player
 from players.rating_void import game_ratings_void
 
@@ -45,24 +43,8 @@ class AdjudicateForm(ReasonForm):
         self.fields["winner"].choices = choices  # type: ignore[attr-defined]
 
 
-def _each(
-    model_admin: admin.ModelAdmin[Game],
-    request: HttpRequest,
-    queryset: QuerySet[Game],
-    act: Callable[[Game], str],
-) -> None:
-    """``act`` on every game (its log message), or the refusal shown; a count of those done."""
-    done = 0
-    for game in queryset:
-        try:
-            message = act(game)
-        except ApiError as exc:
-            model_admin.message_user(request, f"{game.pk}: {exc.detail}", messages.ERROR)
-            continue
-        log(request, game, message)
-        done += 1
-    if done:
-        model_admin.message_user(request, gettext("Done: %(n)d.") % {"n": done})
+def _game_id(game: Game) -> str:
+    return str(game.pk)  # whole: the list shows ids, and a game has no other name
 
 
 class GameModeration:
@@ -79,7 +61,7 @@ class GameModeration:
                 staff.game_staff_abort(game_id=game.pk, staff=me)
                 return gettext("Aborted: %(reason)s") % {"reason": reason}
 
-            _each(self, request, queryset, one)
+            each_logged(self, request, queryset, one, name=_game_id)
 
         return with_reason(
             self,
@@ -113,7 +95,7 @@ class GameModeration:
                     "reason": data["reason"],
                 }
 
-            _each(self, request, queryset, one)
+            each_logged(self, request, queryset, one, name=_game_id)
 
         return with_form(
             self,
@@ -150,7 +132,7 @@ class GameModeration:
                     "players": done.players,
                 }
 
-            _each(self, request, queryset, one)
+            each_logged(self, request, queryset, one, name=_game_id)
 
         return with_reason(
             self,

@@ -1,5 +1,3 @@
-from typing import Any
-
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
@@ -12,7 +10,7 @@ from knox.models import AuthToken
 
 from games import moderation
 from players import deletion
-from players.admin_actions import log, with_reason
+from players.admin_actions import ReadOnlyAdmin, log, with_reason
 from players.auth import request_player
 from players.models import Player, PlayerRating, RatingChange
 
@@ -142,19 +140,6 @@ def _counts(done: moderation.CutOff) -> dict[str, int]:
         "left": done.games.left,
         "cancelled": done.games.cancelled,
     }
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Rows written only by the services (ratings follow rated games): shown, never edited."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(PlayerRating)

@@ -8,17 +8,21 @@ entry per object, its message naming the action and the reason.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from config.errors import ApiError
 from players.auth import request_player
+
+M = TypeVar("M", bound=Model)
 
 
 class ReasonForm(forms.Form):
@@ -93,3 +97,38 @@ def log(request: HttpRequest, obj: Model, message: str) -> LogEntry:
         change_message=message,
         single_object=True,
     )
+
+
+def each_logged(
+    model_admin: admin.ModelAdmin[M],
+    request: HttpRequest,
+    queryset: QuerySet[M],
+    act: Callable[[M], str],
+    name: Callable[[M], str] = str,
+) -> None:
+    """``act`` on every object, logging the message it returns; a refusal (the services' own,
+    such as a game already over) is shown after the object's ``name`` and the others go on."""
+    done = 0
+    for obj in queryset:
+        try:
+            message = act(obj)
+        except ApiError as exc:
+            model_admin.message_user(request, f"{name(obj)}: {exc.detail}", messages.ERROR)
+            continue
+        log(request, obj, message)
+        done += 1
+    if done:
+        model_admin.message_user(request, gettext("Done: %(n)d.") % {"n": done})
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Rows written only by the services (ratings, seeks): shown, never edited."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

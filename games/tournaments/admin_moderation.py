@@ -6,21 +6,19 @@ nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ApiError
 from games.tournaments import moderation
 from games.tournaments.models import Tournament
-from players.admin_actions import ReasonForm, log, with_form, with_reason
+from players.admin_actions import ReasonForm, each_logged, with_form, with_reason
 from players.auth import request_player
 
 ABORT = "abort"
@@ -37,25 +35,6 @@ class CancelRunningForm(ReasonForm):
         widget=forms.RadioSelect,
     )
     field_order = ["games", "reason"]
-
-
-def _each(
-    model_admin: admin.ModelAdmin[Tournament],
-    request: HttpRequest,
-    queryset: QuerySet[Tournament],
-    act: Callable[[Tournament], str],
-) -> None:
-    done = 0
-    for tournament in queryset:
-        try:
-            message = act(tournament)
-        except ApiError as exc:
-            model_admin.message_user(request, f"{tournament}: {exc.detail}", messages.ERROR)
-            continue
-        log(request, tournament, message)
-        done += 1
-    if done:
-        model_admin.message_user(request, gettext("Done: %(n)d.") % {"n": done})
 
 
 class TournamentModeration:
@@ -81,7 +60,7 @@ class TournamentModeration:
                     "left to finish: %(left)d)"
                 ) % {"reason": reason, "aborted": done.aborted, "left": done.left}
 
-            _each(self, request, queryset, one)
+            each_logged(self, request, queryset, one)
 
         return with_form(
             self,
@@ -106,7 +85,7 @@ class TournamentModeration:
                 moderation.tournament_pause(tournament_id=tournament.pk)
                 return gettext("Paused: %(reason)s") % {"reason": reason}
 
-            _each(self, request, queryset, one)
+            each_logged(self, request, queryset, one)
 
         return with_reason(
             self,
@@ -130,7 +109,7 @@ class TournamentModeration:
                 moderation.tournament_resume(tournament_id=tournament.pk)
                 return gettext("Resumed: %(reason)s") % {"reason": reason}
 
-            _each(self, request, queryset, one)
+            each_logged(self, request, queryset, one)
 
         return with_reason(
             self,

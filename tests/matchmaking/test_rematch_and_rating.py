@@ -8,26 +8,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from games import ending, live
+from games import ending
 from games.api.stream_schema import NOTES
 from games.models import Game, GameStatus
 from players.models import Player, PlayerRating, RatingChange
 from tests.factories import Client, account, api_client, game_url, new_game, token
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def notes(monkeypatch) -> list[tuple[int, dict[str, Any]]]:
-    sent: list[tuple[int, dict[str, Any]]] = []
-
-    def publish(batch: Any, *args: Any, **kwargs: Any) -> None:
-        sent.extend(
-            (payload["player"], payload["note"]) for topic, payload in batch if topic == "players"
-        )
-
-    monkeypatch.setattr(live, "publish", publish)
-    return sent
 
 
 def client_of(player: Player) -> Client:

@@ -5,13 +5,11 @@ of an account's seeks."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import jsonschema
 import pytest
 from django.utils import timezone
 
-from games import live
 from games.api.stream_schema import NOTES
 from games.matchmaking import seeks
 from games.matchmaking.models import Seek, SeekStatus
@@ -24,20 +22,6 @@ pytestmark = pytest.mark.django_db
 
 SEEKS = "/api/v1/seeks/"
 YATZY = {"kind": "yatzy"}
-
-
-@pytest.fixture
-def notes(monkeypatch) -> list[tuple[int, dict[str, Any]]]:
-    """The player notes published (after their transaction commits)."""
-    sent: list[tuple[int, dict[str, Any]]] = []
-
-    def publish(batch: Any, *args: Any, **kwargs: Any) -> None:
-        sent.extend(
-            (payload["player"], payload["note"]) for topic, payload in batch if topic == "players"
-        )
-
-    monkeypatch.setattr(live, "publish", publish)
-    return sent
 
 
 def player(client: Client) -> Player:

@@ -7,15 +7,12 @@ Needs PostgreSQL, Redis and nginx (CI installs it; skipped where any is missing)
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import os
 import queue
 import shutil
-import signal
 import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +23,7 @@ import pytest
 from django.db import connection
 
 from tests.factories import account, new_game, token
+from tests.serving.stacks import Process
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -61,17 +59,10 @@ class Tier:
             "THROTTLE_USER": "1000000/s",
             "WEB_CONCURRENCY": "2",
         }
-        self.process = subprocess.Popen(
-            ["make", "serve", f"PORT={port}"],
-            cwd=ROOT,
-            env=env,
-            stdout=log.open("wb"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        self.process = Process("web", ["make", "serve", f"PORT={port}"], env, log)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            if not self.process.alive():
                 raise AssertionError(f"make serve exited:\n{log.read_text()[-3000:]}")
             try:
                 if self.request("GET", "/health/live")[0] == 200:
@@ -94,31 +85,9 @@ class Tier:
         return response.status, json.loads(data) if data else None
 
     def stop(self) -> None:
-        """SIGTERM to the group reaches honcho, which ends the tiers it started each in a session
-        of its own; any that outlive it are killed by pid."""
-        descendants = family(self.process.pid)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=20)
-        time.sleep(0.5)
-        for pid in descendants:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-
-
-def family(root: int) -> list[int]:
-    """``root`` and every process below it, from /proc."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                stat = (entry / "stat").read_text()
-                parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
-    found = [root]
-    for pid in found:
-        found += [child for child, parent in parents.items() if parent == pid]
-    return found
+        """honcho ends the tiers it started, each in a session of its own; any that outlive it
+        are killed by pid."""
+        self.process.stop()
 
 
 class SseClient:
