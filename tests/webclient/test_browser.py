@@ -375,6 +375,10 @@ def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> N
     expect(rows).to_contain_text("Rated")
     rows.get_by_test_id("withdraw-seek").click()
     expect(rows).to_have_count(0)
+    # Two redraws of the lobby later the form still holds what was chosen (rated, a clock).
+    expect(host.get_by_test_id("seek-rated")).to_be_checked()
+    expect(host.get_by_test_id("seek-clock")).not_to_have_value("")
+    host.get_by_test_id("seek-rated").uncheck()
 
     seek(host, clock="60")
     expect(rows).to_have_count(1)

@@ -5,7 +5,7 @@
 
 import { api, get, post } from "./api.js";
 import { h, notice } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 export const KIND_NAMES = { yatzy: "Yatzy", ten_thousand: "Dés 10 000" };
 
@@ -56,8 +56,16 @@ export async function seekCard(refresh) {
           h("span", { class: "status muted" }, t("seekWaiting")),
           h("span", { class: "actions" }, withdraw(seek)))))
     : null;
-  return h("section", { class: "card" }, h("h2", {}, t("seekOpponent")), seeks, seekForm(refresh));
+  // The lobby is redrawn on every account note and after each seek: the form is kept across
+  // redraws (a half-filled form survives, and the next seek starts from the last one's choices),
+  // made anew only when the language changes.
+  if (!kept || kept.language !== language()) {
+    kept = { language: language(), form: seekForm(refresh) };
+  }
+  return h("section", { class: "card" }, h("h2", {}, t("seekOpponent")), seeks, kept.form);
 }
+
+let kept = null;
 
 function seekForm(refresh) {
   const kind = h("select", { name: "kind", testid: "seek-kind" },
