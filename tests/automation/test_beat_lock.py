@@ -67,6 +67,22 @@ def scheduler(app: Celery, redis: Any, key: str, tmp_path: Path, name: str) -> R
     )
 
 
+def record_looks(beat: Recording, redis: Any, key: str) -> list[tuple[int, bool, float]]:
+    """Each time ``beat`` asks Redis for the lease: the key's time to live just before (ms; -2
+    when there is no key), whether it got it, and when (monotonic)."""
+    looks: list[tuple[int, bool, float]] = []
+    ask = beat.lease._hold
+
+    def asking(*args: Any, **kwargs: Any) -> Any:
+        before = int(redis.pttl(key))
+        got = ask(*args, **kwargs)
+        looks.append((before, bool(got), time.monotonic()))
+        return got
+
+    beat.lease._hold = asking
+    return looks
+
+
 def run(schedulers: list[Recording], seconds: float) -> None:
     """Tick each in turn, as their processes' loops would, for ``seconds``."""
     until = time.monotonic() + seconds
@@ -100,12 +116,20 @@ def test_another_takes_over_once_the_dead_holders_lease_expires(
         assert one.sent
         assert one.lease._confirmed_at is not None
         last_renewed = one.lease._confirmed_at
+        looks = record_looks(other, redis, key)
         # "one" dies: it neither ticks nor gives the lease back.
         run([other], seconds=2 * LEASE)
         assert other.sent, "no beat took over"
         # Not before the lease, renewed at the latest at ``last_renewed``, had expired.
         assert other.sent[0] >= last_renewed + LEASE
-        assert other.sent[0] <= last_renewed + LEASE + other.lease.every + 0.3
+        # While the dead holder's key lived every look failed; the first look after it expired
+        # took the lease, and the sending began from there.
+        taken = next(i for i, (_, got, _) in enumerate(looks) if got)
+        assert all(ttl > 0 for ttl, _, _ in looks[:taken]), looks  # the dead holder's key lived
+        # The look that took it found no key (or one in its last milliseconds, gone by the ask).
+        assert looks[taken][0] == -2 or looks[taken][0] <= 5, looks
+        first_free = looks[taken]
+        assert other.sent[0] >= first_free[2]
         assert redis.get(key) == b"other"
     finally:
         other.close()
@@ -119,10 +143,11 @@ def test_a_beat_that_stops_gives_the_lease_back_at_once(
         run([one, other], seconds=0.2)
         one.close()
         assert redis.get(key) is None
-        stopped = time.monotonic()
+        looks = record_looks(other, redis, key)
         run([other], seconds=other.lease.every + 0.2)
         assert other.sent
-        assert other.sent[0] - stopped < other.lease.every + 0.15
+        # Given back, not left to expire: the other's very first look takes it.
+        assert looks and looks[0][:2] == (-2, True), looks
     finally:
         other.close()
 

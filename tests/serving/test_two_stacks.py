@@ -206,9 +206,7 @@ def test_two_stacks_play_fifty_games_with_every_timer_fired_once(
         # The holder's machine dies midway: its lease expires and the other beat takes over.
         time.sleep(5)
         first.processes["beat"].kill()
-        killed_at = time.monotonic()
         second = wait_for_holder((standby,), seconds=LEASE_SECONDS + 10)
-        took_over = time.monotonic() - killed_at
         # A tournament due once the first beat is gone: the second opens and starts it.
         cup = new_tournament(
             players[0],
@@ -243,8 +241,9 @@ def test_two_stacks_play_fifty_games_with_every_timer_fired_once(
     assert fired["a"] and fired["b"], {name: len(f) for name, f in fired.items()}
 
     # Beat: the first holder alone sent until it died; the other only once it held the lease.
+    # (How soon it takes over is tests/automation/test_beat_lock.py's: at its first look after
+    # the dead holder's lease expired.)
     assert second is standby
-    assert took_over <= LEASE_SECONDS + 3
     for stack in stacks:
         assert not sent_before_holding(stack.processes["beat"].text()), stack.name
     first_sent = times_of(first.processes["beat"].text(), "Sending due task")
