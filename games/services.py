@@ -71,6 +71,16 @@ def _lock(game_id: GameId) -> Game:
         raise Refusal.GAME_NOT_FOUND.error() from None
 
 
+def turn_clock_choice(seconds: int | None) -> int | None:
+    """A clock a player chose (a casual game, a seek): none, or one of ``TURN_CLOCK_CHOICES``.
+    Tournaments, set by staff, take any positive clock."""
+    if seconds is not None and seconds not in settings.TURN_CLOCK_CHOICES:
+        raise Refusal.INVALID_TURN_CLOCK.error(
+            params={"allowed": list(settings.TURN_CLOCK_CHOICES)}
+        )
+    return seconds
+
+
 @transaction.atomic
 def game_create(
     *,

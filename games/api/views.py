@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -101,18 +100,9 @@ class GameListCreateView(generics.ListAPIView[Game]):
             options=data["options"],
             seats=[services.SeatSpec(**seat) for seat in data["seats"]],
             assistance=data["assistance"],
-            turn_clock_seconds=turn_clock(data["turn_clock_seconds"]),
+            turn_clock_seconds=services.turn_clock_choice(data["turn_clock_seconds"]),
         )
         return render_game(request, game, status=201)
-
-
-def turn_clock(seconds: int | None) -> int | None:
-    """A casual game's turn clock: none, or one of ``TURN_CLOCK_CHOICES``."""
-    if seconds is not None and seconds not in settings.TURN_CLOCK_CHOICES:
-        raise Refusal.INVALID_TURN_CLOCK.error(
-            params={"allowed": list(settings.TURN_CLOCK_CHOICES)}
-        )
-    return seconds
 
 
 class GameDetailView(APIView):

@@ -73,10 +73,7 @@ def seek_create(
     become a started game now and the seek comes back paired, with its game; both players' other
     open seeks are withdrawn then (a player is paired into one game at a time)."""
     now = now or timezone.now()
-    if turn_clock_seconds is not None and turn_clock_seconds not in settings.TURN_CLOCK_CHOICES:
-        raise Refusal.INVALID_TURN_CLOCK.error(
-            params={"allowed": list(settings.TURN_CLOCK_CHOICES)}
-        )
+    services.turn_clock_choice(turn_clock_seconds)
     if rated and turn_clock_seconds is None:
         # A rated game without a clock could be stalled by the losing side for ever.
         raise Refusal.RATED_SEEK_NEEDS_CLOCK.error()
