@@ -231,6 +231,8 @@ def test_ten_thousand_hot_seat_watched_live(
             scoring = page.locator("[data-testid^='die-'][data-scoring=true]")
             for i in range(scoring.count()):
                 scoring.nth(i).click()
+                # Each tap counts, even one landing as the stream's echo of the last move arrives.
+                expect(scoring.nth(i)).to_have_class(re.compile(r"\bheld\b"))
             expect(page.get_by_test_id("selection")).not_to_have_class("warning")
             risk = page.get_by_test_id("risk-next")
             expect(risk).to_be_visible()

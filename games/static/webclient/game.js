@@ -115,11 +115,15 @@ export async function showGame(main, gameId, { watching }) {
       page.again = true;
       return;
     }
+    let changed = false;
     page.reading = (async () => {
       do {
         page.again = false;
         const game = await get(`games/${gameId}/`);
-        if (!page.game || game.version >= page.game.version) page.game = game;
+        if (newer(game, page.game)) {
+          page.game = game;
+          changed = true;
+        }
       } while (page.again);
     })();
     try {
@@ -127,14 +131,16 @@ export async function showGame(main, gameId, { watching }) {
     } finally {
       page.reading = null;
     }
-    draw();
+    // Redrawing replaces the board's buttons: a tap that lands during a needless redraw (the
+    // stream echoing this page's own move) would be lost, its mousedown and mouseup on two nodes.
+    if (changed) draw();
   };
 
   async function act(move) {
     try {
       const answer = await post(`games/${gameId}/moves/`, { ...move, expected_version: page.game.version });
       for (const event of answer.events) note(event, Date.now());
-      if (answer.game.version >= page.game.version) page.game = answer.game;
+      if (newer(answer.game, page.game)) page.game = answer.game;
       draw();
     } catch (problem) {
       if (!(problem instanceof Problem)) throw problem;
@@ -169,6 +175,13 @@ export async function showGame(main, gameId, { watching }) {
       read();
     }
   }, 250);
+}
+
+/** Whether a read of the game tells more than the one drawn: a later version, or the same
+ * version answered differently (an open game's seats, a finished game's result). */
+function newer(game, shown) {
+  if (!shown || game.version > shown.version) return true;
+  return game.version === shown.version && JSON.stringify(game) !== JSON.stringify(shown);
 }
 
 function openPanel(game, page) {
