@@ -67,6 +67,7 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
         "started_at": iso_datetime(game.started_at),
         "finished_at": iso_datetime(game.finished_at),
         "turn_seat": game.turn_seat,
+        "deadline_at": iso_datetime(game.deadline_at),
         "rated": game.rated,
         "assistance": game.assistance,
         "seats": [seat_body(seat) for seat in seats],

@@ -205,9 +205,19 @@ class GameSerializer(serializers.ModelSerializer[Game]):
         model = Game
         fields = [
             "id", "kind", "kind_name", "status", "status_name", "version", "options",
-            "created_by", "created_at", "started_at", "finished_at", "turn_seat", "rated",
-            "assistance", "seats", "your_seats", "setup_label", "fairness", "state",
+            "created_by", "created_at", "started_at", "finished_at", "turn_seat", "deadline_at",
+            "rated", "assistance", "seats", "your_seats", "setup_label", "fairness", "state",
         ]  # fmt: skip
+        extra_kwargs = {
+            "deadline_at": {
+                "help_text": _(
+                    "When the server plays for the seat to move if it has not moved by then: the "
+                    "auto-confirm after a Yatzy turn's last roll, or the end of the turn clock, "
+                    "whichever comes first. Null when nothing is due (no clock, a computer's "
+                    "turn, a game not in play)."
+                )
+            }
+        }
 
     def get_your_seats(self, game: Game) -> list[int]:
         request = self.context.get("request")

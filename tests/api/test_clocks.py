@@ -5,7 +5,7 @@ better than the player would; two timed-out turns in a row forfeit a rated game;
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -175,3 +175,30 @@ def test_another_seat_resigning_buys_the_seat_to_play_no_time(make_client) -> No
     deadline = Game.objects.get(pk=game.pk).deadline_at
     cara.ok("post", game_url(str(game.pk), "resign/"), status=201)
     assert Game.objects.get(pk=game.pk).deadline_at == deadline
+
+
+def test_the_game_answer_says_when_the_server_plays_for_the_seat(make_client) -> None:
+    """``deadline_at`` in the game answer (and the move's answer) is the game's timer: the turn
+    clock's end, then the auto-confirm once the last roll is used, and none once it is over."""
+    ann = make_client()
+    game = new_game(player(ann), "yatzy", ["me"], turn_clock_seconds=60, auto_confirm_seconds=3)
+    game_id = str(game.pk)
+    moves = game_url(game_id, "moves/")
+
+    def shown(answer: dict[str, Any]) -> Any:
+        text = answer["deadline_at"]
+        return None if text is None else datetime.fromisoformat(text)
+
+    row = Game.objects.get(pk=game_id)
+    assert shown(ann.ok("get", game_url(game_id))) == row.deadline_at
+    assert row.deadline_at - row.last_move_at == timedelta(seconds=60)
+    for _ in range(3):
+        answer = ann.ok("post", moves, {"type": "roll"}, status=201)["game"]
+    row = Game.objects.get(pk=game_id)
+    # The last roll used: the auto-confirm (3 s) comes before the clock's 60 s.
+    assert row.deadline_at - row.last_move_at == timedelta(seconds=3)
+    assert shown(answer) == row.deadline_at == shown(ann.ok("get", game_url(game_id)))
+    listed = ann.ok("get", GAMES)["results"]
+    assert [shown(g) for g in listed if g["id"] == game_id] == [row.deadline_at]
+    ann.ok("post", game_url(game_id, "resign/"), status=201)
+    assert ann.ok("get", game_url(game_id))["deadline_at"] is None

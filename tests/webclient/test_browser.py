@@ -393,6 +393,10 @@ def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> N
     game_id = game.get_attribute("data-game")
     expect(host.get_by_test_id("game")).to_have_attribute("data-game", game_id)
     expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    # The 60 s clock, from the game's deadline: both players count it, the one to move or not.
+    counting = re.compile(r"Time to move: (1:00|0:[0-5]\d)")
+    for page in (host, guest):
+        expect(page.get_by_test_id("clock")).to_have_text(counting)
 
     guest.once("dialog", lambda dialog: dialog.accept())
     guest.get_by_test_id("resign").click()

@@ -75,13 +75,9 @@ export async function showGame(main, gameId, { watching }) {
     h("section", { class: "card events" }, h("h2", {}, t("events")), log));
   main.replaceChildren(view);
 
-  const note = (event, at) => {
+  const note = (event) => {
     if (page.seen.has(event.seq)) return;
     page.seen.add(event.seq);
-    // The auto-confirm counts from the last roll: keep when it was seen (or made, from the log).
-    if (event.type === "dice_rolled" && event.seq > (page.lastRoll?.seq ?? 0)) {
-      page.lastRoll = { seq: event.seq, at };
-    }
     const words = [describe(page.game, event), ...event.messages.map((m) => m.text)];
     const item = h("li", { "data-seq": event.seq, "data-type": event.type, class: event.automatic ? "auto" : "" },
       h("span", { class: "seq" }, event.seq), words.join(" · "));
@@ -101,6 +97,7 @@ export async function showGame(main, gameId, { watching }) {
     const parts = [];
     if (game.status === "open") parts.push(openPanel(game, page));
     if (game.state) parts.push(game.kind === "yatzy" ? drawYatzy(game, ctx) : drawTenThousand(game, ctx));
+    if (game.status === "active") parts.unshift(timerLine(game, page));
     if (game.status === "finished" || game.status === "aborted") {
       parts.unshift(resultPanel(game, watching ? null : rematchPanel(game)));
     }
@@ -139,7 +136,7 @@ export async function showGame(main, gameId, { watching }) {
   async function act(move) {
     try {
       const answer = await post(`games/${gameId}/moves/`, { ...move, expected_version: page.game.version });
-      for (const event of answer.events) note(event, Date.now());
+      for (const event of answer.events) note(event);
       if (newer(answer.game, page.game)) page.game = answer.game;
       draw();
     } catch (problem) {
@@ -154,11 +151,11 @@ export async function showGame(main, gameId, { watching }) {
   page.game = await get(`games/${gameId}/`);
   const history = await get(`games/${gameId}/events/?after=0`);
   if (current !== page) return; // left while loading
-  for (const event of history.events) note(event, Date.parse(event.created_at));
+  for (const event of history.events) note(event);
   draw();
   const after = Math.max(0, ...page.seen);
   page.source = gameStream(gameId, after, (event) => {
-    note(event, Date.now());
+    note(event);
     read();
   });
   page.source.onopen = () => {
@@ -175,6 +172,27 @@ export async function showGame(main, gameId, { watching }) {
       read();
     }
   }, 250);
+}
+
+/** The game's timer (`deadline_at`): when the server plays for the seat to move. After a Yatzy
+ * turn's last roll that is the auto-confirm, else the turn clock's end. Redrawn by the page's
+ * ticker; the server's deadline, not the moment this page saw the move, so a page opened late
+ * or a watcher counts the same seconds as the player. */
+function timerLine(game, page) {
+  const s = game.state;
+  const autoConfirm = game.kind === "yatzy" && s?.rolls_left === 0 && s.auto_confirm_seconds > 0;
+  const line = h("p", { class: "countdown", testid: autoConfirm ? "countdown" : "clock", hidden: true });
+  const due = game.deadline_at ? Date.parse(game.deadline_at) : null;
+  page.tick = () => {
+    line.hidden = due === null;
+    if (due === null) return;
+    const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
+    const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    line.textContent = autoConfirm ? t("autoConfirmIn", { s: left }) : t("clockLeft", { clock });
+    line.classList.toggle("short", autoConfirm || left <= 10);
+  };
+  page.tick();
+  return line;
 }
 
 /** Whether a read of the game tells more than the one drawn: a later version, or the same

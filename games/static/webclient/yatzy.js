@@ -1,5 +1,6 @@
 // Yatzy: the dice with their holds, the roll, the sheets with the legal boxes and their points,
-// marking a box and confirming it (with a warning when it scores 0), the auto-confirm countdown.
+// marking a box and confirming it (with a warning when it scores 0). The auto-confirm countdown is
+// the game page's timer line (game.js).
 
 import { die, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -45,9 +46,6 @@ export function drawYatzy(game, ctx) {
     warnings.push(h("p", { class: "warning", testid: "sacrifice" }, t("sacrifice", { box: chosen.label })));
   }
   if (s.message) warnings.push(h("p", { class: "warning", testid: "message" }, s.message));
-  const countdown = h("p", { class: "countdown", testid: "countdown", hidden: true });
-  ctx.page.tick = () => tick(game, ctx, countdown);
-  tick(game, ctx, countdown);
   const status = h("p", { class: "turn", testid: "turn" },
     game.status === "active"
       ? ctx.myTurn ? `${t("yourTurn")} — ${ctx.seatName(s.turn_seat)}` : t("toPlay", { name: ctx.seatName(s.turn_seat) })
@@ -55,22 +53,8 @@ export function drawYatzy(game, ctx) {
     game.status === "active" ? ` · ${s.round}/${s.rounds}` : "");
   return h("div", { class: "yatzy" },
     h("section", { class: "card table" }, status, dice,
-      canHold ? h("p", { class: "muted" }, t("hold")) : null, controls, ...warnings, countdown),
+      canHold ? h("p", { class: "muted" }, t("hold")) : null, controls, ...warnings),
     sheet(game, ctx, legal));
-}
-
-function tick(game, ctx, countdown) {
-  const s = game.state;
-  const seconds = s.auto_confirm_seconds;
-  const last = ctx.page.lastRoll;
-  const waiting = game.status === "active" && seconds > 0 && s.rolls_left === 0 && last;
-  if (!waiting) {
-    countdown.hidden = true;
-    return;
-  }
-  const left = Math.max(0, Math.ceil((last.at + seconds * 1000 - Date.now()) / 1000));
-  countdown.hidden = false;
-  countdown.textContent = t("autoConfirmIn", { s: left });
 }
 
 function sheet(game, ctx, legal) {
