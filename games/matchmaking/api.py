@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -134,7 +135,26 @@ class SeekDetailView(APIView):
 
 
 class GameRematchView(APIView):
-    permission_classes = [IsAuthenticated]
+    def get_permissions(self) -> list[Any]:
+        # Like the game itself, its offers are for anyone to read; offering needs a seat.
+        if self.request.method == "GET":
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    @extend_schema(
+        summary="The rematch offers",
+        description=(
+            "The seats whose players have offered to play this game again (none while it is"
+            " in play), and `rematch`, the new game, once every player has. A page opened after"
+            " an offer reads them here: the stream's `rematch_offered` reached only the pages"
+            " open at the time."
+        ),
+        responses={200: RematchSerializer},
+        tags=["games"],
+    )
+    @refuses(Refusal.GAME_NOT_FOUND)
+    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+        return Response(RematchSerializer(rematch.rematch_offers(game_id=game_id)).data)
 
     @extend_schema(
         summary="Offer a rematch",

@@ -73,6 +73,23 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     return RematchState(game=game, offered_seats=offered_seats, rematch=rematch)
 
 
+def rematch_offers(*, game_id: GameId) -> RematchState:
+    """The offers made so far at ``game_id`` (none while it is in play), and the new game once
+    every account has offered: what a page opened after an offer needs, since the stream's
+    ``rematch_offered`` reached only the pages open then."""
+    try:
+        game = game_with_seats(game_id)
+    except (Game.DoesNotExist, ValueError, ValidationError):
+        raise Refusal.GAME_NOT_FOUND.error() from None
+    seat_of = {seat.player_id: seat.index for seat in game.seats.all() if seat.player_id}
+    offers = list(RematchOffer.objects.filter(game=game).select_related("rematch"))
+    return RematchState(
+        game=game,
+        offered_seats=sorted(seat_of[offer.player_id] for offer in offers),
+        rematch=next((offer.rematch for offer in offers if offer.rematch is not None), None),
+    )
+
+
 def _spec(seat: Seat) -> services.SeatSpec:
     if seat.occupant == Occupant.PLAYER:
         return services.SeatSpec(type="player", player=seat.player)

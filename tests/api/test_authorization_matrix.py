@@ -244,6 +244,8 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
         to("/api/v1/seeks/{seek}/"),
         (401, 404, 204, 404, 404, 404),
     ),
+    # A game's rematch offers: public, like the game (none while it is in play).
+    (G + "rematch/", "GET"): (to("/api/v1/games/{game}/rematch/"), (200,) * 6),
     # A rematch: seat holders of a finished game (this one is in play), nobody else.
     (G + "rematch/", "POST"): (
         to("/api/v1/games/{game}/rematch/"),

@@ -131,3 +131,30 @@ def test_the_rematch_of_a_rated_game_is_rated() -> None:
     client_of(ann).ok("post", url, status=201)
     rematch = Game.objects.get(pk=client_of(bob).ok("post", url, status=201)["rematch"])
     assert rematch.rated and not rematch.assistance and rematch.turn_clock_seconds == 60
+
+
+def test_the_offers_are_there_for_a_page_opened_later(notes) -> None:
+    """``GET games/{id}/rematch/``: what a page opened after an offer shows, the stream's
+    ``rematch_offered`` having gone only to the pages open then."""
+    ann, bob = account("ann"), account("bob")
+    game = finished_game(ann, bob)
+    url = game_url(str(game.pk), "rematch/")
+    anyone = api_client()
+    assert anyone.ok("get", url) == {"game": str(game.pk), "offered_seats": [], "rematch": None}
+    client_of(bob).ok("post", url, status=201)
+    assert client_of(ann).ok("get", url) == {
+        "game": str(game.pk),
+        "offered_seats": [1],
+        "rematch": None,
+    }
+    started = client_of(ann).ok("post", url, status=201)["rematch"]
+    assert anyone.ok("get", url) == {
+        "game": str(game.pk),
+        "offered_seats": [0, 1],
+        "rematch": started,
+    }
+    # A game in play has none; a game that is not there is the usual 404.
+    playing = new_game(ann, "yatzy", ("me", "open"), joiners=[bob])
+    assert anyone.ok("get", game_url(str(playing.pk), "rematch/"))["offered_seats"] == []
+    missing = anyone.get(game_url("00000000-0000-0000-0000-000000000000", "rematch/"))
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")

@@ -407,10 +407,16 @@ def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> N
     guest.get_by_test_id("rematch").click()
     expect(guest.get_by_test_id("rematch-waiting")).to_be_visible()
     expect(host.get_by_test_id("rematch-offered")).to_contain_text("hal")
+    # A page opened after the offer (the stream's note gone by) reads it from the game.
+    host.reload()
+    expect(host.get_by_test_id("rematch-offered")).to_contain_text("hal")
     host.get_by_test_id("rematch").click()
     expect(host.get_by_test_id("game")).not_to_have_attribute("data-game", game_id)
     expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
     rematch_id = host.get_by_test_id("game").get_attribute("data-game")
     expect(guest.get_by_test_id("game")).to_have_attribute("data-game", rematch_id)
     expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    # Back at the finished game, the page shows the way to its rematch.
+    guest.goto(f"{server.url}/play/#/game/{game_id}")
+    expect(guest.get_by_test_id("to-rematch")).to_have_attribute("href", f"#/game/{rematch_id}")
     assert host.errors == [] and guest.errors == []

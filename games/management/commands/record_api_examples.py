@@ -255,6 +255,7 @@ def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
     game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
     rec.call(ann, "post", "/games/{game_id}/resign/", {}, game_id=game_id, keep=False)
     rec.call(ann, "post", "/games/{game_id}/rematch/", game_id=game_id, keep=False)
+    rec.call(bob, "get", "/games/{game_id}/rematch/", game_id=game_id)  # ann's offer, waiting
     rec.call(bob, "post", "/games/{game_id}/rematch/", game_id=game_id)
 
 

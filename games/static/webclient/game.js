@@ -12,14 +12,29 @@ import { drawYatzy } from "./yatzy.js";
 
 let current = null; // the page shown: its stream and timers, closed on leaving
 
-// Rematch offers heard on the account stream (`rematch_offered`) or made here, by finished game:
-// the game's answer does not list them, so they last as long as the page does.
+// Rematch offers by finished game: read once (GET games/{id}/rematch/, for offers made before
+// the page opened), then heard on the account stream (`rematch_offered`) or made here.
 const rematches = new Map();
 function rematchOf(gameId) {
-  if (!rematches.has(gameId)) rematches.set(gameId, { seats: new Set(), mine: false });
+  if (!rematches.has(gameId)) {
+    rematches.set(gameId, { seats: new Set(), mine: false, read: false, rematch: null });
+  }
   return rematches.get(gameId);
 }
+
+function readRematch(game, offers) {
+  offers.read = true;
+  get(`games/${game.id}/rematch/`).then((answer) => {
+    for (const seat of answer.offered_seats) offers.seats.add(seat);
+    if (answer.offered_seats.some((seat) => game.your_seats.includes(seat))) offers.mine = true;
+    offers.rematch = answer.rematch;
+    current?.draw?.();
+  }, () => {
+    offers.read = false; // tried again at the next redraw
+  });
+}
 onNote((note) => {
+  if (note.type === "rematch_started") rematchOf(note.previous).rematch = note.game;
   if (note.type !== "rematch_offered") return;
   rematchOf(note.game).seats.add(note.seat);
   if (current?.gameId === note.game) current.draw?.();
@@ -256,6 +271,11 @@ function leavePanel(game, page) {
 function rematchPanel(game) {
   if (game.status !== "finished" || !game.your_seats.length) return null;
   const offers = rematchOf(game.id);
+  if (!offers.read) readRematch(game, offers);
+  if (offers.rematch) {
+    return h("div", { class: "rematch row" },
+      h("a", { class: "button primary", testid: "to-rematch", href: `#/game/${offers.rematch}` }, t("toRematch")));
+  }
   const others = [...offers.seats].filter((seat) => !game.your_seats.includes(seat));
   const offered = others.length
     ? h("p", { class: "badge", testid: "rematch-offered" },
@@ -270,6 +290,7 @@ function rematchPanel(game) {
       const answer = await post(`games/${game.id}/rematch/`);
       offers.mine = true;
       if (answer.rematch) {
+        offers.rematch = answer.rematch;
         location.hash = `#/game/${answer.rematch}`;
         return;
       }
