@@ -190,3 +190,24 @@ def test_an_entry_in_a_paused_tournament_is_forfeited_too(organiser) -> None:
     tournament_pause(tournament_id=tournament.pk)
     ban(ann)
     assert entrant_of(tournament, ann).withdrawn_at is not None
+
+
+def test_at_a_larger_table_the_others_play_on(organiser) -> None:
+    tournament = new_tournament(organiser, format="swiss", rounds=2, table_size=3)
+    ann = api_client("ann")
+    register(tournament, ann)
+    add_computers(tournament, ["casual"] * 5)
+    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    entrant = entrant_of(tournament, ann)
+
+    ban(ann)
+
+    play_round(tournament)
+    second = table_of(tournament, 2, entrant)
+    game = Game.objects.get(pk=second.game_id)
+    assert len(second.entrant_ids) == 3
+    assert game.status == GameStatus.ACTIVE
+    assert game.state["out"] == [second.entrant_ids.index(entrant.pk)]
+    tournament = play_on(tournament)
+    assert tournament.status == TournamentStatus.FINISHED
+    assert places(second)[entrant.pk] == 3
