@@ -5,8 +5,10 @@ A ban makes the account inactive (sign-in and every token refused) and cuts it o
 (``player_cut_off``, which an account's deletion calls too: players.deletion): its API tokens
 deleted, its admin and browsable-API sessions ended, its open seeks withdrawn, its games in play
 resigned through the one move path and its open games left or cancelled (games.leaving), its
-entries in tournaments not yet started withdrawn, and its open account streams ended (the
-``account_closed`` note; a stream ticket it still holds is refused on redemption).
+entries in tournaments not yet started withdrawn, its entries in running ones forfeited (it stays
+in the pairing, so the schedule and the bracket stand, and each later table of its resigns as it
+opens: ``games.tournaments.services.tournament_forfeit_entry``), and its open account streams
+ended (the ``account_closed`` note; a stream ticket it still holds is refused on redemption).
 """
 
 from __future__ import annotations
@@ -18,11 +20,17 @@ from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
+from config.errors import ApiError
+from config.refusals import Refusal
 from games import live
 from games.leaving import GamesLeft, player_running_games_end
 from games.matchmaking.seeks import seeks_withdraw_for_player
-from games.tournaments.models import Entrant
-from games.tournaments.services import OPEN_FOR_ENTRY, tournament_withdraw
+from games.tournaments.models import Entrant, TournamentStatus
+from games.tournaments.services import (
+    OPEN_FOR_ENTRY,
+    tournament_forfeit_entry,
+    tournament_withdraw,
+)
 from players import services as player_services
 from players.models import Player
 
@@ -32,6 +40,7 @@ class CutOff:
     tokens: int
     sessions: int
     seeks: int
+    #: Entries withdrawn before the start, and forfeited in running tournaments.
     entries: int
     games: GamesLeft
 
@@ -50,6 +59,27 @@ def sessions_end(*, player: Player) -> int:
     return len(ended)
 
 
+def entries_withdraw(*, player: Player) -> int:
+    """Withdraw the account's entries in tournaments not yet started, and forfeit those in running
+    ones; how many."""
+    entries = Entrant.objects.filter(player=player, withdrawn_at__isnull=True)
+    withdrawn = 0
+    not_started = entries.filter(tournament__status__in=OPEN_FOR_ENTRY)
+    for tournament_id in list(not_started.values_list("tournament_id", flat=True)):
+        try:
+            tournament_withdraw(tournament_id=tournament_id, player=player)
+        except ApiError as refusal:
+            if refusal.entry.code != Refusal.REGISTRATION_CLOSED.code:
+                raise
+            # It started since it was listed: running now, its entry is forfeited below.
+            continue
+        withdrawn += 1
+    running = entries.filter(tournament__status=TournamentStatus.RUNNING)
+    for tournament_id in list(running.values_list("tournament_id", flat=True)):
+        withdrawn += tournament_forfeit_entry(tournament_id=tournament_id, player=player)
+    return withdrawn
+
+
 def player_cut_off(*, player: Player) -> CutOff:
     """End everything the account has going: tokens, sessions, seeks, games, entries. In the
     caller's transaction, with the account's row locked and already unable to sign in, so that
@@ -58,14 +88,10 @@ def player_cut_off(*, player: Player) -> CutOff:
     sessions = sessions_end(player=player)
     # Seeks first: a seek left open would pair the account into a new game after its games end.
     seeks = seeks_withdraw_for_player(player=player)
+    # Entries before games, for the same reason: each tournament's row stays locked until this
+    # commits, so none opens a round meanwhile, and any round it opened before is in play below.
+    withdrawn = entries_withdraw(player=player)
     games = player_running_games_end(player=player)
-    entries = Entrant.objects.filter(
-        player=player, withdrawn_at__isnull=True, tournament__status__in=OPEN_FOR_ENTRY
-    ).values_list("tournament_id", flat=True)
-    withdrawn = 0
-    for tournament_id in list(entries):
-        tournament_withdraw(tournament_id=tournament_id, player=player)
-        withdrawn += 1
     # A stream opened before the cut-off would go on until its lifetime ends: the note ends it.
     closed = live.player_note(player.pk, {"type": "account_closed"})
     transaction.on_commit(lambda: live.publish([closed]))

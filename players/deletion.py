@@ -7,8 +7,8 @@ becomes ``deleted-<id>``, the display name the fixed placeholder (``DELETED_NAME
 translated), email and names are cleared, the password made unusable, the account inactive (off
 the leaderboards and profiles), and it is cut off as a ban cuts off (games.moderation): tokens and
 sessions gone, games in play resigned through the one move path, open games left, entries in
-tournaments not yet started withdrawn. The admin's log keeps its entries about the account, their
-object named anew.
+tournaments not yet started withdrawn and those in running ones forfeited. The admin's log keeps
+its entries about the account, their object named anew.
 """
 
 from __future__ import annotations

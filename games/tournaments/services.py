@@ -15,8 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from config.refusals import Refusal
 from games import live
 from games import services as game_services
+from games.ending import game_resign
 from games.kinds import kind_for
-from games.models import GameStatus
+from games.models import GameId, GameStatus
 from games.rules import RuleError
 from games.tournaments import pairing as p
 from games.tournaments.models import (
@@ -144,6 +145,20 @@ def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
     )
     if not updated:
         raise Refusal.NOT_REGISTERED.error()
+
+
+@transaction.atomic
+def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> bool:
+    """Withdraw ``player``'s entry from a running (or paused) tournament: a cut-off account's
+    (games.moderation). The entrant stays in the pairing (``_active_at_start``), so the schedule
+    and the bracket stand, and each table it is seated at from now on is forfeited as it opens
+    (``_open_table``); its games in play are the caller's to end. False if there was no such entry
+    (or the tournament is over)."""
+    tournament = _lock(tournament_id)
+    if tournament.status != TournamentStatus.RUNNING:
+        return False
+    entries = tournament.entrants.filter(player=player, withdrawn_at__isnull=True)
+    return bool(entries.update(withdrawn_at=timezone.now()))
 
 
 @transaction.atomic
@@ -343,9 +358,22 @@ def _open_table(
         computer_limit=False,
     )
     game_services.game_start(game_id=game.pk, player=tournament.created_by)
+    _forfeit_withdrawn(game.pk, [entrants[entrant_id] for entrant_id in entrant_ids])
     return TournamentGame.objects.create(
         round=round_, table=table, replay=replay, game=game, entrant_ids=list(entrant_ids)
     )
+
+
+def _forfeit_withdrawn(game_id: GameId, seated: Sequence[Entrant]) -> None:
+    """A withdrawn entrant's seat (an account cut off mid-tournament) resigns as the game starts,
+    as its account, through the move path: waiting on its clock would hold up the round. The
+    others play on, or win; with every seat withdrawn the last one left wins."""
+    for seat, entrant in enumerate(seated):
+        if entrant.withdrawn_at is None or entrant.player is None:
+            continue
+        result = game_resign(game_id=game_id, player=entrant.player, seat=seat)
+        if result.game.status != GameStatus.ACTIVE:
+            return
 
 
 def _schedule_next_edition(tournament: Tournament) -> None:

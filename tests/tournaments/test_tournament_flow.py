@@ -29,6 +29,11 @@ def play_out(tournament: Tournament, *, limit: int = 60) -> Tournament:
     """Start it, then play every open game (the computer, or the clock for absent humans) and
     advance, round after round."""
     assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    return play_on(tournament, limit=limit)
+
+
+def play_on(tournament: Tournament, *, limit: int = 60) -> Tournament:
+    """Play a running tournament's games and advance it, round after round, to its end."""
     for _ in range(limit):
         tournament.refresh_from_db()
         if tournament.status != TournamentStatus.RUNNING:
