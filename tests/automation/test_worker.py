@@ -70,7 +70,9 @@ class Worker:
                 "worker",
                 "-B",
                 "--pool=solo",
-                "--queues=celery,timers",
+                # The queues this test process sends to (CELERY_QUEUE): another run on the
+                # same Redis with its own queue neither feeds this worker nor is fed by it.
+                f"--queues={settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_TIMERS_QUEUE}",
                 "--loglevel=INFO",
                 "--without-gossip",
                 "--without-mingle",
