@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
+
 
 class ScriptedDice:
     """The server's dice in tests: queued rolls first, then a seeded generator."""
@@ -50,14 +52,17 @@ class QueuedTasks:
     deployment's worker serves, as a ``--pool=solo`` worker would; a countdown is not waited for
     (time here is the test's clock)."""
 
-    QUEUES = ("celery", "timers")
-
     def __init__(self, app: Any) -> None:
         self.app = app
+        # Every app's tasks module, as a worker imports them at start (autodiscover_tasks): a
+        # test run alone may not have imported the one a queued message names.
+        app.loader.import_default_modules()
+        # The queues this process sends to (CELERY_QUEUE names them per run sharing a broker).
+        self.queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_TIMERS_QUEUE)
         self.lose()  # messages left by other tests name games that no longer exist
 
     def _take(self, conn: Any) -> Any:
-        for name in self.QUEUES:
+        for name in self.queues:
             with conn.SimpleQueue(name) as queue:
                 try:
                     return queue.get(block=False)

@@ -90,7 +90,14 @@ def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Any) 
     assert value("dice_tasks_total", task=name, state="FAILURE") >= 1
 
 
+def default_queues(settings: Any) -> None:
+    """The queues' default names, whatever CELERY_QUEUE this run was given."""
+    settings.CELERY_TASK_DEFAULT_QUEUE = "celery"
+    settings.CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": "timers"}}
+
+
 def test_queue_depths_in_a_broker_of_files(settings: Any, tmp_path: Path) -> None:
+    default_queues(settings)
     settings.CELERY_BROKER_URL = "filesystem://"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_out": str(tmp_path)}
     for name in ("1_a.celery.msg", "2_b.celery.msg", "3_c.timers.msg", "other.txt"):
@@ -102,6 +109,7 @@ def test_queue_depths_in_a_broker_of_files(settings: Any, tmp_path: Path) -> Non
 def test_queue_depths_on_redis(settings: Any) -> None:
     import redis
 
+    default_queues(settings)
     settings.CELERY_BROKER_URL = os.environ["REDIS_URL"]
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     client.delete("celery", "timers")
