@@ -1,4 +1,4 @@
-"""Matchmaking endpoints: seeks (list yours, make one, withdraw it) and rematches."""
+"""Matchmaking endpoints: seeks (list yours, make one, read one, withdraw it) and rematches."""
 
 from __future__ import annotations
 
@@ -120,6 +120,22 @@ class SeekListCreateView(APIView):
 
 class SeekDetailView(APIView):
     permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        summary="One of your seeks",
+        description=(
+            "One of your seeks, whatever became of it: `open`, `paired` with its `game`,"
+            " `withdrawn` or `expired` (past its `expires_at`, even before the sweep marks it)."
+            " A client whose stream dropped reads it to learn whether the seek paired, the"
+            " stream's `seek_paired` having gone by. Another account's seek is not found."
+        ),
+        responses={200: SeekSerializer},
+        tags=["matchmaking"],
+    )
+    @refuses(Refusal.SEEK_NOT_FOUND)
+    def get(self, request: Request, seek_id: int) -> Response:
+        seek = seeks.seek_get(seek_id=seek_id, player=request_player(request))
+        return Response(SeekSerializer(seek).data)
 
     @extend_schema(
         summary="Withdraw a seek",

@@ -1,5 +1,5 @@
 """Every write on a seek: make one (pairing it at once with a compatible open seek), withdraw
-it, withdraw all of an account's, expire them.
+it, withdraw all of an account's, expire them; and the reads: an account's open seeks, one seek.
 
 Pairing is serialised: every ``seek_create`` takes one transaction-scoped PostgreSQL advisory lock
 (``pg_advisory_xact_lock``) before it looks for a partner, and keeps it until it commits, as a
@@ -54,6 +54,18 @@ def seeks_open(*, player: Player, now: datetime | None = None) -> QuerySet[Seek]
     return Seek.objects.filter(
         player=player, status=SeekStatus.OPEN, expires_at__gt=now or timezone.now()
     )
+
+
+def seek_get(*, seek_id: int, player: Player, now: datetime | None = None) -> Seek:
+    """One of the account's seeks, whatever became of it (another's is not found): what a client
+    that missed ``seek_paired`` reads to learn its seek's fate. A seek past its ``expires_at`` is
+    answered expired even before the sweep marks it (it pairs with nobody any more)."""
+    seek = Seek.objects.filter(pk=seek_id, player=player).first()
+    if seek is None:
+        raise Refusal.SEEK_NOT_FOUND.error()
+    if seek.status == SeekStatus.OPEN and seek.expires_at <= (now or timezone.now()):
+        seek.status = SeekStatus.EXPIRED  # as the sweep will write it; nothing is saved here
+    return seek
 
 
 @transaction.atomic

@@ -240,6 +240,10 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
         to("/api/v1/seeks/", {"kind": "ten_thousand"}),
         (401, 201, 201, 201, 201, 201),
     ),
+    (A + "seeks/<int:seek_id>/", "GET"): (
+        to("/api/v1/seeks/{seek}/"),
+        (401, 404, 200, 404, 404, 404),
+    ),
     (A + "seeks/<int:seek_id>/", "DELETE"): (
         to("/api/v1/seeks/{seek}/"),
         (401, 404, 204, 404, 404, 404),

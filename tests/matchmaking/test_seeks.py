@@ -1,10 +1,10 @@
 """Seeks over HTTP: two compatible seeks become one started game, and both streams are told;
-incompatible ones wait; the list, withdrawal, the limits and refusals; expiry; withdrawing all
-of an account's seeks."""
+incompatible ones wait; the list, reading one, withdrawal, the limits and refusals; expiry;
+withdrawing all of an account's seeks."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import jsonschema
 import pytest
@@ -99,6 +99,48 @@ def test_a_seek_is_withdrawn_by_its_player_only() -> None:
     assert bob.ok("post", SEEKS, YATZY, status=201)["status"] == "open"
 
 
+def test_a_seek_is_read_by_its_player_whatever_became_of_it() -> None:
+    """``GET seeks/{id}/``: what a client that missed ``seek_paired`` (its stream dropped) reads
+    to learn its seek's fate; ``GET seeks/`` lists only the open ones."""
+    ann, bob, cat = api_client(), api_client(), api_client()
+    made = ann.ok("post", SEEKS, YATZY, status=201)
+    url = f"{SEEKS}{made['id']}/"
+    assert made["status"] == "open" and made["game"] is None
+    assert ann.ok("get", url) == made
+    game = bob.ok("post", SEEKS, YATZY, status=201)["game"]
+    assert ann.ok("get", url) == {**made, "status": "paired", "game": game}
+    assert ann.ok("get", SEEKS) == []
+
+    withdrawn = cat.ok("post", SEEKS, YATZY, status=201)
+    cat.delete(f"{SEEKS}{withdrawn['id']}/")
+    assert cat.ok("get", f"{SEEKS}{withdrawn['id']}/") == {**withdrawn, "status": "withdrawn"}
+
+
+def test_a_seek_past_its_time_reads_expired_before_and_after_the_sweep() -> None:
+    ann = api_client()
+    made = ann.ok("post", SEEKS, YATZY, status=201)
+    url = f"{SEEKS}{made['id']}/"
+    past = timezone.now() - timedelta(seconds=1)
+    Seek.objects.filter(pk=made["id"]).update(expires_at=past)
+    for sweep in (False, True):
+        if sweep:
+            assert Seek.objects.get(pk=made["id"]).status == SeekStatus.OPEN  # read, not written
+            assert expire_seeks() == 1
+        answer = ann.ok("get", url)
+        assert datetime.fromisoformat(answer["expires_at"]) == past
+        assert answer == {**made, "status": "expired", "expires_at": answer["expires_at"]}
+
+
+def test_another_accounts_seek_or_none_is_not_found() -> None:
+    ann, bob = api_client(), api_client()
+    made = ann.ok("post", SEEKS, YATZY, status=201)
+    for url in (f"{SEEKS}{made['id']}/", f"{SEEKS}{made['id'] + 1000}/"):
+        response = bob.get(url)
+        assert (response.status_code, response.json()["code"]) == (404, "not_found")
+        # The same refusal as withdrawing it.
+        assert bob.delete(url).json()["code"] == "not_found"
+
+
 @pytest.mark.parametrize(
     ("body", "status", "code"),
     [
@@ -174,6 +216,7 @@ def test_withdraw_for_player_takes_back_only_their_open_seeks() -> None:
 def test_seeks_need_an_account(anon) -> None:
     assert anon.post(SEEKS, YATZY, format="json").status_code == 401
     assert anon.get(SEEKS).status_code == 401
+    assert anon.get(f"{SEEKS}1/").status_code == 401
 
 
 def test_the_admin_lists_seeks_read_only() -> None:

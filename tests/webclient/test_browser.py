@@ -6,7 +6,8 @@ auto-confirm, and a whole Dés 10 000 game against a hot-seat player, while a se
 context (another person, signed out) watches that game live and sees every move; and a second
 person joins an open game from the lobby and hears on the account stream that it is their turn;
 a person enters a tournament and withdraws; two people seek a game from the lobby, are paired
-into one, and after a resignation both ask for a rematch and land in the new game.
+into one, and after a resignation both ask for a rematch and land in the new game; a seek paired
+while its page's account stream was down still takes that page to the game once it reconnects.
 Every wait is on a state of the page, never a fixed sleep. About two minutes on this
 project's 2-core machine.
 
@@ -419,4 +420,50 @@ def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> N
     # Back at the finished game, the page shows the way to its rematch.
     guest.goto(f"{server.url}/play/#/game/{game_id}")
     expect(guest.get_by_test_id("to-rematch")).to_have_attribute("href", f"#/game/{rematch_id}")
+    assert host.errors == [] and guest.errors == []
+
+
+def test_a_seek_paired_while_the_stream_was_down(browser: object, server: LiveServer) -> None:
+    """The account stream replays nothing: a `seek_paired` sent while it was down never comes.
+    When it opens again, the lobby reads each seek it showed (`GET seeks/{id}/`): one withdrawn
+    meanwhile leaves the lobby, one paired meanwhile takes the page to its game."""
+    host = new_page(browser, server, DESKTOP)
+    register(host, "ida")
+    guest = new_page(browser, server, PHONE)
+    register(guest, "jon")
+    following(host)
+    # The page's own modules (app.js imports ./notes.js): the same instances, the same stream.
+    notes = "import('/static/webclient/notes.js').then((m) => m.{}())"
+    api = "import('/static/webclient/api.js').then((m) => m.api({}))"
+    rows = host.get_by_test_id("seek-row")
+
+    # Withdrawn behind the page's back (another tab, say) while its stream was down.
+    seek(host, clock="300")
+    expect(rows).to_have_count(1)
+    seek_id = rows.get_attribute("data-seek")
+    host.evaluate(notes.format("stopFollowing"))
+    expect(host.locator("body")).not_to_have_class(re.compile(r"\bfollowing\b"))
+    host.evaluate(api.format(f"'DELETE', 'seeks/{seek_id}/'"))
+    expect(rows).to_have_count(1)  # nothing told the page
+    host.evaluate(notes.format("followAccount"))
+    following(host)
+    expect(rows).to_have_count(0)
+
+    # Paired while the stream was down: the guest's seek finds the host's.
+    seek(host, clock="300")
+    expect(rows).to_have_count(1)
+    host.evaluate(notes.format("stopFollowing"))
+    expect(host.locator("body")).not_to_have_class(re.compile(r"\bfollowing\b"))
+    seek(guest, clock="300")
+    game = guest.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+    # With no stream, the host's page cannot have heard: it is still in the lobby, seek shown.
+    assert host.evaluate("location.hash") in ("", "#/")
+    expect(rows).to_have_count(1)
+    expect(host.get_by_test_id("game")).to_have_count(0)
+    host.evaluate(notes.format("followAccount"))
+    expect(host.get_by_test_id("game")).to_have_attribute("data-game", game_id)
+    expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    following(host)
     assert host.errors == [] and guest.errors == []

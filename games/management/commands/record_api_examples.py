@@ -249,10 +249,11 @@ def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
     # Withdrawing: a seek nobody has taken yet.
     seek_id = rec.call(ann, "post", "/seeks/", {"kind": "ten_thousand"}, keep=False)["id"]
     rec.call(ann, "delete", "/seeks/{seek_id}/", seek_id=seek_id)
-    rec.call(ann, "post", "/seeks/", seek, keep=False)
+    waiting = rec.call(ann, "post", "/seeks/", seek, keep=False)["id"]
     rec.call(ann, "get", "/seeks/")
     # The operation's example is the seek that pairs: the game has started.
     game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
+    rec.call(ann, "get", "/seeks/{seek_id}/", seek_id=waiting)  # paired since: its game
     rec.call(ann, "post", "/games/{game_id}/resign/", {}, game_id=game_id, keep=False)
     rec.call(ann, "post", "/games/{game_id}/rematch/", game_id=game_id, keep=False)
     rec.call(bob, "get", "/games/{game_id}/rematch/", game_id=game_id)  # ann's offer, waiting

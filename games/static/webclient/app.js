@@ -6,7 +6,7 @@ import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
 import { followAccount, onNote, stopFollowing } from "./notes.js";
-import { optionField, seekCard } from "./seeks.js";
+import { forgetSeeks, optionField, seekCard, seekPairedMeanwhile, seeksShown } from "./seeks.js";
 import { tournamentView } from "./tournaments.js";
 
 const main = document.getElementById("main");
@@ -29,6 +29,7 @@ function nav() {
 async function signOut() {
   await post("accounts/token/revoke/").catch(() => null);
   stopFollowing();
+  forgetSeeks();
   session.clear();
   location.hash = "#/";
   route();
@@ -256,12 +257,27 @@ picker.addEventListener("change", () => {
 window.addEventListener("hashchange", route);
 // The account's notes redraw the lobby (whose turn it is in my games); a game's page has its own
 // stream. A seek paired, or a rematch started, goes to the new game: the person asked for it.
+// When the stream (re)opens, a `seek_paired` sent while it was down is not replayed: the seeks
+// the lobby showed are read, and one paired meanwhile goes to its game all the same.
 onNote((note) => {
   const [, page, id] = location.hash.split("/");
-  if (note.type === "seek_paired") location.hash = `#/game/${note.game}`;
-  else if (note.type === "rematch_started" && (page !== "game" || id === note.previous)) {
+  if (note.type === "seek_paired") {
+    forgetSeeks();
+    location.hash = `#/game/${note.game}`;
+  } else if (note.type === "stream_opened") {
+    if (seeksShown()) afterMissedNotes();
+  } else if (note.type === "rematch_started" && (page !== "game" || id === note.previous)) {
     location.hash = `#/game/${note.game}`;
   } else if (!page || page === "") route();
 });
+
+/** The stream opened again: a seek paired meanwhile goes to its game, as `seek_paired` would;
+ * else the lobby is redrawn (a seek withdrawn or expired meanwhile leaves it). */
+async function afterMissedNotes() {
+  const game = await seekPairedMeanwhile();
+  if (game) location.hash = `#/game/${game}`;
+  else if (!location.hash.split("/")[1]) route();
+}
+
 route();
 export { api };

@@ -3,6 +3,8 @@
 // the signed-in person. EventSource cannot send the token, so each connection first asks for a
 // single-use ticket (POST stream/tickets/) and opens stream/?ticket=...; when the stream drops,
 // EventSource's own retry would reuse the spent ticket, so it is closed and a new one fetched.
+// Nothing sent while no stream was open is replayed: each time one opens, listeners get a
+// `{type: "stream_opened"}` of the page's own, and read again what they were waiting for.
 
 import { post, session } from "./api.js";
 import { language } from "./i18n.js";
@@ -34,12 +36,14 @@ export async function followAccount() {
   }
   if (source || !session.token) return;
   source = new EventSource(`/api/v1/stream/?ticket=${encodeURIComponent(ticket)}&lang=${language()}`);
-  const handle = (message) => {
-    const note = JSON.parse(message.data);
+  const tell = (note) => {
     for (const listener of listeners) listener(note);
   };
-  for (const type of NOTES) source.addEventListener(type, handle);
-  source.onopen = () => document.body.classList.add("following");
+  for (const type of NOTES) source.addEventListener(type, (message) => tell(JSON.parse(message.data)));
+  source.onopen = () => {
+    document.body.classList.add("following");
+    tell({ type: "stream_opened" });
+  };
   source.onerror = () => {
     stopFollowing();
     retry = setTimeout(() => {

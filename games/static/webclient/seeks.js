@@ -1,7 +1,8 @@
 // Seeking an opponent from the lobby: the form (POST seeks/), the account's open seeks
 // (GET seeks/), each with a Withdraw button (DELETE seeks/{id}/). A seek that finds its partner
 // at once answers `paired` with its game; one that waits is paired later, and the account's
-// stream says so (`seek_paired`: app.js goes to the game).
+// stream says so (`seek_paired`: app.js goes to the game). A note sent while the stream was down
+// is not replayed: when it opens again, the seeks last shown are read (GET seeks/{id}/).
 
 import { api, get, post } from "./api.js";
 import { h, notice } from "./dom.js";
@@ -33,9 +34,31 @@ function seekLine(seek) {
     .filter(Boolean).join(" · ");
 }
 
+// The ids of the open seeks the lobby last showed.
+let shown = [];
+
+/** The stream has (re)opened: the game of a seek last shown that paired meanwhile, if any. The
+ * ones still open are kept (and one that could not be read: read again next time); the others
+ * (paired, withdrawn, expired, not found) are forgotten. */
+export async function seekPairedMeanwhile() {
+  const read = (id) => get(`seeks/${id}/`)
+    .catch((problem) => (problem.status === 404 ? null : { id, status: "open" }));
+  const seeks = await Promise.all(shown.map(read));
+  shown = seeks.filter((seek) => seek?.status === "open").map((seek) => seek.id);
+  return seeks.find((seek) => seek?.status === "paired")?.game ?? null;
+}
+
+/** Paired (the stream said so), or signed out: the seeks shown are over, none to read again. */
+export function forgetSeeks() {
+  shown = [];
+}
+
+export const seeksShown = () => shown.length > 0;
+
 /** The lobby's card: the account's open seeks, then the form; `refresh` redraws the lobby. */
 export async function seekCard(refresh) {
   const mine = await get("seeks/");
+  shown = mine.map((seek) => seek.id);
   const withdraw = (seek) => h("button", {
     type: "button",
     testid: "withdraw-seek",
