@@ -466,4 +466,17 @@ def test_a_seek_paired_while_the_stream_was_down(browser: object, server: LiveSe
     expect(host.get_by_test_id("game")).to_have_attribute("data-game", game_id)
     expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
     following(host)
+
+    # Paired while the page was away (reloaded): the tab remembers the seeks it showed.
+    for page in (host, guest):
+        page.goto(f"{server.url}/play/#/")
+    seek(host, clock="120")
+    expect(rows).to_have_count(1)
+    host.evaluate(notes.format("stopFollowing"))
+    seek(guest, clock="120")
+    expect(game).not_to_have_attribute("data-game", game_id)
+    expect(game).to_have_attribute("data-status", "active")
+    again = game.get_attribute("data-game")
+    host.reload()
+    expect(host.get_by_test_id("game")).to_have_attribute("data-game", again)
     assert host.errors == [] and guest.errors == []

@@ -34,8 +34,15 @@ function seekLine(seek) {
     .filter(Boolean).join(" · ");
 }
 
-// The ids of the open seeks the lobby last showed.
-let shown = [];
+// The ids of the open seeks the lobby last showed, kept for the tab's life (sessionStorage): a
+// seek that paired while the page was being reloaded is found as one missed while the stream was
+// down would be (the lobby reads those it showed before and no longer lists).
+const SHOWN = "dice.seeksShown";
+let shown = JSON.parse(sessionStorage.getItem(SHOWN) || "[]");
+function remember(ids) {
+  shown = ids;
+  sessionStorage.setItem(SHOWN, JSON.stringify(ids));
+}
 
 /** The stream has (re)opened: the game of a seek last shown that paired meanwhile, if any. The
  * ones still open are kept (and one that could not be read: read again next time); the others
@@ -44,13 +51,13 @@ export async function seekPairedMeanwhile() {
   const read = (id) => get(`seeks/${id}/`)
     .catch((problem) => (problem.status === 404 ? null : { id, status: "open" }));
   const seeks = await Promise.all(shown.map(read));
-  shown = seeks.filter((seek) => seek?.status === "open").map((seek) => seek.id);
+  remember(seeks.filter((seek) => seek?.status === "open").map((seek) => seek.id));
   return seeks.find((seek) => seek?.status === "paired")?.game ?? null;
 }
 
 /** Paired (the stream said so), or signed out: the seeks shown are over, none to read again. */
 export function forgetSeeks() {
-  shown = [];
+  remember([]);
 }
 
 export const seeksShown = () => shown.length > 0;
@@ -58,7 +65,17 @@ export const seeksShown = () => shown.length > 0;
 /** The lobby's card: the account's open seeks, then the form; `refresh` redraws the lobby. */
 export async function seekCard(refresh) {
   const mine = await get("seeks/");
-  shown = mine.map((seek) => seek.id);
+  const open = new Set(mine.map((seek) => seek.id));
+  const gone = shown.filter((id) => !open.has(id));
+  remember([...open]);
+  if (gone.length) {
+    // Paired unheard (the page reloaded meanwhile), or withdrawn or expired: read which.
+    const read = (id) => get(`seeks/${id}/`).catch(() => null);
+    Promise.all(gone.map(read)).then((seeks) => {
+      const paired = seeks.find((seek) => seek?.status === "paired");
+      if (paired && !location.hash.split("/")[1]) location.hash = `#/game/${paired.game}`;
+    });
+  }
   const withdraw = (seek) => h("button", {
     type: "button",
     testid: "withdraw-seek",
