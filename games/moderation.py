@@ -83,7 +83,9 @@ def entries_withdraw(*, player: Player) -> int:
 def player_cut_off(*, player: Player) -> CutOff:
     """End everything the account has going: tokens, sessions, seeks, games, entries. In the
     caller's transaction, with the account's row locked and already unable to sign in, so that
-    nothing new starts meanwhile."""
+    nothing new starts meanwhile. Locked FOR NO KEY UPDATE, and no key of it (its username)
+    changed until this is done: either would take the row FOR UPDATE, which a seat inserted for
+    the account waits for (see ``player_ban``)."""
     tokens = player_services.token_revoke_all(player=player)
     sessions = sessions_end(player=player)
     # Seeks first: a seek left open would pair the account into a new game after its games end.
@@ -100,7 +102,11 @@ def player_cut_off(*, player: Player) -> CutOff:
 
 @transaction.atomic
 def player_ban(*, player_id: int) -> Ban:
-    player = Player.objects.select_for_update().get(pk=player_id)
+    # FOR NO KEY UPDATE: it still excludes a seek or a pairing of the account (which lock its row
+    # first), but not a row referring to it. A round opening holds its tournament's row while it
+    # inserts the account's seat, and the cut-off waits for that tournament's row: holding the
+    # account's row FOR UPDATE, the two would wait for each other (a deadlock).
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     player.is_active = False
     player.save(update_fields=["is_active"])
     return player_cut_off(player=player)
