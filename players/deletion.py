@@ -81,16 +81,17 @@ def account_delete(*, player_id: int) -> CutOff:
     player.groups.clear()
     player.user_permissions.clear()
     done = player_cut_off(player=player)
-    # The username last: a key (its unique index), so writing it takes the row FOR UPDATE and
-    # waits for any transaction that inserted a row referring to the account (a seat, an event).
-    # Such a transaction (a round opening, a move) locks its tournament's or game's row before
-    # referring to the account; the cut-off holds each of the account's now, so the one that got
-    # the row first has committed and one waiting for it refers to nothing yet. None of them waits
-    # for this transaction while it waits for them.
-    player.save(update_fields=["username"])
     # Stored answers to its retried requests (they name the account as it was).
     IdempotencyKey.objects.filter(scope=f"player:{player.pk}").delete()
     _admin_log_renamed(player, old_username)
+    # The username last. It is a key (its unique index): writing it takes the row FOR UPDATE,
+    # which a transaction referring to the account (a seat, an event, a rating change) waits for
+    # as it commits (the foreign keys are checked then: DEFERRABLE INITIALLY DEFERRED). Written
+    # first, a round opening seating the account would wait for this transaction at its commit,
+    # still holding its tournament's row, which the cut-off waits for: a deadlock. Written last,
+    # such a commit waits for ours, and ours for nothing more: its own checks wait only for a row
+    # held FOR UPDATE, and every other lock on an account's row is FOR NO KEY UPDATE.
+    player.save(update_fields=["username"])
     return done
 
 

@@ -17,13 +17,13 @@ from django.db import connection
 from games import automation
 from games.log_check import log_problems
 from games.models import Game, GameEvent, GameStatus
-from games.moderation import CutOff, player_ban
+from games.moderation import CutOff, player_ban, player_unban
 from games.tournaments import pairing as p
 from games.tournaments import services
 from games.tournaments.models import TournamentGame
 from players.deletion import account_delete
-from players.models import Player
-from tests.factories import account, new_tournament, organiser
+from players.models import Player, PlayerRating, RatingChange
+from tests.factories import account, new_game, new_tournament, organiser
 from tests.reliability.test_cut_off_race import waiting_on_a_lock
 
 CUT_OFFS: dict[str, Callable[..., CutOff]] = {"ban": player_ban, "deletion": account_delete}
@@ -87,3 +87,66 @@ def test_a_cut_off_waiting_on_a_round_that_seats_the_account_lets_it_open(
     assert list(log_problems(game)) == []
     if how == "deletion":
         assert Player.objects.get(pk=ann.pk).username == f"deleted-{ann.pk}"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_deletion_waiting_on_a_table_that_forfeits_an_entry_of_hers_lets_it_commit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Banned mid-tournament (her entry forfeited), then let back: her later tables still seat
+    her and resign her seat as they open, which rates the game. Her deletion's cut-off passes
+    that tournament by (nothing left to forfeit) and resigns a rated game of hers, so waits for
+    her rating's row, which such a table holds until it commits; that commit, referring to her,
+    must not wait for the deletion in turn."""
+    tournament = new_tournament(organiser(), rated=True)
+    for _ in range(2):
+        services.tournament_add_computer(tournament_id=tournament.pk, level="casual")
+    ann, bob = account("ann"), account("bob")
+    PlayerRating.objects.create(player=ann, kind="yatzy")
+    entrant = services.tournament_register(tournament_id=tournament.pk, player=ann)
+    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    assert player_ban(player_id=ann.pk).entries == 1  # round 1 is her bye: nothing resigned
+    player_unban(player_id=ann.pk)
+    duel = new_game(bob, "yatzy", ["me", "open"], joiners=[ann], rated=True)
+    (first,) = TournamentGame.objects.filter(round__tournament=tournament)
+    automation.run_until_idle(first.game_id)
+    outcome: dict[str, Any] = {}
+
+    def delete() -> None:
+        try:
+            outcome["done"] = account_delete(player_id=ann.pk)
+        except Exception as exc:  # reported below, not lost in the thread
+            outcome["error"] = exc
+        finally:
+            connection.close()
+
+    deleting = threading.Thread(target=delete)
+    forfeit_withdrawn = services._forfeit_withdrawn
+
+    def forfeit_then_let_the_deletion_wait(*args: Any) -> None:
+        forfeit_withdrawn(*args)  # round 2's table: her seat resigned, the game rated
+        deleting.start()
+        deadline = time.monotonic() + 20
+        while waiting_on_a_lock() == 0:  # for her rating's row, rating her other game
+            assert time.monotonic() < deadline, "the deletion never waited"
+            time.sleep(0.05)
+
+    monkeypatch.setattr(services, "_forfeit_withdrawn", forfeit_then_let_the_deletion_wait)
+    assert services.tournament_advance(tournament_id=tournament.pk)
+    deleting.join(timeout=60)
+
+    assert not deleting.is_alive()
+    assert "error" not in outcome, outcome
+    assert (outcome["done"].entries, outcome["done"].games.resigned) == (0, 1)
+    table = TournamentGame.objects.get(round__tournament=tournament, round__number=2)
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == GameStatus.FINISHED
+    left = GameEvent.objects.get(game=game, type="seat_left")
+    assert (left.actor_id, left.data["seat"]) == (ann.pk, table.entrant_ids.index(entrant.pk))
+    duel = Game.objects.get(pk=duel.pk)
+    assert duel.status == GameStatus.FINISHED
+    assert RatingChange.objects.filter(player=ann).count() == 2
+    for played in (game, duel):
+        assert list(log_problems(played)) == []
+    assert Player.objects.get(pk=ann.pk).username == f"deleted-{ann.pk}"
