@@ -1,8 +1,9 @@
 """A cut-off (a ban, an account's deletion) racing a round opening that seats the account, proved on
-the real database. The round opening holds the tournament's row and inserts the account's seat (a
-foreign key to the account's row); the cut-off holds the account's row and waits for the
-tournament's. Neither may wait for the other in turn: the seat goes in, the round opens, then the
-cut-off forfeits the entry and resigns the game just opened. Neither fails on a deadlock."""
+the real database. The round opening holds the tournament's row until it commits, and its commit
+checks the seat's foreign key to the account's row (FOR KEY SHARE); the cut-off holds the
+account's row and waits for the tournament's. Neither may wait for the other in turn: the round
+opens, then the cut-off forfeits the entry and resigns the game just opened. Neither fails on a
+deadlock."""
 
 from __future__ import annotations
 
