@@ -83,7 +83,9 @@ def entries_withdraw(*, player: Player) -> int:
 def player_cut_off(*, player: Player) -> CutOff:
     """End everything the account has going: tokens, sessions, seeks, games, entries. In the
     caller's transaction, with the account's row locked and already unable to sign in, so that
-    nothing new starts meanwhile."""
+    nothing new starts meanwhile. Locked FOR NO KEY UPDATE, and no key of it (its username)
+    changed until this is done: either would take the row FOR UPDATE, which a transaction seating
+    the account waits for as it commits (see ``player_ban``)."""
     tokens = player_services.token_revoke_all(player=player)
     sessions = sessions_end(player=player)
     # Seeks first: a seek left open would pair the account into a new game after its games end.
@@ -100,7 +102,12 @@ def player_cut_off(*, player: Player) -> CutOff:
 
 @transaction.atomic
 def player_ban(*, player_id: int) -> Ban:
-    player = Player.objects.select_for_update().get(pk=player_id)
+    # FOR NO KEY UPDATE, as every lock on an account's row: it still excludes a seek or a pairing
+    # of the account (which lock its row first), but not a transaction referring to it, whose
+    # foreign keys are checked (FOR KEY SHARE of the row) as it commits. A round opening seating
+    # the account commits holding its tournament's row, which the cut-off waits for: holding the
+    # account's row FOR UPDATE, each would wait for the other (a deadlock).
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     player.is_active = False
     player.save(update_fields=["is_active"])
     return player_cut_off(player=player)

@@ -146,8 +146,9 @@ def game_create(
 
 
 def _check_computer_games(creator: Player) -> None:
-    # The account's row serialises its creations: two at once cannot both pass the count.
-    Player.objects.select_for_update().filter(pk=creator.pk).exists()
+    # The account's row serialises its creations: two at once cannot both pass the count. FOR NO
+    # KEY UPDATE, as every lock on an account's row: a commit referring to it does not wait.
+    Player.objects.select_for_update(no_key=True).filter(pk=creator.pk).exists()
     limit = int(settings.MAX_COMPUTER_GAMES_PER_ACCOUNT)
     running = (
         Game.objects.filter(

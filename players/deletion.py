@@ -25,6 +25,19 @@ from config.refusals import Refusal
 from games.moderation import CutOff, player_cut_off
 from players.models import DELETED_NAME, IdempotencyKey, Player
 
+#: What the deletion writes before the cut-off: every changed field but the username (a key).
+_ANONYMISED = (
+    "display_name",
+    "email",
+    "first_name",
+    "last_name",
+    "password",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+    "deleted_at",
+)
+
 
 def _placeholder_username(player: Player) -> str:
     name = f"deleted-{player.pk}"
@@ -53,7 +66,9 @@ def _admin_log_renamed(player: Player, old_username: str) -> None:
 @transaction.atomic
 def account_delete(*, player_id: int) -> CutOff:
     """Anonymise the account and cut it off (what the admin's action calls)."""
-    player = Player.objects.select_for_update().get(pk=player_id)
+    # FOR NO KEY UPDATE, as a ban locks it: a round opening seating the account goes on (see
+    # games.moderation.player_ban).
+    player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     old_username = player.username
     player.username = _placeholder_username(player)
     player.display_name = DELETED_NAME
@@ -61,13 +76,22 @@ def account_delete(*, player_id: int) -> CutOff:
     player.set_unusable_password()
     player.is_active = player.is_staff = player.is_superuser = False
     player.deleted_at = player.deleted_at or timezone.now()  # deleted again: still the first
-    player.save()
+    # All but the username now; the cut-off's moves are published with this object's new names.
+    player.save(update_fields=_ANONYMISED)
     player.groups.clear()
     player.user_permissions.clear()
     done = player_cut_off(player=player)
     # Stored answers to its retried requests (they name the account as it was).
     IdempotencyKey.objects.filter(scope=f"player:{player.pk}").delete()
     _admin_log_renamed(player, old_username)
+    # The username last. It is a key (its unique index): writing it takes the row FOR UPDATE,
+    # which a transaction referring to the account (a seat, an event, a rating change) waits for
+    # as it commits (the foreign keys are checked then: DEFERRABLE INITIALLY DEFERRED). Written
+    # first, a round opening seating the account would wait for this transaction at its commit,
+    # still holding its tournament's row, which the cut-off waits for: a deadlock. Written last,
+    # such a commit waits for ours, and ours for nothing more: its own checks wait only for a row
+    # held FOR UPDATE, and every other lock on an account's row is FOR NO KEY UPDATE.
+    player.save(update_fields=["username"])
     return done
 
 

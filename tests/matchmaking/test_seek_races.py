@@ -1,8 +1,9 @@
 """Racing seeks on PostgreSQL: twenty accounts seek at once and no seek lands in two games (nor
 any game gets more or fewer than two seeks); ten pairs of compatible seeks made at the same moment
 all pair (none are both left open); a player whose two seeks are taken at once by two others is
-paired into one game; a seek taking the seek of an account being banned waits for the ban; one
-account retrying with one Idempotency-Key creates one seek."""
+paired into one game; a seek taking the seek of an account being banned waits for the ban (and
+the ban's commit, rating the seeker, does not wait for the seek); one account retrying with one
+Idempotency-Key creates one seek."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from django.db import connection, transaction
 from games.matchmaking import seeks
 from games.matchmaking.models import Seek, SeekStatus
 from games.models import Game, GameStatus
-from games.moderation import player_cut_off
-from players.models import Player
-from tests.factories import Client, account, api_client
+from games.moderation import player_ban, player_cut_off
+from players.models import Player, RatingChange
+from tests.factories import Client, account, api_client, new_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -194,7 +195,7 @@ def test_a_seek_taking_a_seek_of_an_account_being_banned_waits_for_the_ban() -> 
             connection.close()
 
     with transaction.atomic():
-        banned = Player.objects.select_for_update().get(pk=bob.pk)  # as player_ban does
+        banned = Player.objects.select_for_update(no_key=True).get(pk=bob.pk)  # as player_ban
         banned.is_active = False
         banned.save(update_fields=["is_active"])
         seeking = threading.Thread(target=seek)
@@ -210,3 +211,37 @@ def test_a_seek_taking_a_seek_of_an_account_being_banned_waits_for_the_ban() -> 
     assert outcome["seek"][0] == 201 and outcome["seek"][1]["status"] == "open"
     assert Seek.objects.get(pk=bobs.pk).status == SeekStatus.WITHDRAWN
     assert not Game.objects.exists()
+
+
+def test_a_seek_waiting_for_a_ban_that_rates_its_game_with_the_seeker_does_not_deadlock() -> None:
+    """The ban resigns Bob's rated game with Ann: a rating change of Ann's, whose foreign key is
+    checked (FOR KEY SHARE of her row) as the ban commits. Ann's seek, pairing meanwhile, holds
+    her row and waits for Bob's; holding hers FOR UPDATE, each would wait for the other."""
+    ann, bob = account("ann"), account("bob")
+    duel = new_game(ann, "yatzy", ["me", "open"], joiners=[bob], rated=True)
+    bobs = seeks.seek_create(player=bob, kind="yatzy", options={})
+    outcome: dict[str, Any] = {}
+
+    def seek() -> None:
+        try:
+            outcome["seek"] = seeks.seek_create(player=ann, kind="yatzy", options={})
+        except Exception as exc:  # reported below, not lost in the thread (a deadlock, say)
+            outcome["error"] = exc
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        assert player_ban(player_id=bob.pk).games.resigned == 1  # committed below
+        seeking = threading.Thread(target=seek)
+        seeking.start()
+        deadline = time.monotonic() + 20
+        while waiting_on_a_lock() == 0:  # Ann's pairing found Bob's seek and waits for his row
+            assert time.monotonic() < deadline, "the pairing never waited for the account"
+            time.sleep(0.05)
+    seeking.join(timeout=60)
+
+    assert "error" not in outcome, outcome
+    assert outcome["seek"].status == SeekStatus.OPEN
+    assert Seek.objects.get(pk=bobs.pk).status == SeekStatus.WITHDRAWN
+    assert Game.objects.get(pk=duel.pk).status == GameStatus.FINISHED
+    assert RatingChange.objects.filter(game=duel, player=ann).exists()
