@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.utils import timezone
 from knox.models import AuthToken
@@ -165,6 +165,14 @@ class Client(APIClient):
         response = getattr(self, method)(url, data, format="json", **kw)
         assert response.status_code == status, (response.status_code, response.json())
         return response.json() if response.content else None
+
+
+class MakeClient(Protocol):
+    """The ``make_client`` fixture (tests/conftest.py): ``api_client``."""
+
+    def __call__(
+        self, username: str | None = None, password: str = "correct-horse-battery"
+    ) -> Client: ...
 
 
 def api_client(username: str | None = None, password: str = "correct-horse-battery") -> Client:
