@@ -23,7 +23,8 @@ def play_turn(client: Any, game: dict[str, Any], turn: int) -> dict[str, Any]:
     assert legal, state
     best = max(legal, key=lambda option: option["points"])
     body = client.ok("post", url, {"type": "score", "box": best["box"]}, status=201)
-    return body["game"]
+    game_after: dict[str, Any] = body["game"]
+    return game_after
 
 
 def expected_totals_from_events(events: list[dict[str, Any]], seats: int) -> list[int]:
