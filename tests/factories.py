@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from django.utils import timezone
@@ -121,6 +121,12 @@ def rolled_out(game: Game, player: Player, *, timer: bool = True) -> Game:
     game = move(game, player, type="roll", hold=[0])
     assert (game.deadline_at is not None) == timer, game.deadline_at
     return game
+
+
+def deadline(game: Game) -> datetime:
+    """``game``'s deadline, which the test knows is set (a timer or a turn clock running)."""
+    assert game.deadline_at is not None, game.pk
+    return game.deadline_at
 
 
 def scored_turn(game: Game, player: Player) -> Game:
