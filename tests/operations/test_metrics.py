@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
+from pytest_django import Settings
 
 from config.celery_app import app
 from config.queue_depth import queue_depths, timers_pending
@@ -73,7 +74,7 @@ def test_http_requests_are_counted_by_route_and_status() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Any) -> None:
+def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Settings) -> None:
     settings.GAMES_TIMERS = "database"
     worker = QueuedTasks(app)
     name = "games.tasks.play_computer_move"
@@ -90,7 +91,7 @@ def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Any) 
     assert value("dice_tasks_total", task=name, state="FAILURE") >= 1
 
 
-def test_queue_depths_in_a_broker_of_files(settings: Any, tmp_path: Path) -> None:
+def test_queue_depths_in_a_broker_of_files(settings: Settings, tmp_path: Path) -> None:
     settings.CELERY_BROKER_URL = "filesystem://"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_out": str(tmp_path)}
     for name in ("1_a.celery.msg", "2_b.celery.msg", "3_c.timers.msg", "other.txt"):
@@ -99,7 +100,7 @@ def test_queue_depths_in_a_broker_of_files(settings: Any, tmp_path: Path) -> Non
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL")
-def test_queue_depths_on_redis(settings: Any) -> None:
+def test_queue_depths_on_redis(settings: Settings) -> None:
     import redis
 
     settings.CELERY_BROKER_URL = os.environ["REDIS_URL"]
@@ -113,7 +114,7 @@ def test_queue_depths_on_redis(settings: Any) -> None:
 
 
 @pytest.mark.django_db
-def test_timers_pending_and_overdue_from_the_games(ann: Player, settings: Any) -> None:
+def test_timers_pending_and_overdue_from_the_games(ann: Player, settings: Settings) -> None:
     settings.GAMES_TIMERS = "database"
     game = rolled_out(new_game(ann), ann)  # auto-confirm due in 3 s
     assert game.deadline_at is not None
@@ -194,7 +195,7 @@ async def stream_tier_metrics(client: str, authorization: str = "") -> list[dict
 
 
 @pytest.mark.asyncio
-async def test_the_stream_tier_answers_metrics_itself_to_the_operators(settings: Any) -> None:
+async def test_the_stream_tier_answers_metrics_itself_to_the_operators(settings: Settings) -> None:
     settings.INTERNAL_TOKEN = ""
     here = await stream_tier_metrics("127.0.0.1")
     assert here[0]["status"] == 200
