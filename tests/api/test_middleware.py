@@ -26,7 +26,7 @@ DJANGOS = {
 VOLATILE = {"Date", "Set-Cookie", "Content-Length"}
 
 
-def answer(client: Any, method: str, url: str, **extra: Any) -> tuple[int, dict[str, str], Any]:
+def answer(client: Client, method: str, url: str, **extra: Any) -> tuple[int, dict[str, str], Any]:
     response = getattr(client, method)(url, **extra)
     headers = {k: v for k, v in response.headers.items() if k not in VOLATILE}
     if "Expires" in headers:

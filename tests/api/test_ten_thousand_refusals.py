@@ -25,7 +25,9 @@ def table(make_client: MakeClient, dice: ScriptedDice) -> dict[str, Any]:
     return {"alice": alice, "bob": bob, "carol": carol, "id": game["id"], "dice": dice}
 
 
-def refused(client: Any, game_id: str, payload: Any, status: int, code: str) -> dict[str, Any]:
+def refused(
+    client: APIClient, game_id: str, payload: Any, status: int, code: str
+) -> dict[str, Any]:
     before = GameEvent.objects.filter(game_id=game_id).count()
     game = Game.objects.get(pk=game_id)
     response = client.post(game_url(game_id, "moves/"), payload, format="json")

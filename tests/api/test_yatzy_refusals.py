@@ -22,7 +22,7 @@ def table(make_client: MakeClient, dice: ScriptedDice) -> dict[str, Any]:
     return {"alice": alice, "bob": bob, "carol": carol, "id": game["id"], "dice": dice}
 
 
-def refused(client: Any, game_id: str, move: Any, status: int, code: str) -> dict[str, Any]:
+def refused(client: APIClient, game_id: str, move: Any, status: int, code: str) -> dict[str, Any]:
     before = GameEvent.objects.filter(game_id=game_id).count()
     snapshot = Game.objects.get(pk=game_id).state
     response = client.post(game_url(game_id, "moves/"), move, format="json")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from pytest_django import Settings
@@ -124,7 +125,7 @@ def test_timers_pending_and_overdue_from_the_games(ann: Player, settings: Settin
 
 
 @pytest.mark.django_db
-def test_metrics_page_exports_the_queues(client: Any) -> None:
+def test_metrics_page_exports_the_queues(client: Client) -> None:
     body = client.get("/metrics").content.decode()
     assert "# TYPE dice_timers_pending gauge" in body
     assert "# TYPE dice_queue_depth gauge" in body
@@ -153,7 +154,7 @@ TASKS.labels("games.tasks.play_computer_move", "SUCCESS").inc(3)
 
 @pytest.mark.django_db
 def test_metrics_add_up_every_process_of_the_multiprocess_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: Any
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: Client
 ) -> None:
     directory = tmp_path / "prometheus"
     directory.mkdir()
