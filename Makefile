@@ -75,7 +75,7 @@ test: install
 	mkdir -p var
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy config games players ai
+	$(BIN)/mypy config games players ai tests
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/pytest
 
@@ -92,9 +92,9 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# Every package strictly, with the Django and DRF plugins (pyproject: [tool.mypy]).
+# Every package and the tests strictly, with the Django and DRF plugins (pyproject: [tool.mypy]).
 typecheck: install
-	$(BIN)/mypy config games players ai
+	$(BIN)/mypy config games players ai tests
 
 # Translations with Babel (pure Python: no GNU gettext needed). `messages` re-extracts the code's
 # gettext strings into every catalogue of locale/ (a new string arrives untranslated, and

@@ -4,11 +4,11 @@ injected dice and clock from tests/doubles.py."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 import pytest
 from django.test import override_settings
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 # Without Redis, tasks queued by moves go to an in-process broker rather than the files of
@@ -41,12 +41,23 @@ def _flush_past_the_event_log_guard() -> Iterator[None]:
     if not on_postgres():
         yield
         return
+    from django.core.management.color import Style
+    from django.db.backends.base.operations import BaseDatabaseOperations
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     original = DatabaseOperations.sql_flush
 
-    def sql_flush(self: DatabaseOperations, *args: Any, **kwargs: Any) -> list[str]:
-        statements = original(self, *args, **kwargs)
+    def sql_flush(
+        self: BaseDatabaseOperations,
+        style: Style,
+        tables: Sequence[str],
+        *,
+        reset_sequences: bool = False,
+        allow_cascade: bool = False,
+    ) -> list[str]:
+        statements = original(
+            self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+        )
         return ["SET LOCAL session_replication_role = replica", *statements] if statements else []
 
     DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
@@ -70,7 +81,7 @@ def _fresh_throttles() -> None:
 
 
 @pytest.fixture
-def make_client(db: None) -> Callable[..., factories.Client]:
+def make_client(db: None) -> factories.MakeClient:
     """Clients of new accounts, registered through the API (tests/factories.py: api_client)."""
     return factories.api_client
 
@@ -81,7 +92,7 @@ def anon() -> APIClient:
 
 
 @pytest.fixture
-def dice(settings: Any) -> ScriptedDice:
+def dice(settings: Settings) -> ScriptedDice:
     """The server's dice for this test: queued rolls, then seeded ones."""
     scripted = ScriptedDice()
     settings.GAMES_DICE_ROLLER = scripted

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
 from django.utils import timezone
 from knox.models import AuthToken
@@ -123,6 +123,12 @@ def rolled_out(game: Game, player: Player, *, timer: bool = True) -> Game:
     return game
 
 
+def deadline(game: Game) -> datetime:
+    """``game``'s deadline, which the test knows is set (a timer or a turn clock running)."""
+    assert game.deadline_at is not None, game.pk
+    return game.deadline_at
+
+
 def scored_turn(game: Game, player: Player) -> Game:
     """A yatzy turn of one roll, scored in the first free box of the seat to play."""
     game = move(game, player, type="roll")
@@ -165,6 +171,14 @@ class Client(APIClient):
         response = getattr(self, method)(url, data, format="json", **kw)
         assert response.status_code == status, (response.status_code, response.json())
         return response.json() if response.content else None
+
+
+class MakeClient(Protocol):
+    """The ``make_client`` fixture (tests/conftest.py): ``api_client``."""
+
+    def __call__(
+        self, username: str | None = None, password: str = "correct-horse-battery"
+    ) -> Client: ...
 
 
 def api_client(username: str | None = None, password: str = "correct-horse-battery") -> Client:

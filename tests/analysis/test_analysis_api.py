@@ -25,6 +25,7 @@ def play(game_id: str, client: Client, levels: dict[int, str], moves: int | None
         kind = kind_for(game.kind)
         assert game.state is not None
         state = kind.engine.state_from_wire(game.state)
+        assert state.current_seat is not None
         command = kind.computer(state, levels[state.current_seat])
         client.ok("post", game_url(game_id, "moves/"), command, status=201)
         moves = None if moves is None else moves - 1

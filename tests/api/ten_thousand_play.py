@@ -6,10 +6,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.rules.ten_thousand import keep_options, score_keep
-from tests.factories import game_url
+from tests.doubles import ScriptedDice
+from tests.factories import Client, game_url
 
 
-def move(client: Any, game_id: str, move_type: str, keep: Sequence[int] = (), **extra: Any) -> Any:
+def move(
+    client: Client, game_id: str, move_type: str, keep: Sequence[int] = (), **extra: Any
+) -> Any:
     """One accepted move; returns ``{"events": [...], "game": {...}}``."""
     return client.ok(
         "post",
@@ -20,7 +23,10 @@ def move(client: Any, game_id: str, move_type: str, keep: Sequence[int] = (), **
 
 
 def play_scripted_turn(
-    client: Any, game_id: str, dice: Any, steps: Sequence[tuple[Sequence[int], Sequence[int]]]
+    client: Client,
+    game_id: str,
+    dice: ScriptedDice,
+    steps: Sequence[tuple[Sequence[int], Sequence[int]]],
 ) -> list[dict[str, Any]]:
     """Play a whole turn with chosen dice.
 
@@ -36,7 +42,7 @@ def play_scripted_turn(
     return bodies
 
 
-def all_events(client: Any, game_id: str, page: int = 100) -> list[dict[str, Any]]:
+def all_events(client: Client, game_id: str, page: int = 100) -> list[dict[str, Any]]:
     """The whole log, read page by page with ``?after=``."""
     events: list[dict[str, Any]] = []
     while True:
@@ -67,7 +73,7 @@ def choose_keep(roll: Sequence[int], scoring: Sequence[int], fewest: bool) -> li
 
 
 def play_until_finished(
-    client: Any, game: dict[str, Any], bank_at: int = 300, max_moves: int = 1000
+    client: Client, game: dict[str, Any], bank_at: int = 300, max_moves: int = 1000
 ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
     """Play every seat from ``client`` with a simple policy until the game ends.
 

@@ -134,6 +134,7 @@ def test_deleting_anonymises_ends_every_game_and_keeps_every_log() -> None:
     assert RatingChange.objects.filter(game=duel, player=gone).exists()  # rated as any end
     three = Game.objects.get(pk=world["three"].pk)
     assert three.status == GameStatus.ACTIVE  # the two others play on
+    assert three.state is not None
     assert 1 in three.state["out"]
     hotseat = Game.objects.get(pk=world["hotseat"].pk)
     assert hotseat.status == GameStatus.FINISHED  # her seat and a hot seat left: one remains
@@ -200,6 +201,6 @@ def test_a_placeholder_name_taken_by_someone_else_gives_another() -> None:
     assert gone.username.startswith(f"deleted-{z.pk}-") and gone.deleted_at is not None
 
 
-def test_deleting_needs_a_token(anon) -> None:
+def test_deleting_needs_a_token(anon: APIClient) -> None:
     answer = anon.delete(ME, {"password": PASSWORD}, format="json")
     assert answer.status_code == 401

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
+from rest_framework.test import APIClient
 
 from games.models import GameEvent
 from games.tournaments.services import tournament_register
@@ -38,7 +40,8 @@ def read(response: Any) -> dict[str, Any]:
     assert response.status_code == 200
     assert response.streaming  # written as it is read, never built whole
     assert response["Content-Type"] == "application/json"
-    return json.loads(b"".join(response.streaming_content))
+    body: dict[str, Any] = json.loads(b"".join(response.streaming_content))
+    return body
 
 
 def test_the_export_holds_every_game_event_rating_change_and_entry() -> None:
@@ -83,7 +86,7 @@ def test_the_export_holds_every_game_event_rating_change_and_entry() -> None:
     assert theirs["rating_changes"] == [] and theirs["tournament_entries"] == []
 
 
-def test_games_are_read_a_batch_at_a_time(monkeypatch) -> None:
+def test_games_are_read_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """However many games, the export reads a fixed number of queries per batch of games (their
     events in one), not one per game."""
     ann = api_client()
@@ -93,6 +96,7 @@ def test_games_are_read_a_batch_at_a_time(monkeypatch) -> None:
         scored_turn(game, a)
     monkeypatch.setattr(export, "BATCH", 2)
     response = ann.get(EXPORT)
+    assert isinstance(response, StreamingHttpResponse)  # the view's own (DRF's stubs: a Response)
     with CaptureQueriesContext(connection) as queries:
         document = json.loads(b"".join(response.streaming_content))
     assert [g["id"] for g in document["games"]] == [str(g.pk) for g in games]
@@ -102,7 +106,7 @@ def test_games_are_read_a_batch_at_a_time(monkeypatch) -> None:
     assert len(queries) <= 1 + batches * 4 + 2, [q["sql"] for q in queries]
 
 
-def test_the_export_needs_an_account(anon) -> None:
+def test_the_export_needs_an_account(anon: APIClient) -> None:
     answer = anon.get(EXPORT)
     assert answer.status_code == 401
     assert answer.json()["code"] == "not_authenticated"

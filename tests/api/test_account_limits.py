@@ -5,14 +5,17 @@ created."""
 from __future__ import annotations
 
 import pytest
+from pytest_django import Settings
 
 from games.models import Game
-from tests.factories import api_game, game_url
+from tests.factories import MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
 
-def test_games_with_the_computer_are_capped_per_account(make_client, settings) -> None:
+def test_games_with_the_computer_are_capped_per_account(
+    make_client: MakeClient, settings: Settings
+) -> None:
     settings.MAX_COMPUTER_GAMES_PER_ACCOUNT = 2
     ann, bob = make_client(), make_client()
     first = api_game(ann, seats=("me", "computer"))

@@ -2,8 +2,11 @@ from __future__ import annotations
 
 import pytest
 from knox.models import AuthToken
+from pytest_django import Settings
+from rest_framework.test import APIClient
 
 from players.models import Player
+from tests.factories import MakeClient
 
 pytestmark = pytest.mark.django_db
 
@@ -13,7 +16,7 @@ REVOKE = "/api/v1/accounts/token/revoke/"
 ME = "/api/v1/accounts/me/"
 
 
-def test_register_obtain_use_and_revoke_a_token(anon) -> None:
+def test_register_obtain_use_and_revoke_a_token(anon: APIClient) -> None:
     response = anon.post(
         REGISTER,
         {"username": "zoe", "password": "long-enough-pass", "display_name": "Zoé"},
@@ -44,14 +47,14 @@ def test_register_obtain_use_and_revoke_a_token(anon) -> None:
     assert AuthToken.objects.filter(user__username="zoe").count() == 0
 
 
-def test_wrong_password(anon, make_client) -> None:
+def test_wrong_password(anon: APIClient, make_client: MakeClient) -> None:
     make_client("yan")
     response = anon.post(TOKEN, {"username": "yan", "password": "nope-nope-nope"}, format="json")
     assert response.status_code == 401
     assert response.json()["code"] == "invalid_credentials"
 
 
-def test_register_refusals(anon, make_client) -> None:
+def test_register_refusals(anon: APIClient, make_client: MakeClient) -> None:
     make_client("taken")
     response = anon.post(REGISTER, {"username": "TAKEN", "password": "long-enough-pass"})
     assert response.status_code == 409
@@ -66,7 +69,7 @@ def test_register_refusals(anon, make_client) -> None:
     assert not Player.objects.filter(username__in=["newbie", "bad name!"]).exists()
 
 
-def test_me_needs_authentication(anon) -> None:
+def test_me_needs_authentication(anon: APIClient) -> None:
     response = anon.get(ME)
     assert response.status_code == 401
     body = response.json()
@@ -80,7 +83,7 @@ def test_me_needs_authentication(anon) -> None:
     }
 
 
-def test_login_is_throttled_with_retry_after(anon, settings) -> None:
+def test_login_is_throttled_with_retry_after(anon: APIClient, settings: Settings) -> None:
     rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], auth="3/min")
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     from rest_framework.throttling import SimpleRateThrottle

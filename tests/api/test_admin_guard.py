@@ -5,6 +5,7 @@ admin's history."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from html.parser import HTMLParser
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.contrib.admin.models import CHANGE, LogEntry
 from django.test import Client
 from django.utils import timezone
 from knox.models import AuthToken
+from rest_framework.test import APIClient
 
 from games.models import Game
 from games.tournaments import services as tournament_services
@@ -87,7 +89,7 @@ def staff(superuser: Player) -> Client:
 # --- a started game ---------------------------------------------------------------------------
 
 
-def test_an_open_game_is_editable_a_started_one_is_not(staff) -> None:
+def test_an_open_game_is_editable_a_started_one_is_not(staff: Client) -> None:
     pat, sue = account("pat"), account("sue")
     waiting = new_game(pat, seats=["me", "open"], start=False)
     url = f"/admin/games/game/{waiting.pk}/change/"
@@ -124,7 +126,7 @@ def running_tournament(organiser: Player) -> Tournament:
     return tournament
 
 
-def test_a_running_tournament_is_read_only(staff, superuser) -> None:
+def test_a_running_tournament_is_read_only(staff: Client, superuser: Player) -> None:
     scheduled = new_tournament(superuser, computers=["casual", "optimal"])
     url = f"/admin/tournaments/tournament/{scheduled.pk}/change/"
     form = form_of(staff, url)
@@ -148,7 +150,7 @@ def test_a_running_tournament_is_read_only(staff, superuser) -> None:
 # --- tokens -----------------------------------------------------------------------------------
 
 
-def test_the_token_admin_mints_no_token(staff) -> None:
+def test_the_token_admin_mints_no_token(staff: Client) -> None:
     pat = account("pat")
     assert staff.get("/admin/knox/authtoken/add/").status_code == 403
     response = staff.post("/admin/knox/authtoken/add/", {"user": pat.pk, "expiry": ""})
@@ -167,7 +169,7 @@ def test_the_token_admin_mints_no_token(staff) -> None:
     assert not AuthToken.objects.filter(user=pat).exists()
 
 
-def test_an_admin_password_reset_revokes_the_accounts_tokens(staff) -> None:
+def test_an_admin_password_reset_revokes_the_accounts_tokens(staff: Client) -> None:
     pat, sue = account("pat"), account("sue")
     token(pat), token(pat), token(sue)
     url = f"/admin/players/player/{pat.pk}/password/"
@@ -179,7 +181,7 @@ def test_an_admin_password_reset_revokes_the_accounts_tokens(staff) -> None:
     assert Player.objects.get(pk=pat.pk).check_password(NEW_PASSWORD)
 
 
-def test_changing_ones_own_password_revokes_ones_tokens(staff, superuser) -> None:
+def test_changing_ones_own_password_revokes_ones_tokens(staff: Client, superuser: Player) -> None:
     token(superuser)
     form = {
         "old_password": "root-password-1",
@@ -204,14 +206,14 @@ def test_the_password_service_revokes_tokens_and_a_sign_in_does_not() -> None:
 # --- permissions and history -------------------------------------------------------------------
 
 
-def test_scheduling_takes_the_permission_not_staff_status(anon) -> None:
+def test_scheduling_takes_the_permission_not_staff_status(anon: APIClient) -> None:
     from tests.factories import api_client
 
     body = {
         "name": "Cup",
         "kind": "yatzy",
         "format": "round_robin",
-        "starts_at": (timezone.now() + timezone.timedelta(hours=1)).isoformat(),
+        "starts_at": (timezone.now() + timedelta(hours=1)).isoformat(),
     }
     staff_only = api_client("staffer")
     Player.objects.filter(username="staffer").update(is_staff=True)
@@ -223,7 +225,7 @@ def test_scheduling_takes_the_permission_not_staff_status(anon) -> None:
     assert organiser.post("/api/v1/tournaments/", body, format="json").status_code == 201
 
 
-def test_every_custom_action_is_in_the_admin_history(staff, superuser) -> None:
+def test_every_custom_action_is_in_the_admin_history(staff: Client, superuser: Player) -> None:
     pat = account("pat")
     game = move(new_game(pat), pat, type="roll")
     first = new_tournament(superuser, computers=["casual", "optimal"], starts_at=timezone.now())

@@ -12,18 +12,26 @@ from django.utils import timezone
 from games.models import Game
 from games.tournaments.services import tournament_register, tournament_start
 from players.models import Player
-from tests.factories import api_game, game_url, new_game, new_tournament, organiser
+from tests.factories import (
+    Client,
+    MakeClient,
+    api_game,
+    game_url,
+    new_game,
+    new_tournament,
+    organiser,
+)
 
 pytestmark = pytest.mark.django_db
 
 
-def refused(client, url: str) -> str:
+def refused(client: Client, url: str) -> str:
     response = client.get(url)
     assert response.status_code == 403, response.json()
     return str(response.json()["code"])
 
 
-def test_a_casual_game_helps_unless_asked_not_to(make_client) -> None:
+def test_a_casual_game_helps_unless_asked_not_to(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann)
     assert (game["rated"], game["assistance"]) == (False, True)
@@ -41,7 +49,7 @@ def test_a_casual_game_helps_unless_asked_not_to(make_client) -> None:
     assert refused(ann, game_url(strict["id"], "hint/")) == "assistance_off"
 
 
-def test_a_rated_game_gives_no_hint_nor_preview(make_client) -> None:
+def test_a_rated_game_gives_no_hint_nor_preview(make_client: MakeClient) -> None:
     ann, bob = make_client(), make_client()
     players = Player.objects.filter(username__in=[ann.username, bob.username]).order_by("pk")
     for kind, path in (("yatzy", "hint/"), ("ten_thousand", "preview/?keep=0")):
@@ -52,7 +60,7 @@ def test_a_rated_game_gives_no_hint_nor_preview(make_client) -> None:
         assert refused(ann, game_url(str(game.pk), path)) == "assistance_off"
 
 
-def test_a_rated_game_cannot_ask_for_help(make_client) -> None:
+def test_a_rated_game_cannot_ask_for_help(make_client: MakeClient) -> None:
     from config.errors import ApiError
     from games import services
 
@@ -66,7 +74,7 @@ def test_a_rated_game_cannot_ask_for_help(make_client) -> None:
     assert not Game.objects.exists()
 
 
-def test_a_tournament_game_gives_no_hint_even_unrated(make_client) -> None:
+def test_a_tournament_game_gives_no_hint_even_unrated(make_client: MakeClient) -> None:
     ann = make_client()
     player = Player.objects.get(username=ann.username)
     cup = new_tournament(

@@ -4,13 +4,16 @@ If-Match as a move's precondition: 412 when it fails."""
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
-from tests.factories import api_game, game_url
+from tests.factories import MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_etag_is_strong_and_names_the_representation(make_client, anon) -> None:
+def test_the_etag_is_strong_and_names_the_representation(
+    make_client: MakeClient, anon: APIClient
+) -> None:
     ann = make_client()
     game = api_game(ann)
     url = game_url(game["id"])
@@ -24,7 +27,7 @@ def test_the_etag_is_strong_and_names_the_representation(make_client, anon) -> N
     assert ann.get(url, HTTP_IF_NONE_MATCH=f'"x", {english}').status_code == 304
 
 
-def test_a_failed_if_match_is_412_and_changes_nothing(make_client) -> None:
+def test_a_failed_if_match_is_412_and_changes_nothing(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann)
     url = game_url(game["id"], "moves/")
@@ -43,7 +46,7 @@ def test_a_failed_if_match_is_412_and_changes_nothing(make_client) -> None:
     assert ann.post(url, {"type": "roll", "hold": [0]}, HTTP_IF_MATCH=french).status_code == 201
 
 
-def test_a_weak_tag_never_matches_and_star_always_does(make_client) -> None:
+def test_a_weak_tag_never_matches_and_star_always_does(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann)
     url = game_url(game["id"], "moves/")
@@ -54,7 +57,7 @@ def test_a_weak_tag_never_matches_and_star_always_does(make_client) -> None:
     assert ann.post(url, {"type": "roll", "hold": [0]}, HTTP_IF_MATCH=bare).status_code == 201
 
 
-def test_a_stale_expected_version_stays_409(make_client) -> None:
+def test_a_stale_expected_version_stays_409(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann)
     url = game_url(game["id"], "moves/")

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 from django.test import override_settings
+from pytest_django import Settings
+from rest_framework.test import APIClient
 
 from config.settings import env_list
+from tests.factories import MakeClient
 
 pytestmark = pytest.mark.django_db
 
@@ -14,19 +17,19 @@ ALLOWED = "https://play.example.org"
 GAMES = "/api/v1/games/"
 
 
-def test_no_origin_is_allowed_by_default(anon, settings) -> None:
+def test_no_origin_is_allowed_by_default(anon: APIClient, settings: Settings) -> None:
     assert settings.CORS_ALLOWED_ORIGINS == []
     response = anon.get(GAMES, HTTP_ORIGIN=ALLOWED)
     assert "Access-Control-Allow-Origin" not in response
 
 
-def test_origins_come_from_the_environment(monkeypatch) -> None:
+def test_origins_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CORS_ALLOWED_ORIGINS", f"{ALLOWED}, http://localhost:5173 ,")
     assert env_list("CORS_ALLOWED_ORIGINS", "") == [ALLOWED, "http://localhost:5173"]
 
 
 @override_settings(CORS_ALLOWED_ORIGINS=[ALLOWED])
-def test_an_allowed_origins_preflight_and_answer(make_client) -> None:
+def test_an_allowed_origins_preflight_and_answer(make_client: MakeClient) -> None:
     ann = make_client()
     preflight = ann.options(
         GAMES,
@@ -52,6 +55,6 @@ def test_an_allowed_origins_preflight_and_answer(make_client) -> None:
 
 
 @override_settings(CORS_ALLOWED_ORIGINS=[ALLOWED])
-def test_another_origin_and_other_paths_get_nothing(anon) -> None:
+def test_another_origin_and_other_paths_get_nothing(anon: APIClient) -> None:
     assert "Access-Control-Allow-Origin" not in anon.get(GAMES, HTTP_ORIGIN="https://evil.example")
     assert "Access-Control-Allow-Origin" not in anon.get("/health/live", HTTP_ORIGIN=ALLOWED)

@@ -11,13 +11,23 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
 
 from games import ending
 from games.models import Game, GameStatus
 from games.tournaments.models import TournamentGame
 from games.tournaments.services import tournament_advance, tournament_register, tournament_start
 from players.models import Player, RatingChange
-from tests.factories import Client, api_game, game_url, new_game, new_tournament, organiser
+from tests.doubles import ScriptedDice
+from tests.factories import (
+    Client,
+    MakeClient,
+    api_game,
+    game_url,
+    new_game,
+    new_tournament,
+    organiser,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -51,11 +61,16 @@ def changes(game_id: str) -> dict[str, float]:
 
 def yatzy_turn(client: Client, game_id: str, box: str) -> dict[str, Any]:
     client.ok("post", game_url(game_id, "moves/"), {"type": "roll"}, status=201)
-    return client.ok("post", game_url(game_id, "moves/"), {"type": "score", "box": box}, status=201)
+    scored: dict[str, Any] = client.ok(
+        "post", game_url(game_id, "moves/"), {"type": "score", "box": box}, status=201
+    )
+    return scored
 
 
 @pytest.mark.parametrize("kind", ["yatzy", "ten_thousand"])
-def test_a_resigned_game_ends_the_other_seat_winning_and_is_rated(make_client, kind) -> None:
+def test_a_resigned_game_ends_the_other_seat_winning_and_is_rated(
+    make_client: MakeClient, kind: str
+) -> None:
     ann, bob = make_client(), make_client()
     game_id = rated_game(kind, [ann, bob])
     moved = bob.ok("post", game_url(game_id, "resign/"), status=201)  # not even his turn
@@ -71,7 +86,7 @@ def test_a_resigned_game_ends_the_other_seat_winning_and_is_rated(make_client, k
     assert refused(bob, game_url(game_id, "resign/"), 409) == "game_finished"
 
 
-def test_in_a_larger_game_the_resigner_drops_out_and_play_goes_on(make_client) -> None:
+def test_in_a_larger_game_the_resigner_drops_out_and_play_goes_on(make_client: MakeClient) -> None:
     ann, bob, cara = make_client(), make_client(), make_client()
     game_id = rated_game("yatzy", [ann, bob, cara])
     yatzy_turn(ann, game_id, "chance")
@@ -92,7 +107,9 @@ def test_in_a_larger_game_the_resigner_drops_out_and_play_goes_on(make_client) -
 
 
 @pytest.mark.parametrize("kind", ["yatzy", "ten_thousand"])
-def test_an_aborted_game_has_no_result_and_rates_nothing(make_client, dice, kind) -> None:
+def test_an_aborted_game_has_no_result_and_rates_nothing(
+    make_client: MakeClient, dice: ScriptedDice, kind: str
+) -> None:
     ann, bob = make_client(), make_client()
     game_id = rated_game(kind, [ann, bob])
     moves = game_url(game_id, "moves/")
@@ -114,7 +131,7 @@ def test_an_aborted_game_has_no_result_and_rates_nothing(make_client, dice, kind
     assert refused(bob, moves, 409, data={"type": "roll"}) == "game_finished"
 
 
-def test_abort_too_late_and_never_in_a_tournament(make_client) -> None:
+def test_abort_too_late_and_never_in_a_tournament(make_client: MakeClient) -> None:
     ann, bob = make_client(), make_client()
     game_id = rated_game("yatzy", [ann, bob])
     yatzy_turn(ann, game_id, "chance")
@@ -134,7 +151,7 @@ def test_abort_too_late_and_never_in_a_tournament(make_client) -> None:
 
 
 def test_a_claimed_game_after_the_grace_time_is_won_and_rated(
-    make_client, settings, monkeypatch
+    make_client: MakeClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.CLAIM_GRACE_SECONDS = 300
     ann, bob = make_client(), make_client()
@@ -147,7 +164,7 @@ def test_a_claimed_game_after_the_grace_time_is_won_and_rated(
     ann.ok("post", game_url(game_id, "moves/"), {"type": "select", "box": "chance"}, status=201)
     rolled_at = Game.objects.get(pk=game_id).events.get(seq=2).created_at
     later = rolled_at + timedelta(seconds=301)
-    monkeypatch.setattr(ending.timezone, "now", lambda: later)
+    monkeypatch.setattr("games.ending.timezone.now", lambda: later)
     moved = bob.ok("post", claim, status=201)
     assert [event["type"] for event in moved["events"]] == ["seat_left", "game_finished"]
     assert moved["events"][0]["data"] == {"type": "seat_left", "seat": 0, "reason": "claimed"}
@@ -156,7 +173,9 @@ def test_a_claimed_game_after_the_grace_time_is_won_and_rated(
     assert delta[bob.username] > 0 > delta[ann.username]
 
 
-def test_a_claim_in_a_larger_game_drops_the_idle_seat(make_client, settings) -> None:
+def test_a_claim_in_a_larger_game_drops_the_idle_seat(
+    make_client: MakeClient, settings: Settings
+) -> None:
     settings.CLAIM_GRACE_SECONDS = 0
     ann, bob, cara = make_client(), make_client(), make_client()
     game_id = rated_game("ten_thousand", [ann, bob, cara])
@@ -166,14 +185,14 @@ def test_a_claim_in_a_larger_game_drops_the_idle_seat(make_client, settings) -> 
     assert refused(ann, game_url(game_id, "claim/"), 409) == "seat_out"
 
 
-def test_a_computer_s_turn_is_never_claimed(make_client, settings) -> None:
+def test_a_computer_s_turn_is_never_claimed(make_client: MakeClient, settings: Settings) -> None:
     settings.CLAIM_GRACE_SECONDS = 0
     ann = make_client()
     game = api_game(ann, "yatzy", [{"type": "computer"}, "me"])
     assert refused(ann, game_url(game["id"], "claim/"), 409) == "not_claimable"
 
 
-def test_the_ending_moves_have_their_own_endpoints(make_client) -> None:
+def test_the_ending_moves_have_their_own_endpoints(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann)
     for move in ("resign", "claim", "abort", "time_out"):
@@ -181,7 +200,7 @@ def test_the_ending_moves_have_their_own_endpoints(make_client) -> None:
         assert response.status_code == 400 and response.json()["code"] == "ending_move", move
 
 
-def test_leave_and_cancel_an_open_game(make_client) -> None:
+def test_leave_and_cancel_an_open_game(make_client: MakeClient) -> None:
     ann, bob = make_client(), make_client()
     game = api_game(ann, "yatzy", ["me", "open"], joiners=[bob], start=False)
     url = game_url(game["id"])
@@ -199,7 +218,7 @@ def test_leave_and_cancel_an_open_game(make_client) -> None:
     assert refused(ann, game_url(started["id"], "leave/"), 409) == "game_not_open"
 
 
-def test_open_games_expire(make_client, settings) -> None:
+def test_open_games_expire(make_client: MakeClient, settings: Settings) -> None:
     settings.OPEN_GAME_TTL_HOURS = 24
     ann = make_client()
     old = api_game(ann, "yatzy", ["me", "open"], start=False)
@@ -213,7 +232,9 @@ def test_open_games_expire(make_client, settings) -> None:
     assert ann.get(game_url(started["id"])).status_code == 200
 
 
-def test_a_resigned_tournament_game_finishes_and_the_tournament_goes_on(make_client) -> None:
+def test_a_resigned_tournament_game_finishes_and_the_tournament_goes_on(
+    make_client: MakeClient,
+) -> None:
     ann = make_client()
     cup = new_tournament(
         organiser(), name="Cup", starts_at=timezone.now() + timedelta(minutes=5),
@@ -235,13 +256,15 @@ def test_a_resigned_tournament_game_finishes_and_the_tournament_goes_on(make_cli
     assert changes(str(table.game_id))[ann.username] < 0
 
 
-def test_with_a_turn_clock_the_clock_is_the_grace_time(make_client, settings, monkeypatch) -> None:
+def test_with_a_turn_clock_the_clock_is_the_grace_time(
+    make_client: MakeClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.CLAIM_GRACE_SECONDS = 300
     ann, bob = make_client(), make_client()
     game_id = rated_game("yatzy", [ann, bob], turn_clock_seconds=30)
     started = Game.objects.get(pk=game_id).events.get(seq=1).created_at
-    monkeypatch.setattr(ending.timezone, "now", lambda: started + timedelta(seconds=29))
+    monkeypatch.setattr("games.ending.timezone.now", lambda: started + timedelta(seconds=29))
     assert refused(bob, game_url(game_id, "claim/"), 409) == "claim_too_early"
-    monkeypatch.setattr(ending.timezone, "now", lambda: started + timedelta(seconds=31))
+    monkeypatch.setattr("games.ending.timezone.now", lambda: started + timedelta(seconds=31))
     moved = bob.ok("post", game_url(game_id, "claim/"), status=201)
     assert moved["game"]["status"] == "finished"

@@ -19,6 +19,8 @@ import httpx
 import pytest
 from django.core.wsgi import get_wsgi_application
 
+from tests.doubles import ScriptedDice
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PACKAGE = "dice_api_client"
@@ -110,7 +112,7 @@ def play(package: Any, me: Any, game: Any, choose: Any) -> Any:
     raise AssertionError("the game did not end")
 
 
-def test_a_whole_yatzy_game_through_the_generated_client(generated) -> None:
+def test_a_whole_yatzy_game_through_the_generated_client(generated: Any) -> None:
     models = part(generated, "models")
     me = register(generated, "ann")
     game = new_game(generated, me, "yatzy", {"auto_confirm_seconds": 0})
@@ -141,7 +143,9 @@ def test_a_whole_yatzy_game_through_the_generated_client(generated) -> None:
     assert isinstance(replay.state, models.YatzyState)
 
 
-def test_a_whole_ten_thousand_game_through_the_generated_client(generated, dice) -> None:
+def test_a_whole_ten_thousand_game_through_the_generated_client(
+    generated: Any, dice: ScriptedDice
+) -> None:
     models = part(generated, "models")
     me = register(generated, "bea")
     game = new_game(generated, me, "ten_thousand", {"target": 5000})
@@ -162,7 +166,7 @@ def test_a_whole_ten_thousand_game_through_the_generated_client(generated, dice)
     assert max(over.state.totals) >= 5000
 
 
-def test_a_refusal_reaches_the_generated_client_as_a_problem(generated) -> None:
+def test_a_refusal_reaches_the_generated_client_as_a_problem(generated: Any) -> None:
     models = part(generated, "models")
     me = register(generated, "cid")
     game = new_game(generated, me, "yatzy", {"auto_confirm_seconds": 0})

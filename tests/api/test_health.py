@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from pytest_django import Settings
 
 from config import health
 
@@ -28,7 +29,7 @@ def test_liveness_needs_nothing() -> None:
 
 
 @pytest.mark.parametrize("path", ["/health/ready", "/health/"])
-def test_readiness_checks_once_per_interval(path, settings) -> None:
+def test_readiness_checks_once_per_interval(path: str, settings: Settings) -> None:
     client = Client()
     with CaptureQueriesContext(connection) as queries:
         first = client.get(path, REMOTE_ADDR=OUTSIDE)
@@ -45,7 +46,7 @@ def test_readiness_checks_once_per_interval(path, settings) -> None:
     assert len(queries) == 1
 
 
-def test_readiness_is_ok_only_when_every_check_is(monkeypatch) -> None:
+def test_readiness_is_ok_only_when_every_check_is(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(health, "_redis", lambda: "error: ConnectionError")
     response = Client().get("/health/ready")
     assert response.status_code == 503
@@ -53,7 +54,7 @@ def test_readiness_is_ok_only_when_every_check_is(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("path", ["/metrics", "/health/deep"])
-def test_operators_pages_are_refused_from_outside(path, settings) -> None:
+def test_operators_pages_are_refused_from_outside(path: str, settings: Settings) -> None:
     response = Client().get(path, REMOTE_ADDR=OUTSIDE)
     assert response.status_code == 403
     assert response.json()["code"] == "internal_only"
@@ -63,7 +64,7 @@ def test_operators_pages_are_refused_from_outside(path, settings) -> None:
     assert response.status_code == 403
 
 
-def test_metrics_from_this_machine_or_with_the_token(settings) -> None:
+def test_metrics_from_this_machine_or_with_the_token(settings: Settings) -> None:
     assert Client().get("/metrics", REMOTE_ADDR="127.0.0.1").status_code == 200
     settings.INTERNAL_TOKEN = "s3cret-internal-token"
     # With a token set, only the token opens it, wherever the request comes from.
@@ -76,7 +77,7 @@ def test_metrics_from_this_machine_or_with_the_token(settings) -> None:
     assert b"dice_moves_total" in response.content
 
 
-def test_the_deep_check_says_error_when_no_worker_answers(monkeypatch) -> None:
+def test_the_deep_check_says_error_when_no_worker_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     from config.celery_app import app
 
     monkeypatch.setattr(app.control, "ping", lambda timeout: [])

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.utils import timezone
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from games.models import Game
 from games.tournaments.models import Entrant
 from players.models import IdempotencyKey, Player
 from players.tasks import purge_idempotency_keys
-from tests.factories import Client, api_client, organiser
+from tests.factories import Client, MakeClient, api_client, organiser
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,7 +32,7 @@ def keyed(client: APIClient, url: str, body: Any, key: str, **extra: Any) -> Any
     return client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key, **extra)
 
 
-def test_a_retried_register_answers_the_first_result(anon) -> None:
+def test_a_retried_register_answers_the_first_result(anon: APIClient) -> None:
     body = {"username": "ann", "password": "a-long-passphrase"}
     first = keyed(anon, REGISTER, body, "k-1")
     again = keyed(APIClient(), REGISTER, body, "k-1")
@@ -42,14 +43,14 @@ def test_a_retried_register_answers_the_first_result(anon) -> None:
     assert Player.objects.filter(username="ann").count() == 1
 
 
-def test_the_kept_answer_is_sealed(anon) -> None:
+def test_the_kept_answer_is_sealed(anon: APIClient) -> None:
     token = keyed(anon, REGISTER, {"username": "ann", "password": "a-long-passphrase"}, "k")
     row = IdempotencyKey.objects.get()
     assert token.json()["token"].encode() not in bytes(row.body)
     assert b"ann" not in bytes(row.body)
 
 
-def test_another_request_with_a_used_key_is_refused(anon) -> None:
+def test_another_request_with_a_used_key_is_refused(anon: APIClient) -> None:
     keyed(anon, REGISTER, {"username": "ann", "password": "a-long-passphrase"}, "k")
     other = keyed(anon, REGISTER, {"username": "bob", "password": "a-long-passphrase"}, "k")
     assert other.status_code == 422
@@ -61,7 +62,7 @@ def test_another_request_with_a_used_key_is_refused(anon) -> None:
     assert not Player.objects.filter(username="bob").exists()
 
 
-def test_a_retried_game_creation_creates_once_per_account(make_client) -> None:
+def test_a_retried_game_creation_creates_once_per_account(make_client: MakeClient) -> None:
     ann, bob = make_client(), make_client()
     first = keyed(ann, GAMES, YATZY, "game-1")
     again = keyed(ann, GAMES, {"seats": YATZY["seats"], "kind": "yatzy"}, "game-1")  # key order
@@ -75,7 +76,7 @@ def test_a_retried_game_creation_creates_once_per_account(make_client) -> None:
     assert other.status_code == 422
 
 
-def test_a_refusal_keeps_nothing(make_client) -> None:
+def test_a_refusal_keeps_nothing(make_client: MakeClient) -> None:
     ann = make_client()
     refused = keyed(ann, GAMES, {"kind": "chess", "seats": YATZY["seats"]}, "k")
     assert refused.status_code == 400
@@ -83,7 +84,7 @@ def test_a_refusal_keeps_nothing(make_client) -> None:
     assert keyed(ann, GAMES, YATZY, "k").status_code == 201
 
 
-def test_without_a_key_every_request_creates(make_client) -> None:
+def test_without_a_key_every_request_creates(make_client: MakeClient) -> None:
     ann = make_client()
     for _ in range(2):
         ann.ok("post", GAMES, YATZY, status=201)
@@ -91,7 +92,7 @@ def test_without_a_key_every_request_creates(make_client) -> None:
     assert not IdempotencyKey.objects.exists()
 
 
-def test_keys_expire(make_client, settings) -> None:
+def test_keys_expire(make_client: MakeClient, settings: Settings) -> None:
     ann = make_client()
     first = keyed(ann, GAMES, YATZY, "k").json()["id"]
     IdempotencyKey.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
@@ -105,14 +106,14 @@ def test_keys_expire(make_client, settings) -> None:
 
 
 @pytest.mark.parametrize("key", ["", "x" * 256, "caf\u00e9", "tab\there"])
-def test_a_malformed_key_is_refused(make_client, key: str) -> None:
+def test_a_malformed_key_is_refused(make_client: MakeClient, key: str) -> None:
     response = keyed(make_client(), GAMES, YATZY, key)
     assert response.status_code == 400
     assert response.json()["code"] == "invalid_idempotency_key"
     assert not Game.objects.exists()
 
 
-def test_a_quoted_key_is_the_same_key(make_client) -> None:
+def test_a_quoted_key_is_the_same_key(make_client: MakeClient) -> None:
     ann = make_client()
     first = keyed(ann, GAMES, YATZY, '"k-2"').json()["id"]
     assert keyed(ann, GAMES, YATZY, "k-2").json()["id"] == first
@@ -140,11 +141,12 @@ def test_a_retried_tournament_entry_answers_the_first_entry() -> None:
 
 
 @pytest.mark.postgres
-def test_racing_requests_with_one_key_create_once(monkeypatch) -> None:
+def test_racing_requests_with_one_key_create_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from games import services
 
     ann = api_client()
-    token = ann._credentials["HTTP_AUTHORIZATION"]
+    # The header the client sends: DRF's APIClient keeps it in _credentials, absent from its stubs.
+    token = ann._credentials["HTTP_AUTHORIZATION"]  # type: ignore[attr-defined]
     created: list[str] = []
     real_create = services.game_create
 

@@ -47,6 +47,7 @@ def test_a_larger_game_plays_on_and_a_seat_already_out_is_left_alone() -> None:
 
     assert player_running_games_end(player=bob).resigned == 1  # not his turn: still resigned
     four.refresh_from_db()
+    assert four.state is not None
     assert four.status == GameStatus.ACTIVE and four.state["out"] == [2, 1]
     assert left_seats(four) == [2, 1]
     assert list(log_problems(four)) == []

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import pytest
+from pytest_django import Settings
 
-from tests.factories import api_game, game_url
+from tests.factories import MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_detail_etag_and_304(make_client) -> None:
+def test_detail_etag_and_304(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann, start=False)
     url = game_url(game["id"])
@@ -24,7 +25,7 @@ def test_detail_etag_and_304(make_client) -> None:
     assert changed["ETag"] != etag
 
 
-def test_if_match_is_the_expected_version(make_client) -> None:
+def test_if_match_is_the_expected_version(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann)
     url = game_url(game["id"], "moves/")
@@ -38,7 +39,7 @@ def test_if_match_is_the_expected_version(make_client) -> None:
     assert plain.status_code == 201
 
 
-def test_every_middleware_is_async_capable(settings) -> None:
+def test_every_middleware_is_async_capable(settings: Settings) -> None:
     """A sync-only middleware would make every open stream hold a thread under ASGI."""
     from django.utils.module_loading import import_string
 

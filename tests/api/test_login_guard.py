@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 from knox.models import AuthToken
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from config.client_address import address_behind_proxies
@@ -63,12 +64,16 @@ def sign_in(client: APIClient, username: str, password: str, address: str) -> in
         ("127.0.0.1", "6.6.6.6, ", 1, "127.0.0.1"),  # an empty last entry is no address
     ],
 )
-def test_the_client_is_the_entry_our_proxies_appended(peer, forwarded, proxies, client) -> None:
+def test_the_client_is_the_entry_our_proxies_appended(
+    peer: str, forwarded: str | None, proxies: int, client: str
+) -> None:
     assert address_behind_proxies(peer, forwarded, proxies) == client
 
 
 @pytest.mark.parametrize("proxies", [0, 1])
-def test_a_rotating_forwarded_for_header_defeats_no_throttle(anon, settings, proxies) -> None:
+def test_a_rotating_forwarded_for_header_defeats_no_throttle(
+    anon: APIClient, settings: Settings, proxies: int
+) -> None:
     settings.TRUSTED_PROXIES = proxies
     with throttle_rates(anon="3/min"):
         statuses = [
@@ -78,7 +83,9 @@ def test_a_rotating_forwarded_for_header_defeats_no_throttle(anon, settings, pro
     assert statuses == [200, 200, 200, 429]
 
 
-def test_behind_one_proxy_each_client_has_its_own_counter(anon, settings) -> None:
+def test_behind_one_proxy_each_client_has_its_own_counter(
+    anon: APIClient, settings: Settings
+) -> None:
     settings.TRUSTED_PROXIES = 1
     with throttle_rates(anon="2/min"):
         first = [anon.get(GAMES, HTTP_X_FORWARDED_FOR="203.0.113.7").status_code for _ in "abc"]
@@ -87,7 +94,7 @@ def test_behind_one_proxy_each_client_has_its_own_counter(anon, settings) -> Non
     assert other == 200
 
 
-def test_registering_is_throttled_by_the_real_address(anon) -> None:
+def test_registering_is_throttled_by_the_real_address(anon: APIClient) -> None:
     with throttle_rates(auth="2/min"):
         statuses = [
             anon.post(
@@ -103,7 +110,9 @@ def test_registering_is_throttled_by_the_real_address(anon) -> None:
 # --- every way in is guarded -----------------------------------------------------------------
 
 
-def test_the_api_sign_in_is_limited_per_address_before_any_password_is_hashed(anon) -> None:
+def test_the_api_sign_in_is_limited_per_address_before_any_password_is_hashed(
+    anon: APIClient,
+) -> None:
     factories.account("ann", password="right-password-1")
     with throttle_rates(auth="1000/min"):
         # The view's throttle is out of the way: the guard alone counts, on its own key.
@@ -129,7 +138,9 @@ def test_the_api_sign_in_is_limited_per_address_before_any_password_is_hashed(an
 
 
 @pytest.mark.parametrize("path", ["/admin/login/", "/api-auth/login/"])
-def test_the_admin_and_browsable_api_sign_ins_are_limited_per_address(path, settings) -> None:
+def test_the_admin_and_browsable_api_sign_ins_are_limited_per_address(
+    path: str, settings: Settings
+) -> None:
     factories.account("root", password="right-password-1", is_staff=True, is_superuser=True)
     client = Client()  # a browser's form post
     with pytest.MonkeyPatch.context() as patch:
@@ -152,7 +163,7 @@ def test_the_admin_and_browsable_api_sign_ins_are_limited_per_address(path, sett
 
 
 def test_an_account_locks_after_its_failures_from_anywhere_but_not_for_its_owner(
-    anon, settings
+    anon: APIClient, settings: Settings
 ) -> None:
     settings.LOGIN_FAILURES_PER_ACCOUNT = 5
     factories.account("ann", password="right-password-1")
@@ -184,7 +195,7 @@ def test_an_account_locks_after_its_failures_from_anywhere_but_not_for_its_owner
     assert sign_in(anon, "ann", "right-password-1", "192.0.2.10") == 201
 
 
-def test_an_account_lock_ends_with_its_window(anon, settings) -> None:
+def test_an_account_lock_ends_with_its_window(anon: APIClient, settings: Settings) -> None:
     settings.LOGIN_FAILURES_PER_ACCOUNT = 2
     settings.LOGIN_LOCKOUT_SECONDS = 1
     factories.account("ann", password="right-password-1")
@@ -194,7 +205,7 @@ def test_an_account_lock_ends_with_its_window(anon, settings) -> None:
     assert sign_in(anon, "ann", "right-password-1", "198.51.100.2") == 201
 
 
-def test_the_admin_sign_in_honours_the_account_lock(settings) -> None:
+def test_the_admin_sign_in_honours_the_account_lock(settings: Settings) -> None:
     settings.LOGIN_FAILURES_PER_ACCOUNT = 2
     factories.account("root", password="right-password-1", is_staff=True, is_superuser=True)
     client = Client()
@@ -213,7 +224,7 @@ def test_the_admin_sign_in_honours_the_account_lock(settings) -> None:
 # --- tokens ----------------------------------------------------------------------------------
 
 
-def test_a_sign_in_past_the_cap_ends_the_oldest_tokens(anon, settings) -> None:
+def test_a_sign_in_past_the_cap_ends_the_oldest_tokens(anon: APIClient, settings: Settings) -> None:
     settings.TOKENS_PER_ACCOUNT = 3
     player = factories.account("ann", password="right-password-1")
     raws = []

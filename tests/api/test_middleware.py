@@ -10,6 +10,7 @@ from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.sessions.backends.base import SessionBase
 from django.test import Client
 from django.utils.http import parse_http_date
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from players.models import Player
@@ -25,7 +26,7 @@ DJANGOS = {
 VOLATILE = {"Date", "Set-Cookie", "Content-Length"}
 
 
-def answer(client: Any, method: str, url: str, **extra: Any) -> tuple[int, dict[str, str], Any]:
+def answer(client: Client, method: str, url: str, **extra: Any) -> tuple[int, dict[str, str], Any]:
     response = getattr(client, method)(url, **extra)
     headers = {k: v for k, v in response.headers.items() if k not in VOLATILE}
     if "Expires" in headers:
@@ -46,7 +47,9 @@ def token() -> str:
     return factories.token(account("ann"))
 
 
-def test_a_token_request_makes_no_session_nor_message_store(token, monkeypatch) -> None:
+def test_a_token_request_makes_no_session_nor_message_store(
+    token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made: list[str] = []
     session_init = SessionBase.__init__
     storage_init = FallbackStorage.__init__
@@ -82,10 +85,12 @@ def requests(token: str) -> list[tuple[str, str, dict[str, Any]]]:
     ]
 
 
-def test_answers_are_djangos(token, settings) -> None:
+def test_answers_are_djangos(token: str, settings: Settings) -> None:
     ours = [answer(Client(), method, url, **extra) for method, url, extra in requests(token)]
     settings.MIDDLEWARE = [DJANGOS.get(path, path) for path in settings.MIDDLEWARE]
     theirs = [answer(Client(), method, url, **extra) for method, url, extra in requests(token)]
+    mine: tuple[Any, ...]  # all three parts of an answer, or all but a page's body
+    django: tuple[Any, ...]
     for (method, url, _extra), mine, django in zip(requests(token), ours, theirs, strict=True):
         if "html" in mine[1].get("Content-Type", ""):
             # A page carries a fresh CSRF token each time: compare all but the body.
@@ -93,7 +98,7 @@ def test_answers_are_djangos(token, settings) -> None:
         assert mine == django, (method, url)
 
 
-def test_a_signed_in_session_and_its_messages_still_work(admin_client) -> None:
+def test_a_signed_in_session_and_its_messages_still_work(admin_client: Client) -> None:
     """The admin signs in with a session and shows a message after an action."""
     response = admin_client.get("/admin/")
     assert response.status_code == 200

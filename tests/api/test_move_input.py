@@ -52,6 +52,6 @@ def read(data: Any) -> Any:
 
 
 @pytest.mark.parametrize("data", CASES, ids=repr)
-def test_read_is_the_serializer(data) -> None:
+def test_read_is_the_serializer(data: Any) -> None:
     # ErrorDetail compares its code too: the refusals are the same words and codes.
     assert read(data) == through_serializer(data)

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from pytest_django.live_server_helper import LiveServer
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 pytestmark = [
@@ -25,7 +26,7 @@ def curl_block() -> str:
     return block.group(1)
 
 
-def test_the_curl_walkthrough_plays_as_written(live_server) -> None:
+def test_the_curl_walkthrough_plays_as_written(live_server: LiveServer) -> None:
     script = curl_block()
     assert "API=http://127.0.0.1:8000/api/v1" in script
     lines = []

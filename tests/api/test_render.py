@@ -23,7 +23,7 @@ from games.api.render import event_body, game_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
 from players.models import Player
-from tests.factories import account, game_url, move, new_game
+from tests.factories import MakeClient, account, game_url, move, new_game
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +118,9 @@ def games(people: dict[str, Any]) -> list[Game]:
 
 @pytest.mark.parametrize("lang", ["en", "fr", "uk"])
 @pytest.mark.parametrize("viewer", ["creator", "other", "anonymous"])
-def test_game_body_is_the_serializers(games, people, viewer, lang) -> None:
+def test_game_body_is_the_serializers(
+    games: list[Game], people: dict[str, Any], viewer: str, lang: str
+) -> None:
     who = people[viewer]
     with translation.override(lang):
         for game in games:
@@ -131,7 +133,7 @@ def test_game_body_is_the_serializers(games, people, viewer, lang) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_event_bodies_are_the_serializers(games, lang) -> None:
+def test_event_bodies_are_the_serializers(games: list[Game], lang: str) -> None:
     with translation.override(lang):
         for game in games:
             events = list(selectors.game_events(game).select_related("actor"))
@@ -141,7 +143,7 @@ def test_event_bodies_are_the_serializers(games, lang) -> None:
     assert {"game_started", "dice_rolled", "box_scored", "game_finished"} <= kinds
 
 
-def test_the_move_answer_is_the_serializers(make_client) -> None:
+def test_the_move_answer_is_the_serializers(make_client: MakeClient) -> None:
     """Through the API: the answer to a move, then the game read back, rendered by the
     serializers from the database."""
     ann, bob = make_client(), make_client()

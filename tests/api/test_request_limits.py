@@ -7,21 +7,23 @@ from __future__ import annotations
 import json
 
 import pytest
+from pytest_django import Settings
 
 from config.parsers import depth
+from tests.factories import Client, MakeClient
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game_url(make_client):
+def game_url(make_client: MakeClient) -> tuple[Client, str]:
     ann = make_client()
     game = ann.post("/api/v1/games/", {"kind": "yatzy", "seats": [{"type": "me"}]}).json()
     ann.post(f"/api/v1/games/{game['id']}/start/")
     return ann, f"/api/v1/games/{game['id']}"
 
 
-def test_an_endless_if_match_is_refused_as_malformed(game_url) -> None:
+def test_an_endless_if_match_is_refused_as_malformed(game_url: tuple[Client, str]) -> None:
     ann, url = game_url
     ann.raise_request_exception = False
     for header in ("1" * 5000, '"v' + "1" * 5000 + '"'):
@@ -31,7 +33,7 @@ def test_an_endless_if_match_is_refused_as_malformed(game_url) -> None:
     assert ann.get(f"{url}/").json()["version"] == 1  # nothing moved
 
 
-def test_a_deeply_nested_body_is_refused_as_malformed(game_url) -> None:
+def test_a_deeply_nested_body_is_refused_as_malformed(game_url: tuple[Client, str]) -> None:
     ann, url = game_url
     ann.raise_request_exception = False
     for nesting in (100_000, 40):
@@ -43,7 +45,9 @@ def test_a_deeply_nested_body_is_refused_as_malformed(game_url) -> None:
     assert ann.post(f"{url}/moves/", {"type": "roll"}).status_code == 201
 
 
-def test_a_body_past_the_limit_is_refused_before_it_is_read(game_url, settings) -> None:
+def test_a_body_past_the_limit_is_refused_before_it_is_read(
+    game_url: tuple[Client, str], settings: Settings
+) -> None:
     ann, url = game_url
     settings.MAX_REQUEST_BODY_BYTES = 1000
     body = json.dumps({"type": "roll", "padding": "a" * 2000})

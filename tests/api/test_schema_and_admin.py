@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.test import Client
+from rest_framework.test import APIClient
 
 from games.models import Game, GameEvent
 from players.models import Player
@@ -10,7 +13,7 @@ from tests.factories import account, move, new_game
 pytestmark = pytest.mark.django_db
 
 
-def test_openapi_schema_and_swagger_ui_are_served(anon) -> None:
+def test_openapi_schema_and_swagger_ui_are_served(anon: APIClient) -> None:
     response = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert response.status_code == 200
     schema = response.json()
@@ -38,7 +41,7 @@ def admin_client_with_game() -> tuple[Client, Game]:
     return client, game
 
 
-def test_admin_lists_filters_and_shows_games(admin_client_with_game) -> None:
+def test_admin_lists_filters_and_shows_games(admin_client_with_game: tuple[Client, Game]) -> None:
     client, game = admin_client_with_game
     listing = client.get("/admin/games/game/?kind__exact=yatzy&status__exact=active")
     assert listing.status_code == 200
@@ -50,7 +53,7 @@ def test_admin_lists_filters_and_shows_games(admin_client_with_game) -> None:
     assert client.get("/admin/games/gameevent/").status_code == 200
 
 
-def test_admin_cannot_alter_the_log(admin_client_with_game) -> None:
+def test_admin_cannot_alter_the_log(admin_client_with_game: tuple[Client, Game]) -> None:
     client, game = admin_client_with_game
     event = GameEvent.objects.filter(game=game).first()
     assert event is not None
@@ -66,7 +69,7 @@ def test_admin_cannot_alter_the_log(admin_client_with_game) -> None:
     assert Game.objects.filter(pk=game.pk).exists()
 
 
-def test_admin_replay_check_action(admin_client_with_game) -> None:
+def test_admin_replay_check_action(admin_client_with_game: tuple[Client, Game]) -> None:
     client, game = admin_client_with_game
     response = client.post(
         "/admin/games/game/",
@@ -77,7 +80,7 @@ def test_admin_replay_check_action(admin_client_with_game) -> None:
     assert b"replays to its snapshot" in response.content
 
 
-def test_openapi_schema_is_valid_and_complete(tmp_path) -> None:
+def test_openapi_schema_is_valid_and_complete(tmp_path: Path) -> None:
     from django.core.management import call_command
 
     # --fail-on-warn: an endpoint drf-spectacular cannot describe fails the build.
@@ -85,7 +88,7 @@ def test_openapi_schema_is_valid_and_complete(tmp_path) -> None:
     assert "/api/v1/games/{game_id}/moves/" in (tmp_path / "s.yml").read_text()
 
 
-def test_the_plain_views_are_in_the_schema_too(anon) -> None:
+def test_the_plain_views_are_in_the_schema_too(anon: APIClient) -> None:
     """Health, metrics and the browsable API's sign-in are plain views drf-spectacular cannot see
     (a review found them missing): a hook describes them."""
     paths = anon.get("/api/v1/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()[

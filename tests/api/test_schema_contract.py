@@ -17,7 +17,8 @@ PROBLEM = "application/problem+json"
 def schema() -> dict[str, Any]:
     from drf_spectacular.generators import SchemaGenerator
 
-    return SchemaGenerator().get_schema(request=None, public=True)
+    schema: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    return schema
 
 
 def operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -28,7 +29,7 @@ def operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     ]
 
 
-def test_every_operation_is_described_with_its_refusals(schema) -> None:
+def test_every_operation_is_described_with_its_refusals(schema: dict[str, Any]) -> None:
     found = [(m, path, op) for m, path, op in operations(schema) if path.startswith("/api/v1/")]
     assert len(found) >= 25
     for method, path, operation in found:
@@ -50,7 +51,7 @@ def codes(schema: dict[str, Any], method: str, path: str, status: int) -> set[st
     return {part.strip(" `") for part in response["description"].split(",")}
 
 
-def test_a_move_lists_its_refusals_by_status(schema) -> None:
+def test_a_move_lists_its_refusals_by_status(schema: dict[str, Any]) -> None:
     moves = "/api/v1/games/{game_id}/moves/"
     assert {"not_your_turn", "stale_version", "box_used", "nothing_to_bank"} <= codes(
         schema, "post", moves, 409
@@ -61,20 +62,20 @@ def test_a_move_lists_its_refusals_by_status(schema) -> None:
     assert "invalid_if_match" in codes(schema, "post", moves, 400)
 
 
-def test_creating_operations_list_the_idempotency_refusals(schema) -> None:
+def test_creating_operations_list_the_idempotency_refusals(schema: dict[str, Any]) -> None:
     for path in ("/api/v1/accounts/register/", "/api/v1/games/", "/api/v1/tournaments/"):
         assert codes(schema, "post", path, 422) == {"idempotency_key_reused"}
         assert "invalid_idempotency_key" in codes(schema, "post", path, 400)
     assert "403" in schema["paths"]["/api/v1/tournaments/"]["post"]["responses"]
 
 
-def test_the_problem_is_described(schema) -> None:
+def test_the_problem_is_described(schema: dict[str, Any]) -> None:
     problem = schema["components"]["schemas"]["Problem"]
     assert {"type", "title", "status", "detail", "code", "field"} <= set(problem["required"])
     assert {"params", "errors", "retry_after"} <= set(problem["properties"])
 
 
-def test_the_streams_are_described(schema) -> None:
+def test_the_streams_are_described(schema: dict[str, Any]) -> None:
     game = schema["paths"]["/api/v1/games/{game_id}/stream/"]["get"]
     assert game["responses"]["200"]["content"]["text/event-stream"]["schema"] == {
         "$ref": "#/components/schemas/GameEvent"

@@ -6,10 +6,12 @@ contract unnoticed."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from rest_framework.test import APIClient
 
 from config.schema_examples import problem_example
 from tests.api.test_schema_types import strict
@@ -22,7 +24,8 @@ METHODS = ("get", "post", "put", "patch", "delete")
 def schema() -> dict[str, Any]:
     from drf_spectacular.generators import SchemaGenerator
 
-    return SchemaGenerator().get_schema(request=None, public=True)
+    schema: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    return schema
 
 
 def contents(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -42,14 +45,14 @@ def contents(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return found
 
 
-def test_every_request_and_answer_has_an_example(schema) -> None:
+def test_every_request_and_answer_has_an_example(schema: dict[str, Any]) -> None:
     found = contents(schema)
     assert len(found) > 150
     missing = [(where, what) for where, what, content in found if "examples" not in content]
     assert missing == []
 
 
-def test_every_json_example_is_valid_under_its_schema(schema) -> None:
+def test_every_json_example_is_valid_under_its_schema(schema: dict[str, Any]) -> None:
     root = {"components": strict(schema["components"])}
     checked = 0
     for where, what, content in contents(schema):
@@ -63,7 +66,7 @@ def test_every_json_example_is_valid_under_its_schema(schema) -> None:
     assert checked > 150
 
 
-def test_a_problem_example_is_what_the_api_answers(anon) -> None:
+def test_a_problem_example_is_what_the_api_answers(anon: APIClient) -> None:
     """The refusals' examples come from the code that answers refusals: the same body as a real
     404 but for the origin."""
     answer = anon.get("/api/v1/no-such-page/")
@@ -76,7 +79,7 @@ def test_a_problem_example_is_what_the_api_answers(anon) -> None:
     assert example["type"].endswith("/api/v1/errors/not_found/")
 
 
-def test_a_recorded_example_is_a_real_answer(schema) -> None:
+def test_a_recorded_example_is_a_real_answer(schema: dict[str, Any]) -> None:
     moves = schema["paths"]["/api/v1/games/{game_id}/moves/"]["post"]
     request = moves["requestBody"]["content"]["application/json"]["examples"]["example"]["value"]
     answer = moves["responses"]["201"]["content"]["application/json"]["examples"]["example"]
@@ -85,7 +88,7 @@ def test_a_recorded_example_is_a_real_answer(schema) -> None:
     assert len(answer["value"]["events"][0]["data"]["dice"]) == 5
 
 
-def test_the_recorder_records_every_operation_it_has_examples_for(tmp_path) -> None:
+def test_the_recorder_records_every_operation_it_has_examples_for(tmp_path: Path) -> None:
     """``manage.py record_api_examples`` still plays its scenario through today's API, and the
     committed examples cover what it records (re-run it after changing an answer's shape)."""
     import json

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import GameStatus
+from games.models import Game, GameStatus
 from tests.api.test_render import games, people  # noqa: F401  (fixtures)
 from tests.factories import api_client, api_game, game_url
 
@@ -45,7 +45,10 @@ def check(components: dict[str, Any], name: str, instance: Any) -> None:
     jsonschema.Draft7Validator(schema).validate(instance)
 
 
-def test_every_kind_and_status_of_game_is_its_schema(games, components) -> None:  # noqa: F811
+def test_every_kind_and_status_of_game_is_its_schema(
+    games: list[Game],  # noqa: F811
+    components: dict[str, Any],
+) -> None:
     seen = set()
     for game in games:
         for lang in ("en", "uk"):
@@ -61,7 +64,10 @@ def test_every_kind_and_status_of_game_is_its_schema(games, components) -> None:
     assert len(seen) == 6
 
 
-def test_every_event_type_of_every_kind_is_typed(games, components) -> None:  # noqa: F811
+def test_every_event_type_of_every_kind_is_typed(
+    games: list[Game],  # noqa: F811
+    components: dict[str, Any],
+) -> None:
     seen = set()
     for game in games:
         for event in APIClient().get(game_url(str(game.pk), "events/")).json()["events"]:
@@ -74,7 +80,10 @@ def test_every_event_type_of_every_kind_is_typed(games, components) -> None:  # 
         check(components, "EventData", forged)
 
 
-def test_a_wrong_state_fails_the_check(games, components) -> None:  # noqa: F811
+def test_a_wrong_state_fails_the_check(
+    games: list[Game],  # noqa: F811
+    components: dict[str, Any],
+) -> None:
     body = APIClient().get(game_url(str(games[1].pk))).json()
     body["state"]["dice"] = "five dice"
     with pytest.raises(jsonschema.ValidationError):
@@ -85,7 +94,7 @@ def test_a_wrong_state_fails_the_check(games, components) -> None:  # noqa: F811
         check(components, "Game", body)
 
 
-def test_moves_results_and_hints_are_their_schemas(components) -> None:
+def test_moves_results_and_hints_are_their_schemas(components: dict[str, Any]) -> None:
     ann = api_client()
     yatzy = api_game(ann, "yatzy", ["me", "computer"], options={"auto_confirm_seconds": 0})
     url = game_url(yatzy["id"], "moves/")
@@ -121,7 +130,7 @@ def test_moves_results_and_hints_are_their_schemas(components) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_account_streams_notes_are_their_schemas(components) -> None:
+def test_the_account_streams_notes_are_their_schemas(components: dict[str, Any]) -> None:
     from games.streams import reads
     from tests.factories import account, new_game
 

@@ -15,13 +15,16 @@ from tests.api.ten_thousand_play import (
     play_scripted_turn,
     play_until_finished,
 )
-from tests.factories import GAMES, api_game, game_url
+from tests.doubles import ScriptedDice
+from tests.factories import GAMES, MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
 FARKLE = (2, 3, 4, 4, 6, 6)
 RISK = {1: 4 / 6, 2: 16 / 36, 3: 60 / 216, 4: 204 / 1296, 5: 600 / 7776, 6: 15 / 648}
 
+# A scripted turn: its (roll, dice set aside) steps (tests/api/ten_thousand_play.py).
+Turn = list[tuple[tuple[int, ...], list[int]]]
 # Whole turns that bank a known amount (the last step's keep goes with the bank).
 EIGHT_THOUSAND = [((1, 1, 1, 1, 1, 1), [0, 1, 2, 3, 4, 5])]  # six 1s, hot dice, banked
 FOUR_THOUSAND = [((1, 1, 1, 1, 1, 2), [0, 1, 2, 3, 4])]
@@ -52,7 +55,7 @@ def finished_cleanly(game: dict[str, Any]) -> None:
 
 
 def test_two_seat_game_with_hot_dice_lost_rounds_and_a_last_round_from_seat_one(
-    make_client, dice
+    make_client: MakeClient, dice: ScriptedDice
 ) -> None:
     alice, bob = make_client("alice"), make_client("bob")
     game = alice.ok(
@@ -192,7 +195,7 @@ def test_two_seat_game_with_hot_dice_lost_rounds_and_a_last_round_from_seat_one(
     assert bob.ok("get", game_url(gid))["your_seats"] == [1]
 
 
-def test_equal_totals_share_first_place(make_client, dice) -> None:
+def test_equal_totals_share_first_place(make_client: MakeClient, dice: ScriptedDice) -> None:
     alice, bob = make_client(), make_client()
     game = api_game(alice, "ten_thousand", ["me", "open"], options={"target": 5000}, joiners=[bob])
     play_scripted_turn(alice, game["id"], dice, EIGHT_THOUSAND)
@@ -210,7 +213,7 @@ def test_equal_totals_share_first_place(make_client, dice) -> None:
     assert check_event_log(all_events(alice, game["id"]), 2, 5000) == [8000, 8000]
 
 
-def test_three_way_result_shares_places(make_client, dice) -> None:
+def test_three_way_result_shares_places(make_client: MakeClient, dice: ScriptedDice) -> None:
     """1 + the number of strictly higher totals: 8000, 500, 8000 -> places 1, 3, 1."""
     host = make_client()
     seats = [{"type": "hotseat", "name": n} for n in ("Ann", "Ben", "Cat")]
@@ -227,7 +230,9 @@ def test_three_way_result_shares_places(make_client, dice) -> None:
     finished_cleanly(game)
 
 
-def test_passing_the_target_during_the_last_round_changes_nothing(make_client, dice) -> None:
+def test_passing_the_target_during_the_last_round_changes_nothing(
+    make_client: MakeClient, dice: ScriptedDice
+) -> None:
     """Seat 1 triggers; seat 2 passes it and wins; the game still ends back at seat 1."""
     host = make_client()
     seats = [{"type": "hotseat", "name": n} for n in ("Ann", "Ben", "Cat")]
@@ -263,7 +268,9 @@ def test_passing_the_target_during_the_last_round_changes_nothing(make_client, d
         ),
     ],
 )
-def test_a_game_ends_exactly_when_its_target_is_reached(make_client, dice, target, turns) -> None:
+def test_a_game_ends_exactly_when_its_target_is_reached(
+    make_client: MakeClient, dice: ScriptedDice, target: int, turns: list[Turn]
+) -> None:
     """A one-seat game banks up to target - 50 (still playing), then 50 more: finished."""
     solo = make_client()
     game = api_game(
@@ -292,7 +299,7 @@ def test_a_game_ends_exactly_when_its_target_is_reached(make_client, dice, targe
     assert check_event_log(all_events(solo, game["id"]), 1, target) == [target]
 
 
-def test_default_target_is_ten_thousand(make_client) -> None:
+def test_default_target_is_ten_thousand(make_client: MakeClient) -> None:
     alice = make_client()
     game = alice.ok("post", GAMES, {"kind": "ten_thousand", "seats": [{"type": "me"}]}, status=201)
     assert game["options"] == {"target": 10000}
@@ -300,7 +307,9 @@ def test_default_target_is_ten_thousand(make_client) -> None:
     assert game["state"]["target"] == 10000
 
 
-def test_three_seat_hotseat_game_with_random_dice(make_client, dice) -> None:
+def test_three_seat_hotseat_game_with_random_dice(
+    make_client: MakeClient, dice: ScriptedDice
+) -> None:
     host = make_client("host")
     seats = [{"type": "hotseat", "name": name} for name in ("Ann", "Ben", "Cat")]
     game = api_game(host, "ten_thousand", seats, options={"target": 5000})
@@ -338,7 +347,7 @@ def test_three_seat_hotseat_game_with_random_dice(make_client, dice) -> None:
         assert at["state"] == seen[version], version
 
 
-def test_state_block_through_a_turn(make_client, dice) -> None:
+def test_state_block_through_a_turn(make_client: MakeClient, dice: ScriptedDice) -> None:
     solo = make_client()
     game = api_game(solo, "ten_thousand", [{"type": "me"}], options={"target": 5000})
     gid = game["id"]
@@ -424,7 +433,7 @@ def test_state_block_through_a_turn(make_client, dice) -> None:
     assert solo.ok("get", game_url(gid))["state"] == state
 
 
-def test_dice_of_two_rolls_never_combine(make_client, dice) -> None:
+def test_dice_of_two_rolls_never_combine(make_client: MakeClient, dice: ScriptedDice) -> None:
     """Two 5s from one roll and a third from the next are 100 + 50, not three of a kind."""
     solo = make_client()
     game = api_game(solo, "ten_thousand", [{"type": "me"}], options={"target": 5000})
@@ -455,7 +464,13 @@ def test_dice_of_two_rolls_never_combine(make_client, dice) -> None:
         ((2, 2, 2, 2, 2, 2), [0, 1, 2, 3, 4, 5], 1600),
     ],
 )
-def test_worked_examples_banked_through_http(make_client, dice, roll, keep, points) -> None:
+def test_worked_examples_banked_through_http(
+    make_client: MakeClient,
+    dice: ScriptedDice,
+    roll: tuple[int, ...],
+    keep: list[int],
+    points: int,
+) -> None:
     solo = make_client()
     game = api_game(solo, "ten_thousand", [{"type": "me"}], options={"target": 10000})
     body = play_scripted_turn(solo, game["id"], dice, [(roll, keep)])[-1]

@@ -2,12 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import api_game, game_url
+from tests.doubles import ScriptedDice
+from tests.factories import MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
 
-def test_preview_scores_a_selection_without_recording_it(make_client, dice) -> None:
+def test_preview_scores_a_selection_without_recording_it(
+    make_client: MakeClient, dice: ScriptedDice
+) -> None:
     ann = make_client()
     game = api_game(ann, "ten_thousand")
     dice.push((1, 5, 3, 3, 6, 2))
@@ -27,7 +30,7 @@ def test_preview_scores_a_selection_without_recording_it(make_client, dice) -> N
     assert ann.ok("get", game_url(game["id"]))["version"] == version
 
 
-def test_preview_is_for_ten_thousand_only(make_client) -> None:
+def test_preview_is_for_ten_thousand_only(make_client: MakeClient) -> None:
     ann = make_client()
     game = api_game(ann, start=False)
     response = ann.get(game_url(game["id"], "preview/") + "?keep=0")

@@ -5,14 +5,17 @@ Run with REDIS_URL (CI) the counters are in Redis; without it, in the in-process
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from rest_framework.test import APIClient
 
 from config import throttling
 from tests.doubles import Clock, throttle_rates
+from tests.factories import MakeClient
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +23,7 @@ ME = "/api/v1/accounts/me/"
 GAMES = "/api/v1/games/"
 
 
-def test_anonymous_requests_are_limited_by_address(anon) -> None:
+def test_anonymous_requests_are_limited_by_address(anon: APIClient) -> None:
     with throttle_rates(anon="3/min"):
         statuses = [anon.get(GAMES).status_code for _ in range(4)]
         assert statuses == [200, 200, 200, 429]
@@ -33,7 +36,7 @@ def test_anonymous_requests_are_limited_by_address(anon) -> None:
     assert body["status"] == 429
 
 
-def test_players_have_their_own_limit(make_client, anon) -> None:
+def test_players_have_their_own_limit(make_client: MakeClient, anon: APIClient) -> None:
     ann, bob = make_client(), make_client()
     with throttle_rates(user="2/min", anon="1/min"):
         assert [ann.get(ME).status_code for _ in range(3)] == [200, 200, 429]
@@ -42,7 +45,7 @@ def test_players_have_their_own_limit(make_client, anon) -> None:
         assert anon.get(GAMES).status_code == 200
 
 
-def test_one_counter_per_request(make_client) -> None:
+def test_one_counter_per_request(make_client: MakeClient) -> None:
     """An authenticated request counts against its account only (DRF's two throttles each kept a
     history per request)."""
     ann = make_client()
@@ -85,12 +88,15 @@ def test_a_window_closes() -> None:
 @pytest.mark.skipif(
     not isinstance(caches["default"], RedisCache), reason="needs Redis: set REDIS_URL"
 )
-def test_one_redis_round_trip_per_request(make_client) -> None:
+def test_one_redis_round_trip_per_request(make_client: MakeClient) -> None:
     import redis.connection
 
     ann = make_client()
     sent = [0]
-    original = redis.connection.AbstractConnection.send_packed_command
+    # redis-py leaves the method unannotated.
+    original: Callable[[Any, Any, bool], None] = (
+        redis.connection.AbstractConnection.send_packed_command
+    )
 
     def counting(self: Any, command: Any, check_health: bool = True) -> None:
         sent[0] += 1

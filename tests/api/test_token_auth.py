@@ -33,7 +33,7 @@ def client_with(raw: str) -> APIClient:
     return client
 
 
-def test_an_authenticated_request_costs_one_query(zoe) -> None:
+def test_an_authenticated_request_costs_one_query(zoe: Player) -> None:
     for _other in range(3):  # other tokens of the account are not read
         AuthToken.objects.create(user=zoe)
     _instance, raw = AuthToken.objects.create(user=zoe)
@@ -45,7 +45,7 @@ def test_an_authenticated_request_costs_one_query(zoe) -> None:
     assert len(queries.captured_queries) == 1, [q["sql"] for q in queries.captured_queries]
 
 
-def test_a_revoked_token_is_refused_at_once(zoe) -> None:
+def test_a_revoked_token_is_refused_at_once(zoe: Player) -> None:
     instance, raw = AuthToken.objects.create(user=zoe)
     client = client_with(raw)
     assert client.get(ME).status_code == 200
@@ -55,7 +55,7 @@ def test_a_revoked_token_is_refused_at_once(zoe) -> None:
     assert response.json()["code"] == "authentication_failed"
 
 
-def test_an_expired_token_is_refused_and_deleted(zoe) -> None:
+def test_an_expired_token_is_refused_and_deleted(zoe: Player) -> None:
     _instance, raw = AuthToken.objects.create(user=zoe, expiry=timedelta(seconds=-1))
     heard = []
 
@@ -73,7 +73,7 @@ def test_an_expired_token_is_refused_and_deleted(zoe) -> None:
     assert heard and heard[0]["username"] == "zoe"
 
 
-def test_a_token_within_its_ttl_is_accepted(zoe) -> None:
+def test_a_token_within_its_ttl_is_accepted(zoe: Player) -> None:
     instance, raw = AuthToken.objects.create(user=zoe)
     assert instance.expiry is not None and instance.expiry > timezone.now()
     assert client_with(raw).get(ME).status_code == 200
@@ -83,14 +83,14 @@ def test_a_token_within_its_ttl_is_accepted(zoe) -> None:
     "raw",
     ["dice_" + "0" * 64, "", "dice_short", "not-a-token-at-all", "dice_é" + "0" * 63, "dice_\x00"],
 )
-def test_unknown_or_malformed_tokens_are_refused(zoe, raw) -> None:
+def test_unknown_or_malformed_tokens_are_refused(zoe: Player, raw: str) -> None:
     AuthToken.objects.create(user=zoe)
     response = client_with(raw).get(ME)
     assert response.status_code == 401
     assert response.json()["code"] == "authentication_failed"
 
 
-def test_a_token_of_an_inactive_account_is_refused(zoe) -> None:
+def test_a_token_of_an_inactive_account_is_refused(zoe: Player) -> None:
     _instance, raw = AuthToken.objects.create(user=zoe)
     zoe.is_active = False
     zoe.save(update_fields=["is_active"])
@@ -99,7 +99,7 @@ def test_a_token_of_an_inactive_account_is_refused(zoe) -> None:
     assert response.json()["code"] == "authentication_failed"
 
 
-def test_signing_in_deletes_the_accounts_expired_tokens(zoe) -> None:
+def test_signing_in_deletes_the_accounts_expired_tokens(zoe: Player) -> None:
     AuthToken.objects.create(user=zoe, expiry=timedelta(seconds=-1))
     AuthToken.objects.create(user=zoe, expiry=timedelta(seconds=-5))
     live, _raw = AuthToken.objects.create(user=zoe)

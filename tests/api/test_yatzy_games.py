@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from rest_framework.test import APIClient
 
 from games.models import Game, GameEvent
 from games.selectors import game_replay_matches_snapshot
 from tests.api.yatzy_play import expected_totals_from_events, play_turn
-from tests.factories import GAMES, api_game, game_url
+from tests.doubles import ScriptedDice
+from tests.factories import GAMES, Client, MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
 
-def all_events(client, game_id: str) -> list[dict]:
-    return client.ok("get", game_url(game_id, "events/"))["events"]
+def all_events(client: Client, game_id: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = client.ok("get", game_url(game_id, "events/"))["events"]
+    return events
 
 
-def test_two_seat_game_from_creation_to_result(make_client, dice) -> None:
+def test_two_seat_game_from_creation_to_result(make_client: MakeClient, dice: ScriptedDice) -> None:
     alice, bob = make_client("alice"), make_client("bob")
     game = api_game(alice, seats=["me", "open"], start=False)
     assert game["status"] == "open"
@@ -63,7 +68,9 @@ def test_two_seat_game_from_creation_to_result(make_client, dice) -> None:
     assert game_replay_matches_snapshot(Game.objects.get(pk=game["id"]))
 
 
-def test_three_seat_hotseat_game_played_from_one_client(make_client, dice) -> None:
+def test_three_seat_hotseat_game_played_from_one_client(
+    make_client: MakeClient, dice: ScriptedDice
+) -> None:
     host = make_client("host")
     seats = [{"type": "hotseat", "name": name} for name in ("Ann", "Ben", "Cat")]
     game = host.ok("post", GAMES, {"kind": "yatzy", "seats": seats}, status=201)
@@ -83,7 +90,7 @@ def test_three_seat_hotseat_game_played_from_one_client(make_client, dice) -> No
     assert game_replay_matches_snapshot(Game.objects.get(pk=game["id"]))
 
 
-def test_scripted_game_reaches_known_totals(make_client, dice) -> None:
+def test_scripted_game_reaches_known_totals(make_client: MakeClient, dice: ScriptedDice) -> None:
     """A one-seat game with chosen dice: every box, the upper bonus and a joker Yatzy bonus."""
     solo = make_client()
     game = api_game(solo)
@@ -120,7 +127,7 @@ def test_scripted_game_reaches_known_totals(make_client, dice) -> None:
     }
 
 
-def test_detail_carries_what_a_client_draws(make_client, dice) -> None:
+def test_detail_carries_what_a_client_draws(make_client: MakeClient, dice: ScriptedDice) -> None:
     alice = make_client()
     game = api_game(alice)
     dice.push((1, 1, 3, 4, 6), (2, 5))
@@ -143,7 +150,7 @@ def test_detail_carries_what_a_client_draws(make_client, dice) -> None:
     assert detail["version"] == 3
 
 
-def test_must_sacrifice_flag_and_message(make_client, dice) -> None:
+def test_must_sacrifice_flag_and_message(make_client: MakeClient, dice: ScriptedDice) -> None:
     alice = make_client()
     game = api_game(alice)
     url = game_url(game["id"], "moves/")
@@ -165,7 +172,7 @@ def test_must_sacrifice_flag_and_message(make_client, dice) -> None:
     assert all(option["points"] == 0 for option in state["legal_boxes"])
 
 
-def test_events_after_and_replay_at(make_client, dice) -> None:
+def test_events_after_and_replay_at(make_client: MakeClient, dice: ScriptedDice) -> None:
     alice = make_client()
     game = api_game(alice)
     url = game_url(game["id"], "moves/")
@@ -191,12 +198,12 @@ def test_events_after_and_replay_at(make_client, dice) -> None:
     assert GameEvent.objects.filter(game_id=game["id"]).count() == 4
 
 
-def test_list_filters_kind_status_and_mine(make_client, anon) -> None:
+def test_list_filters_kind_status_and_mine(make_client: MakeClient, anon: APIClient) -> None:
     alice, bob = make_client(), make_client()
     mine = api_game(alice)
     theirs = api_game(bob, seats=["me", "open"], start=False)
 
-    def ids(client, query: str) -> set[str]:
+    def ids(client: Client, query: str) -> set[str]:
         return {g["id"] for g in client.ok("get", GAMES + query)["results"]}
 
     assert ids(alice, "?mine=true") == {mine["id"]}

@@ -5,22 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from rest_framework.test import APIClient
 
 from games.models import Game, GameEvent
-from tests.factories import GAMES, api_game, game_url
+from tests.doubles import ScriptedDice
+from tests.factories import GAMES, Client, MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def table(make_client, dice) -> dict[str, Any]:
+def table(make_client: MakeClient, dice: ScriptedDice) -> dict[str, Any]:
     """A started two-seat game: alice (seat 0, to play) and bob (seat 1), plus an outsider."""
     alice, bob, carol = make_client("alice"), make_client("bob"), make_client("carol")
     game = api_game(alice, seats=["me", "open"], joiners=[bob])
     return {"alice": alice, "bob": bob, "carol": carol, "id": game["id"], "dice": dice}
 
 
-def refused(client: Any, game_id: str, move: Any, status: int, code: str) -> dict[str, Any]:
+def refused(client: APIClient, game_id: str, move: Any, status: int, code: str) -> dict[str, Any]:
     before = GameEvent.objects.filter(game_id=game_id).count()
     snapshot = Game.objects.get(pk=game_id).state
     response = client.post(game_url(game_id, "moves/"), move, format="json")
@@ -32,20 +34,22 @@ def refused(client: Any, game_id: str, move: Any, status: int, code: str) -> dic
     assert "field" in body
     assert GameEvent.objects.filter(game_id=game_id).count() == before
     assert Game.objects.get(pk=game_id).state == snapshot
-    return body
+    refusal: dict[str, Any] = body
+    return refusal
 
 
 def roll(table: dict[str, Any], client: str = "alice", **move: Any) -> dict[str, Any]:
-    return table[client].ok(
+    rolled: dict[str, Any] = table[client].ok(
         "post", game_url(table["id"], "moves/"), {"type": "roll", **move}, status=201
     )
+    return rolled
 
 
-def test_score_before_first_roll(table) -> None:
+def test_score_before_first_roll(table: dict[str, Any]) -> None:
     refused(table["alice"], table["id"], {"type": "score", "box": "chance"}, 409, "roll_first")
 
 
-def test_fourth_roll(table) -> None:
+def test_fourth_roll(table: dict[str, Any]) -> None:
     roll(table)
     roll(table, hold=[0])
     roll(table, hold=[0])
@@ -57,7 +61,7 @@ def test_fourth_roll(table) -> None:
     [[5], [-1], [0, 0], ["a"], "0,1", [0.5], [True], {"0": 1}, [0, 1, 2, 3, 4, 5]],
     ids=repr,
 )
-def test_malformed_hold(table, hold) -> None:
+def test_malformed_hold(table: dict[str, Any], hold: Any) -> None:
     roll(table)
     body = refused(
         table["alice"], table["id"], {"type": "roll", "hold": hold}, 400, "invalid_dice_indices"
@@ -65,13 +69,13 @@ def test_malformed_hold(table, hold) -> None:
     assert body["field"] == "hold"
 
 
-def test_hold_on_first_roll(table) -> None:
+def test_hold_on_first_roll(table: dict[str, Any]) -> None:
     refused(
         table["alice"], table["id"], {"type": "roll", "hold": [0]}, 409, "hold_before_first_roll"
     )
 
 
-def test_used_box(table) -> None:
+def test_used_box(table: dict[str, Any]) -> None:
     table["dice"].push((1, 2, 3, 4, 5), (1, 1, 1, 1, 1))
     roll(table)
     table["alice"].ok(
@@ -85,7 +89,7 @@ def test_used_box(table) -> None:
     refused(table["alice"], table["id"], {"type": "score", "box": "chance"}, 409, "box_used")
 
 
-def test_box_barred_by_the_joker_order(table) -> None:
+def test_box_barred_by_the_joker_order(table: dict[str, Any]) -> None:
     table["dice"].push((4, 4, 4, 4, 4), (1, 2, 3, 4, 6), (4, 4, 4, 4, 4))
     roll(table)
     table["alice"].ok(
@@ -105,7 +109,7 @@ def test_box_barred_by_the_joker_order(table) -> None:
     assert body["field"] == "box"
 
 
-def test_unknown_box_and_move_type(table) -> None:
+def test_unknown_box_and_move_type(table: dict[str, Any]) -> None:
     roll(table)
     body = refused(
         table["alice"], table["id"], {"type": "score", "box": "bogus"}, 400, "unknown_box"
@@ -117,16 +121,16 @@ def test_unknown_box_and_move_type(table) -> None:
     refused(table["alice"], table["id"], ["roll"], 400, "invalid_input")
 
 
-def test_out_of_turn(table) -> None:
+def test_out_of_turn(table: dict[str, Any]) -> None:
     refused(table["bob"], table["id"], {"type": "roll"}, 409, "not_your_turn")
 
 
-def test_for_a_seat_you_do_not_control(table) -> None:
+def test_for_a_seat_you_do_not_control(table: dict[str, Any]) -> None:
     refused(table["carol"], table["id"], {"type": "roll"}, 403, "not_a_seat_holder")
     refused(table["alice"], table["id"], {"type": "roll", "seat": 1}, 409, "not_your_turn")
 
 
-def test_anonymous_move(table, anon) -> None:
+def test_anonymous_move(table: dict[str, Any], anon: APIClient) -> None:
     before = GameEvent.objects.count()
     response = anon.post(game_url(table["id"], "moves/"), {"type": "roll"}, format="json")
     assert response.status_code == 401
@@ -134,20 +138,20 @@ def test_anonymous_move(table, anon) -> None:
     assert GameEvent.objects.count() == before
 
 
-def test_invalid_token(table, anon) -> None:
+def test_invalid_token(table: dict[str, Any], anon: APIClient) -> None:
     anon.credentials(HTTP_AUTHORIZATION="Token dice_not-a-real-token")
     response = anon.post(game_url(table["id"], "moves/"), {"type": "roll"}, format="json")
     assert response.status_code == 401
     assert response.json()["code"] == "authentication_failed"
 
 
-def test_game_not_started(make_client) -> None:
+def test_game_not_started(make_client: MakeClient) -> None:
     alice = make_client()
     game = api_game(alice, seats=["me", "open"], start=False)
     refused(alice, game["id"], {"type": "roll"}, 409, "game_not_started")
 
 
-def test_game_finished(make_client, dice) -> None:
+def test_game_finished(make_client: MakeClient, dice: ScriptedDice) -> None:
     alice = make_client()
     game = api_game(alice)
     from games.rules.yatzy import BOXES
@@ -158,7 +162,7 @@ def test_game_finished(make_client, dice) -> None:
     refused(alice, game["id"], {"type": "roll"}, 409, "game_finished")
 
 
-def test_stale_expected_version(table) -> None:
+def test_stale_expected_version(table: dict[str, Any]) -> None:
     roll(table)  # version 2
     body = refused(
         table["alice"], table["id"], {"type": "score", "box": "chance", "expected_version": 1},
@@ -176,7 +180,7 @@ def test_stale_expected_version(table) -> None:
     )
 
 
-def test_unknown_game(make_client) -> None:
+def test_unknown_game(make_client: MakeClient) -> None:
     alice = make_client()
     response = alice.post(
         GAMES + "00000000-0000-0000-0000-000000000000/moves/", {"type": "roll"}, format="json"
@@ -185,15 +189,16 @@ def test_unknown_game(make_client) -> None:
     assert response.json()["code"] == "not_found"
 
 
-def test_lobby_refusals(make_client) -> None:
+def test_lobby_refusals(make_client: MakeClient) -> None:
     alice, bob, carol = make_client(), make_client(), make_client()
     game = api_game(alice, seats=["me", "open"], start=False)
     url = game_url(game["id"])
 
-    def code(client, suffix, status):
+    def code(client: Client, suffix: str, status: int) -> str:
         response = client.post(url + suffix, {}, format="json")
         assert response.status_code == status, response.json()
-        return response.json()["code"]
+        refusal: str = response.json()["code"]
+        return refusal
 
     assert code(alice, "start/", 409) == "seats_not_filled"
     assert code(alice, "join/", 409) == "already_seated"
@@ -229,7 +234,9 @@ def test_lobby_refusals(make_client) -> None:
         ),
     ],
 )
-def test_create_refusals(make_client, payload, code, field) -> None:
+def test_create_refusals(
+    make_client: MakeClient, payload: dict[str, Any], code: str, field: str
+) -> None:
     alice = make_client()
     response = alice.post(GAMES, payload, format="json")
     assert response.status_code == 400, response.json()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from games.rules import yatzy
-from tests.factories import game_url
+from tests.factories import Client, game_url
 
 
-def play_turn(client: Any, game: dict[str, Any], turn: int) -> dict[str, Any]:
+def play_turn(client: Client, game: dict[str, Any], turn: int) -> dict[str, Any]:
     """Play one turn for the seat to move: roll, hold the commonest face, score the best box."""
     url = game_url(game["id"], "moves/")
     body = client.ok("post", url, {"type": "roll", "expected_version": game["version"]}, status=201)
@@ -23,7 +23,8 @@ def play_turn(client: Any, game: dict[str, Any], turn: int) -> dict[str, Any]:
     assert legal, state
     best = max(legal, key=lambda option: option["points"])
     body = client.ok("post", url, {"type": "score", "box": best["box"]}, status=201)
-    return body["game"]
+    game_after: dict[str, Any] = body["game"]
+    return game_after
 
 
 def expected_totals_from_events(events: list[dict[str, Any]], seats: int) -> list[int]:

@@ -4,18 +4,20 @@ transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games import automation, jobs, live, services
 from games.models import Game, GameStatus
 from games.rules import yatzy
 from games.tournaments import scheduling
-from players.models import RatingChange
+from players.models import Player, RatingChange
 from tests.factories import new_game
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +42,9 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_nothing_follows_before_the_commit_and_then_in_order(ann, calls) -> None:
+def test_nothing_follows_before_the_commit_and_then_in_order(
+    ann: Player, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     game = new_game(ann, "yatzy", [{"type": "me"}, {"type": "hotseat", "name": "Bea"}])
     calls.clear()
     with transaction.atomic():
@@ -64,7 +68,9 @@ def test_nothing_follows_before_the_commit_and_then_in_order(ann, calls) -> None
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_move_sets_nothing_going(ann, calls) -> None:
+def test_a_rolled_back_move_sets_nothing_going(
+    ann: Player, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     game = new_game(ann, "yatzy", [{"type": "me"}])
     calls.clear()
 
@@ -79,7 +85,9 @@ def test_a_rolled_back_move_sets_nothing_going(ann, calls) -> None:
     assert Game.objects.get(pk=game.pk).version == 1
 
 
-def test_the_followups_read_nothing(ann, django_capture_on_commit_callbacks) -> None:
+def test_the_followups_read_nothing(
+    ann: Player, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
     """The notes are built after the commit from the captured values: no query (the embedded
     bus's one write of the notes aside: without Redis, publishing is an INSERT)."""
     game = new_game(ann, "yatzy", [{"type": "me"}, {"type": "computer", "level": "casual"}])
@@ -104,7 +112,9 @@ def test_the_followups_read_nothing(ann, django_capture_on_commit_callbacks) -> 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_finished_game_is_handed_to_the_tournaments(ann, calls) -> None:
+def test_a_finished_game_is_handed_to_the_tournaments(
+    ann: Player, calls: list[tuple[str, dict[str, Any]]]
+) -> None:
     game = new_game(ann, "yatzy", [{"type": "computer", "level": "casual"}])
     automation.run_until_idle(game.pk)
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
@@ -112,7 +122,7 @@ def test_a_finished_game_is_handed_to_the_tournaments(ann, calls) -> None:
     assert [name for name, _ in calls].count("tournament") == 1
 
 
-def test_a_rated_game_is_rated_with_its_last_move(ann) -> None:
+def test_a_rated_game_is_rated_with_its_last_move(ann: Player) -> None:
     game = new_game(
         ann, "yatzy", [{"type": "me"}, {"type": "computer", "level": "casual"}], rated=True
     )
@@ -125,6 +135,7 @@ def test_a_rated_game_is_rated_with_its_last_move(ann) -> None:
             if not rolled:
                 services.game_move(game_id=game.pk, command={"type": "roll"}, actor=ann)
             else:
+                assert fresh.state is not None
                 legal = yatzy.state_from_wire(fresh.state).legal_boxes()
                 box = next(iter(legal))
                 services.game_move(
@@ -146,12 +157,15 @@ def test_every_task_the_move_path_names_is_registered() -> None:
 
 @pytest.mark.skipif(settings.LIVE_BUS != "redis", reason="needs Redis: set REDIS_URL")
 @pytest.mark.django_db(transaction=True)
-def test_on_redis_the_notes_and_the_timer_go_in_one_round_trip(ann) -> None:
+def test_on_redis_the_notes_and_the_timer_go_in_one_round_trip(ann: Player) -> None:
     import redis.connection
 
     game = new_game(ann, "yatzy", [{"type": "me"}])
     sent: list[bytes] = []
-    original = redis.connection.AbstractConnection.send_packed_command
+    # redis-py leaves the method unannotated.
+    original: Callable[[Any, Any, bool], None] = (
+        redis.connection.AbstractConnection.send_packed_command
+    )
 
     def counting(self: Any, command: Any, check_health: bool = True) -> None:
         sent.append(b"".join(command) if isinstance(command, list) else command)

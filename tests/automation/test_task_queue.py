@@ -32,7 +32,8 @@ def routes(queue: str | None) -> dict[str, str]:
     done = subprocess.run(
         [sys.executable, "-c", ROUTES], cwd=ROOT, env=env, check=True, capture_output=True
     )
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+    routed: dict[str, str] = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    return routed
 
 
 def test_tasks_go_to_the_default_queues_unless_told() -> None:

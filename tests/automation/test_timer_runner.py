@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from games import automation, services
 from games.models import Game, GameEvent
@@ -24,13 +25,13 @@ from games.timer_runner import TimerRunner
 from games.timer_wheel import DatabaseWheel, RedisWheel, timer_schedule
 from players.models import Player
 from tests.doubles import Clock
-from tests.factories import account, new_game, rolled_out
+from tests.factories import account, deadline, new_game, rolled_out
 
 needs_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: REDIS_URL")
 
 
 @pytest.fixture
-def redis_key(settings: Any) -> Iterator[str]:
+def redis_key(settings: Settings) -> Iterator[str]:
     """A sorted set of this test's own, deleted afterwards, and the Redis wheel switched on."""
     from config.redis_client import redis_client
 
@@ -51,6 +52,7 @@ def scores(game: Game) -> list[GameEvent]:
 
 def test_a_timer_fires_its_move_once_when_due_and_not_before(ann: Player) -> None:
     game = rolled_out(new_game(ann), ann)
+    assert game.deadline_at is not None
     due = game.deadline_at.timestamp()
     clock = Clock(due - 0.05)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=clock, max_sleep=0.2)
@@ -73,6 +75,7 @@ def test_a_timer_fires_its_move_once_when_due_and_not_before(ann: Player) -> Non
 
 def test_a_timer_the_player_beat_does_nothing(ann: Player) -> None:
     game = rolled_out(new_game(ann), ann)
+    assert game.deadline_at is not None
     version, due = game.version, game.deadline_at.timestamp()
     services.game_move(game_id=game.pk, command={"type": "score", "box": "chance"}, actor=ann)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=Clock(due + 1))
@@ -81,8 +84,11 @@ def test_a_timer_the_player_beat_does_nothing(ann: Player) -> None:
     assert [event.automatic for event in scores(game)] == [False]
 
 
-def test_a_failed_fire_is_tried_again_a_second_later(ann: Player, monkeypatch: Any) -> None:
+def test_a_failed_fire_is_tried_again_a_second_later(
+    ann: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
     game = rolled_out(new_game(ann), ann)
+    assert game.deadline_at is not None
     due = game.deadline_at.timestamp()
     clock = Clock(due)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=clock, max_sleep=5)
@@ -107,11 +113,12 @@ def test_a_failed_fire_is_tried_again_a_second_later(ann: Player, monkeypatch: A
 
 @needs_redis
 def test_redis_a_timer_fires_once_when_due_and_not_before(
-    ann: Player, redis_key: str, django_capture_on_commit_callbacks: Any
+    ann: Player, redis_key: str, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = rolled_out(new_game(ann), ann)
     wheel = RedisWheel(key=redis_key)
+    assert game.deadline_at is not None
     due = game.deadline_at.timestamp()
     assert wheel.next_due() == pytest.approx(due, abs=1e-6)
     clock = Clock(due - 0.001)
@@ -127,10 +134,11 @@ def test_redis_a_timer_fires_once_when_due_and_not_before(
 
 @needs_redis
 def test_redis_a_move_that_leaves_no_deadline_removes_the_timer(
-    ann: Player, redis_key: str, django_capture_on_commit_callbacks: Any
+    ann: Player, redis_key: str, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = rolled_out(new_game(ann), ann)
+        assert game.deadline_at is not None
         due = game.deadline_at.timestamp()
         services.game_move(game_id=game.pk, command={"type": "score", "box": "chance"}, actor=ann)
     wheel = RedisWheel(key=redis_key)
@@ -154,11 +162,12 @@ def test_redis_the_newest_version_wins_whatever_order_the_hooks_run_in(redis_key
 
 @needs_redis
 def test_redis_a_stale_timer_does_nothing(
-    ann: Player, redis_key: str, django_capture_on_commit_callbacks: Any
+    ann: Player, redis_key: str, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = rolled_out(new_game(ann), ann)
     wheel = RedisWheel(key=redis_key)
+    assert game.deadline_at is not None
     due = game.deadline_at.timestamp()
     # A timer for a version the game has left (set by hand: the move path replaces its own).
     other = rolled_out(new_game(ann), ann)
@@ -171,13 +180,17 @@ def test_redis_a_stale_timer_does_nothing(
 
 @needs_redis
 def test_redis_the_sweep_still_catches_a_lost_timer(
-    ann: Player, redis_key: str, settings: Any, django_capture_on_commit_callbacks: Any
+    ann: Player,
+    redis_key: str,
+    settings: Settings,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     settings.GAMES_SWEEP_GRACE_SECONDS = 1.0
     with django_capture_on_commit_callbacks(execute=True):
         game = rolled_out(new_game(ann), ann)
     wheel = RedisWheel(key=redis_key)
     wheel.client.delete(redis_key)  # lost: a flushed Redis, a runner killed after its claim
+    assert game.deadline_at is not None
     due = game.deadline_at
     TimerRunner(wheel=wheel, clock=Clock(due.timestamp() + 5)).run_once()
     assert scores(game) == []
@@ -188,7 +201,7 @@ def test_redis_the_sweep_still_catches_a_lost_timer(
 
 @needs_redis
 def test_redis_a_timer_that_cannot_be_set_is_left_to_the_sweep(
-    redis_key: str, monkeypatch: Any, caplog: Any
+    redis_key: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     class Gone:
         def pipeline(self, **kwargs: Any) -> Any:
@@ -222,7 +235,7 @@ def test_redis_two_runners_fire_each_timer_once(redis_key: str) -> None:
         return wheel
 
     # Both runners' clock is past every deadline; each fires on two threads of its own.
-    clock = Clock(max(g.deadline_at.timestamp() for g in games) + 0.01)
+    clock = Clock(max(deadline(g).timestamp() for g in games) + 0.01)
     runners = [
         TimerRunner(wheel=recording(wheel, name), threads=2, clock=clock)
         for wheel, name in ((wheel_a, "a"), (wheel_b, "b"))

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
 
 from config.celery_app import app
 from games import automation, tasks
@@ -32,7 +33,7 @@ HOTSEAT_BO = {"type": "hotseat", "name": "Bo"}
 
 
 @pytest.fixture
-def worker(settings: Any) -> QueuedTasks:
+def worker(settings: Settings) -> QueuedTasks:
     # The timers are the games' own deadlines (the database wheel): none is left in Redis.
     settings.GAMES_TIMERS = "database"
     return QueuedTasks(app)
@@ -72,6 +73,7 @@ def test_a_computer_only_game_needs_no_human_at_all(ann: Player, worker: QueuedT
 def test_auto_confirm_scores_once_after_three_seconds(ann: Player, worker: QueuedTasks) -> None:
     game = rolled_out(new_game(ann, "yatzy", ["me", HOTSEAT_BO]), ann)
     last_roll = last_event(game)
+    assert game.deadline_at is not None
     due = game.deadline_at.timestamp()
     clock = Clock(due - 0.001)
     runner = TimerRunner(wheel=DatabaseWheel(), clock=clock)
@@ -94,6 +96,7 @@ def test_auto_confirm_scores_once_after_three_seconds(ann: Player, worker: Queue
 
 def test_a_player_who_scores_at_2_9_seconds_wins(ann: Player, worker: QueuedTasks) -> None:
     game = rolled_out(new_game(ann, "yatzy", ["me", HOTSEAT_BO]), ann)
+    assert game.deadline_at is not None and game.last_move_at is not None
     assert game.deadline_at - game.last_move_at == timedelta(seconds=3)
     # 2.9 s after the roll was recorded, 0.1 s before the auto-confirm is due: nothing fires...
     clock = Clock(last_event(game).created_at.timestamp() + 2.9)
@@ -119,6 +122,7 @@ def test_stale_and_duplicate_tasks_do_nothing(ann: Player, worker: QueuedTasks) 
     assert worker.run() == 1
     assert not scores(game).exists()
     # The same timer delivered twice, both due now: one score.
+    assert game.deadline_at is not None
     Game.objects.filter(pk=game.pk).update(deadline_at=game.deadline_at - timedelta(seconds=3))
     tasks.fire_timer.delay(str(game.pk), game.version)
     tasks.fire_timer.delay(str(game.pk), game.version)
@@ -129,7 +133,7 @@ def test_stale_and_duplicate_tasks_do_nothing(ann: Player, worker: QueuedTasks) 
 
 
 def test_a_worker_killed_mid_turn_loses_and_doubles_nothing(
-    ann: Player, worker: QueuedTasks, settings: Any
+    ann: Player, worker: QueuedTasks, settings: Settings
 ) -> None:
     game = new_game(ann, "yatzy", ["computer", {"type": "computer", "level": "casual"}])
     worker.run(limit=11)
@@ -142,10 +146,11 @@ def test_a_worker_killed_mid_turn_loses_and_doubles_nothing(
     assert Game.objects.get(pk=game.pk).version == stopped.version  # nobody else is playing
     # Beat's sweep brings the stalled turn back to life once it is past its pause and grace...
     idle = settings.GAMES_SWEEP_GRACE_SECONDS + settings.GAMES_COMPUTER_MOVE_DELAY
+    assert stopped.last_move_at is not None
     assert automation.sweep(now=stopped.last_move_at + timedelta(seconds=idle + 0.1)) == 1
     # ... and the lost task, delivered again late, does nothing.
     for name, args in lost:
-        assert app.tasks[name].apply(args).get() is False
+        assert app.tasks[name].apply(tuple(args)).get() is False
     worker.run()
     assert finished(game)
     assert scores(game).count() == 26

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from pytest_django import Settings
 
 from games.kinds import kind_for
 from games.models import Game
@@ -33,6 +34,7 @@ def play_to_the_end(game_id: str, by_seat: dict[int, Client]) -> list[dict[str, 
         assert game.state is not None
         state = kind.engine.state_from_wire(game.state)
         command = kind.computer(state, LEVEL[game.kind])
+        assert state.current_seat is not None
         client = by_seat[state.current_seat]
         body = {**command, "expected_version": game.version}
         answers.append(client.ok("post", game_url(game_id, "moves/"), body, status=201))
@@ -102,7 +104,7 @@ def test_every_roll_of_a_whole_game_is_the_seeds(kind: str, seeds: tuple[str, st
     assert "every roll matches the seeds" in out.getvalue()
 
 
-def test_verify_dice_names_a_roll_that_is_not_the_seeds(settings: Any) -> None:
+def test_verify_dice_names_a_roll_that_is_not_the_seeds(settings: Settings) -> None:
     ann = api_client("ann")
     game = api_game(ann, "yatzy", ["me", {"type": "hotseat", "name": "Cleo"}])
     moves = game_url(game["id"], "moves/")

@@ -14,6 +14,7 @@ from django.test import Client as DjangoClient
 
 from games.kinds import kind_for
 from games.models import Game, GameEvent
+from games.streams.app import StreamApp
 from players.models import Player
 from tests.factories import (
     Client,
@@ -97,6 +98,7 @@ def test_no_answer_and_no_admin_page_shows_the_seed_before_the_end(kind: str) ->
     moves = 0
     while True:
         current, command = next_move(gid)
+        assert current.turn_seat is not None
         mover = by_seat[current.turn_seat]
         look(mover, moves)
         answer = mover.ok("post", game_url(gid, "moves/"), command, status=201)
@@ -116,7 +118,7 @@ def test_no_answer_and_no_admin_page_shows_the_seed_before_the_end(kind: str) ->
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_no_stream_carries_the_seed_before_the_end(app) -> None:  # noqa: F811
+async def test_no_stream_carries_the_seed_before_the_end(app: StreamApp) -> None:  # noqa: F811
     def started() -> tuple[Game, str, str]:
         ann = account("ann")
         game = new_game(ann, "yatzy", ["me"], auto_confirm_seconds=0)

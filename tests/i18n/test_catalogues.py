@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 import rest_framework
@@ -36,17 +38,24 @@ EXTRA_KEYWORDS = [
 Key = tuple[str | None, str]
 
 
-def key(message_id: str | tuple[str, ...], context: str | bytes | None) -> Key:
+def key(message_id: str | Sequence[str], context: str | bytes | None) -> Key:
     # Babel's .mo reader gives contexts as bytes.
     if isinstance(context, bytes):
         context = context.decode()
     return context, message_id if isinstance(message_id, str) else message_id[0]
 
 
+# Babel leaves parse_mapping_cfg unannotated: it reads the (pattern, method) pairs of a mapping
+# file and each pattern's options.
+read_mapping: Callable[[IO[str]], tuple[list[tuple[str, str]], dict[str, dict[str, Any]]]] = (
+    parse_mapping_cfg
+)
+
+
 def code_messages() -> dict[Key, str]:
     """Every gettext message of the code, with where it is."""
     with (LOCALE / "babel.cfg").open() as mapping_file:
-        method_map, options_map = parse_mapping_cfg(mapping_file)
+        method_map, options_map = read_mapping(mapping_file)
     keywords = {**DEFAULT_KEYWORDS, **parse_keywords(EXTRA_KEYWORDS)}
     found: dict[Key, str] = {}
     for directory in SOURCE_DIRS:

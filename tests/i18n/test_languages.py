@@ -18,7 +18,8 @@ from rest_framework.test import APIClient
 
 from games.presenters import ten_thousand as ten_thousand_view
 from players.models import Player
-from tests.factories import GAMES, api_game, game_url
+from tests.doubles import ScriptedDice
+from tests.factories import GAMES, Client, MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db
 
@@ -162,7 +163,8 @@ for table in (MUST_SACRIFICE, CONFIRM, ROLL, HOT_DICE, LAST_ROUND, LOST_ROUND, U
     assert len(set(table.values())) == len(LANGUAGES), table
 
 
-def in_language(lang: str) -> dict[str, str]:
+def in_language(lang: str) -> dict[str, Any]:
+    """A request's extra environ (the clients' ``**extra``, typed Any by their stubs)."""
     return {"HTTP_ACCEPT_LANGUAGE": lang}
 
 
@@ -171,7 +173,7 @@ def labels(moves: list[dict[str, str]]) -> dict[str, str]:
 
 
 @pytest.fixture
-def sacrifice_game(make_client, dice) -> tuple[Any, str]:
+def sacrifice_game(make_client: MakeClient, dice: ScriptedDice) -> tuple[Client, str]:
     """A one-seat yatzy game where the dice 1 1 3 4 6 score in no free box (RULES.md example)."""
     alice = make_client()
     game = api_game(alice)
@@ -192,7 +194,7 @@ def sacrifice_game(make_client, dice) -> tuple[Any, str]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_yatzy_state_in_every_language(sacrifice_game, lang: str) -> None:
+def test_yatzy_state_in_every_language(sacrifice_game: tuple[Client, str], lang: str) -> None:
     alice, game_id = sacrifice_game
     response = alice.get(game_url(game_id), **in_language(lang))
     assert response.status_code == 200
@@ -229,7 +231,9 @@ def test_yatzy_state_in_every_language(sacrifice_game, lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_ten_thousand_game_in_every_language(make_client, dice, lang: str) -> None:
+def test_ten_thousand_game_in_every_language(
+    make_client: MakeClient, dice: ScriptedDice, lang: str
+) -> None:
     alice = make_client()
     seats = [{"type": "me"}, {"type": "hotseat", "name": "Bob"}]
     payload = {"kind": "ten_thousand", "options": {"target": 5000}, "seats": seats}
@@ -243,7 +247,8 @@ def test_ten_thousand_game_in_every_language(make_client, dice, lang: str) -> No
         response = alice.post(url, {"type": move_type, "keep": list(keep)}, **in_language(lang))
         assert response.status_code == 201, response.json()
         assert response["Content-Language"] == lang
-        return response.json()
+        body: dict[str, Any] = response.json()
+        return body
 
     state = game["state"]
     assert labels(state["moves"]) == {"roll": ROLL[lang]}
@@ -286,7 +291,9 @@ def test_ten_thousand_game_in_every_language(make_client, dice, lang: str) -> No
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_errors_in_every_language(sacrifice_game, anon: APIClient, lang: str) -> None:
+def test_errors_in_every_language(
+    sacrifice_game: tuple[Client, str], anon: APIClient, lang: str
+) -> None:
     alice, game_id = sacrifice_game
     url = game_url(game_id, "moves/")
 
@@ -327,7 +334,7 @@ def test_errors_in_every_language(sacrifice_game, anon: APIClient, lang: str) ->
         assert field_required != "This field is required."
 
 
-def test_lang_parameter_overrides_the_header(sacrifice_game) -> None:
+def test_lang_parameter_overrides_the_header(sacrifice_game: tuple[Client, str]) -> None:
     alice, game_id = sacrifice_game
     response = alice.get(game_url(game_id) + "?lang=el", **in_language("uk"))
     assert response["Content-Language"] == "el"
@@ -355,7 +362,7 @@ def test_lang_parameter_overrides_the_header(sacrifice_game) -> None:
     ],
 )
 def test_accept_language_negotiation_falls_back_to_english(
-    sacrifice_game, header: str | None, chosen: str
+    sacrifice_game: tuple[Client, str], header: str | None, chosen: str
 ) -> None:
     alice, game_id = sacrifice_game
     extra = {} if header is None else in_language(header)

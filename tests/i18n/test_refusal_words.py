@@ -49,11 +49,13 @@ def test_every_refusal_is_translated(lang: str) -> None:
 
 def test_the_check_sees_a_missing_translation() -> None:
     """The lookup above finds the words it looks for, and misses words that no catalogue has."""
-    assert (
-        catalogue("fr", False).get(msgid(Refusal.BOX_USED)).string == "Cette case est déjà remplie."
-    )
-    assert catalogue("fr", True).get(msgid(Refusal.NOT_FOUND)).string == "Non trouvé."
-    assert catalogue("hr", True).get(msgid(Refusal.NOT_FOUND)).string
+    box_used = catalogue("fr", False).get(msgid(Refusal.BOX_USED))
+    drf_not_found = catalogue("fr", True).get(msgid(Refusal.NOT_FOUND))
+    drf_not_found_hr = catalogue("hr", True).get(msgid(Refusal.NOT_FOUND))
+    assert box_used is not None and drf_not_found is not None and drf_not_found_hr is not None
+    assert box_used.string == "Cette case est déjà remplie."
+    assert drf_not_found.string == "Non trouvé."
+    assert drf_not_found_hr.string
     assert catalogue("hr", False).get("This box is not in any catalogue.") is None
 
 

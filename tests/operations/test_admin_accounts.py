@@ -84,6 +84,7 @@ def assert_cut_off(bob: Player, world: dict[str, Any]) -> None:
     duel = Game.objects.get(pk=world["duel"].pk)
     three = Game.objects.get(pk=world["three"].pk)
     assert duel.status == GameStatus.FINISHED and duel.seats.get(index=0).place == 2
+    assert three.state is not None
     assert three.status == GameStatus.ACTIVE and three.state["out"] == [1]
     for game, seat in ((duel, 0), (three, 1)):
         events = resigned_by(bob, game)

@@ -54,7 +54,11 @@ def fresh(games: list[Game]) -> dict[str, tuple[glicko.Rating, int]]:
             else glicko.Rating(level_rating(seat.level), COMPUTER_DEVIATION)
             for seat in seats
         ]
-        after = glicko.update_table(before, [seat.place for seat in seats])
+        places: list[int] = []
+        for seat in seats:
+            assert seat.place is not None  # a finished game: every seat placed
+            places.append(seat.place)
+        after = glicko.update_table(before, places)
         for seat, new in zip(seats, after, strict=True):
             if seat.player:
                 now[seat.player.username] = (new, now.get(seat.player.username, (None, 0))[1] + 1)

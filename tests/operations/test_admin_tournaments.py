@@ -6,11 +6,11 @@ log; refusals with their codes' words change nothing and log nothing."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games import jobs
 from games.models import Game, GameEvent, GameStatus
@@ -141,8 +141,8 @@ def test_cancel_a_running_tournament_its_games_left_to_finish(
 def test_resuming_advances_the_tournament_at_once(
     staff: StaffBrowser,
     running: Tournament,
-    monkeypatch: Any,
-    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     """Its round may have ended while it was paused: the advance is queued once the resume
     commits, rather than waiting for beat's tick."""

@@ -29,6 +29,7 @@ def exported_names() -> set[str]:
     names = set(METRIC_NAMES)
     for value in vars(metrics).values():
         if isinstance(value, MetricWrapperBase):
+            assert value._type is not None  # set by each kind of metric's class
             suffixes = {
                 "counter": ("_total", "_created"),
                 "histogram": ("_bucket", "_sum", "_count", "_created"),

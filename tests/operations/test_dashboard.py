@@ -5,10 +5,10 @@ and a paused tournament marked among those running."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
 
 from config.metrics import STREAMS_OPEN, TIMER_LAG_SECONDS
 from config.queue_depth import queue_names
@@ -20,7 +20,7 @@ from tests.operations.staff_browser import StaffBrowser
 pytestmark = pytest.mark.django_db
 
 
-def test_streams_lag_queues_and_a_paused_tournament(settings: Any) -> None:
+def test_streams_lag_queues_and_a_paused_tournament(settings: Settings) -> None:
     settings.CELERY_BROKER_URL = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
     root = account("root", password="root-password-1", is_staff=True, is_superuser=True)
     staff = StaffBrowser(root, "root-password-1")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from celery import signals
+from pytest_django import Settings
 
 from config import logs
 from config.celery_app import app
@@ -100,7 +101,7 @@ def test_a_requests_lines_carry_its_id_user_and_game(json_lines: JsonLines) -> N
 
 
 @pytest.mark.django_db(transaction=True)
-def test_tasks_a_request_queues_carry_its_id(settings: Any) -> None:
+def test_tasks_a_request_queues_carry_its_id(settings: Settings) -> None:
     settings.GAMES_TIMERS = "database"
     worker = QueuedTasks(app)
     client = api_client()

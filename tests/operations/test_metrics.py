@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
+from pytest_django import Settings
 
 from config.celery_app import app
 from config.queue_depth import queue_depths, timers_pending
@@ -73,7 +75,7 @@ def test_http_requests_are_counted_by_route_and_status() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Any) -> None:
+def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Settings) -> None:
     settings.GAMES_TIMERS = "database"
     worker = QueuedTasks(app)
     name = "games.tasks.play_computer_move"
@@ -90,13 +92,13 @@ def test_tasks_are_timed_and_their_outcomes_counted(ann: Player, settings: Any) 
     assert value("dice_tasks_total", task=name, state="FAILURE") >= 1
 
 
-def default_queues(settings: Any) -> None:
+def default_queues(settings: Settings) -> None:
     """The queues' default names, whatever CELERY_QUEUE this run was given."""
     settings.CELERY_TASK_DEFAULT_QUEUE = "celery"
     settings.CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": "timers"}}
 
 
-def test_queue_depths_in_a_broker_of_files(settings: Any, tmp_path: Path) -> None:
+def test_queue_depths_in_a_broker_of_files(settings: Settings, tmp_path: Path) -> None:
     default_queues(settings)
     settings.CELERY_BROKER_URL = "filesystem://"
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_out": str(tmp_path)}
@@ -106,7 +108,7 @@ def test_queue_depths_in_a_broker_of_files(settings: Any, tmp_path: Path) -> Non
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL")
-def test_queue_depths_on_redis(settings: Any) -> None:
+def test_queue_depths_on_redis(settings: Settings) -> None:
     import redis
 
     default_queues(settings)
@@ -121,7 +123,7 @@ def test_queue_depths_on_redis(settings: Any) -> None:
 
 
 @pytest.mark.django_db
-def test_timers_pending_and_overdue_from_the_games(ann: Player, settings: Any) -> None:
+def test_timers_pending_and_overdue_from_the_games(ann: Player, settings: Settings) -> None:
     settings.GAMES_TIMERS = "database"
     game = rolled_out(new_game(ann), ann)  # auto-confirm due in 3 s
     assert game.deadline_at is not None
@@ -131,7 +133,7 @@ def test_timers_pending_and_overdue_from_the_games(ann: Player, settings: Any) -
 
 
 @pytest.mark.django_db
-def test_metrics_page_exports_the_queues(client: Any) -> None:
+def test_metrics_page_exports_the_queues(client: Client) -> None:
     body = client.get("/metrics").content.decode()
     assert "# TYPE dice_timers_pending gauge" in body
     assert "# TYPE dice_queue_depth gauge" in body
@@ -160,7 +162,7 @@ TASKS.labels("games.tasks.play_computer_move", "SUCCESS").inc(3)
 
 @pytest.mark.django_db
 def test_metrics_add_up_every_process_of_the_multiprocess_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: Any
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, client: Client
 ) -> None:
     directory = tmp_path / "prometheus"
     directory.mkdir()
@@ -202,7 +204,7 @@ async def stream_tier_metrics(client: str, authorization: str = "") -> list[dict
 
 
 @pytest.mark.asyncio
-async def test_the_stream_tier_answers_metrics_itself_to_the_operators(settings: Any) -> None:
+async def test_the_stream_tier_answers_metrics_itself_to_the_operators(settings: Settings) -> None:
     settings.INTERNAL_TOKEN = ""
     here = await stream_tier_metrics("127.0.0.1")
     assert here[0]["status"] == 200

@@ -4,13 +4,17 @@ display names without control or bidi characters (players.identity)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.test import Client
+from pytest_django import Settings
+from rest_framework.test import APIClient
 
 from players.identity import display_name_clean, skeleton_key, username_skeleton
 from players.models import Player
-from tests.factories import account
+from tests.factories import MakeClient, account
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +23,7 @@ TOKEN = "/api/v1/accounts/token/"
 PASSWORD = "long-enough-pass"
 
 
-def register(anon, username: str, display_name: str = ""):
+def register(anon: APIClient, username: str, display_name: str = "") -> Any:
     body = {"username": username, "password": PASSWORD, "display_name": display_name}
     return anon.post(REGISTER, body, format="json")
 
@@ -34,7 +38,7 @@ def register(anon, username: str, display_name: str = ""):
         "ΑΝΝΑ",  # Greek capitals
     ],
 )
-def test_a_lookalike_of_a_taken_name_is_refused(anon, lookalike: str) -> None:
+def test_a_lookalike_of_a_taken_name_is_refused(anon: APIClient, lookalike: str) -> None:
     assert register(anon, "anna").status_code == 201
     response = register(anon, lookalike)
     assert response.status_code == 409, response.json()
@@ -43,7 +47,7 @@ def test_a_lookalike_of_a_taken_name_is_refused(anon, lookalike: str) -> None:
     assert Player.objects.count() == 1
 
 
-def test_the_codes_tell_a_taken_name_from_a_lookalike(anon) -> None:
+def test_the_codes_tell_a_taken_name_from_a_lookalike(anon: APIClient) -> None:
     assert register(anon, "anna").status_code == 201
     assert register(anon, "ANNA").json()["code"] == "username_taken"
     assert register(anon, "ａｎｎａ").json()["code"] == "username_taken"
@@ -52,7 +56,7 @@ def test_the_codes_tell_a_taken_name_from_a_lookalike(anon) -> None:
     assert register(anon, "anne").status_code == 201
 
 
-def test_a_fullwidth_name_is_stored_normalised(anon) -> None:
+def test_a_fullwidth_name_is_stored_normalised(anon: APIClient) -> None:
     assert register(anon, "ｚｏｅ").status_code == 201
     player = Player.objects.get()
     assert player.username == "zoe"
@@ -66,14 +70,14 @@ def test_the_database_refuses_a_name_in_another_case() -> None:
 
 
 @pytest.mark.parametrize("typed", ["anna", "ANNA", "Anna", "ａｎｎａ", "ＡＮＮＡ"])
-def test_sign_in_in_any_case_or_width(anon, typed: str) -> None:
+def test_sign_in_in_any_case_or_width(anon: APIClient, typed: str) -> None:
     assert register(anon, "Anna").status_code == 201
     response = anon.post(TOKEN, {"username": typed, "password": PASSWORD}, format="json")
     assert response.status_code == 201, response.json()
     assert response.json()["player"]["username"] == "Anna"
 
 
-def test_a_lookalike_does_not_sign_in(anon) -> None:
+def test_a_lookalike_does_not_sign_in(anon: APIClient) -> None:
     assert register(anon, "anna").status_code == 201
     response = anon.post(TOKEN, {"username": "аnna", "password": PASSWORD}, format="json")
     assert response.status_code == 401
@@ -116,7 +120,7 @@ def test_skeleton() -> None:
      "\u200e", "\u200f", "\u061c", "\u200b", "\ufeff", "\x1b", "\x7f", "\x85", "\u2028",
      "\u2029", "\U000e0041"],
 )  # fmt: skip
-def test_display_names_lose_control_and_bidi_characters(anon, control: str) -> None:
+def test_display_names_lose_control_and_bidi_characters(anon: APIClient, control: str) -> None:
     response = register(anon, "zed", f"Ze{control}d{control}")
     assert response.status_code == 201, response.json()
     assert response.json()["player"]["display_name"] == "Zed"
@@ -129,7 +133,7 @@ def test_display_names_keep_joiners_and_letters() -> None:
     assert display_name_clean("\u202e\u2066") == ""
 
 
-def test_a_display_name_of_controls_only_shows_the_username(anon) -> None:
+def test_a_display_name_of_controls_only_shows_the_username(anon: APIClient) -> None:
     response = register(anon, "zed", "\u202e\u202e")
     assert response.json()["player"]["name"] == "zed"
 
@@ -143,7 +147,7 @@ def test_the_migration_reports_names_that_collide() -> None:
     assert migration.collisions(rows[4:]) == []
 
 
-def test_seat_names_lose_control_and_bidi_characters(make_client) -> None:
+def test_seat_names_lose_control_and_bidi_characters(make_client: MakeClient) -> None:
     ann = make_client("ann")
     seats = [{"type": "me"}, {"type": "hotseat", "name": "\u202eGuest\u2066"}]
     game = ann.ok("post", "/api/v1/games/", {"kind": "yatzy", "seats": seats}, status=201)
@@ -154,7 +158,7 @@ def test_seat_names_lose_control_and_bidi_characters(make_client) -> None:
     assert refused.json()["errors"][0]["code"] == "name_required"
 
 
-def test_a_password_hash_upgraded_at_sign_in_keeps_the_tokens(settings) -> None:
+def test_a_password_hash_upgraded_at_sign_in_keeps_the_tokens(settings: Settings) -> None:
     from django.contrib.auth.hashers import make_password
     from knox.models import AuthToken
 

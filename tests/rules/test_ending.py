@@ -26,7 +26,7 @@ class Game:
 
     def play(self, seat: int, command: dict[str, Any]) -> list[Any]:
         parsed = self.engine.command_from_wire(command, seat)
-        events = self.engine.decide(self.state, parsed, self.roller)
+        events: list[Any] = self.engine.decide(self.state, parsed, self.roller)
         for event in events:
             self.state = self.engine.apply(self.state, event)
             # Every event crosses the wire and back unchanged.

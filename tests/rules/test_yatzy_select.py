@@ -52,7 +52,7 @@ def test_scoring_clears_the_mark() -> None:
         (((2, 2, 2, 5, 5),), "bogus", "unknown_box"),
     ],
 )
-def test_select_refusals(rolls, box, code) -> None:
+def test_select_refusals(rolls: tuple[tuple[int, ...], ...], box: str | None, code: str) -> None:
     state = rolled(*rolls)
     with pytest.raises(RuleError) as error:
         yatzy.decide(state, yatzy.Select(seat=0, box=box), fixed_roller())

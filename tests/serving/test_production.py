@@ -64,7 +64,7 @@ def test_production_answers_json_only() -> None:
     ],
 )
 @pytest.mark.parametrize("entry", ["config.wsgi", "config.streams"])
-def test_the_servers_refuse_to_start_unsafe(entry, env, words) -> None:
+def test_the_servers_refuse_to_start_unsafe(entry: str, env: dict[str, str], words: str) -> None:
     result = run(f"import {entry}", **env)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr

@@ -116,7 +116,7 @@ class SseClient:
 
     def take(self, count: int, seconds: float = 10) -> list[dict[str, Any]]:
         deadline = time.monotonic() + seconds
-        found = []
+        found: list[dict[str, Any]] = []
         while len(found) < count:
             try:
                 found.append(self.events.get(timeout=max(0.01, deadline - time.monotonic())))
@@ -140,7 +140,7 @@ def tiers(transactional_db: None, tmp_path: Path) -> Iterator[tuple[Tier, Tier]]
             tier.stop()
 
 
-def test_a_move_through_one_tier_reaches_the_streams_of_the_other(tiers) -> None:
+def test_a_move_through_one_tier_reaches_the_streams_of_the_other(tiers: tuple[Tier, Tier]) -> None:
     one, other = tiers
     ann, bob = account("ann"), account("bob")
     ann_token, bob_token = token(ann), token(bob)

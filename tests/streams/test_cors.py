@@ -4,11 +4,11 @@ streams (EventSource, a long-poll with fetch), its preflight is answered; others
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
 import pytest_asyncio
 from asgiref.sync import sync_to_async
+from pytest_django import Settings
 
 from games.streams.app import StreamApp
 from tests.factories import stream_ticket
@@ -20,13 +20,13 @@ ALLOWED = "https://play.example.org"
 
 
 @pytest_asyncio.fixture
-async def app(settings: Any) -> AsyncIterator[StreamApp]:
+async def app(settings: Settings) -> AsyncIterator[StreamApp]:
     settings.CORS_ALLOWED_ORIGINS = [ALLOWED]
     async for stream_app in running_app("database", settings):
         yield stream_app
 
 
-async def test_an_allowed_origin_reads_the_streams(app) -> None:
+async def test_an_allowed_origin_reads_the_streams(app: StreamApp) -> None:
     game, ann = await sync_to_async(started_game)()
     sse = await asgi.get(app, game_path(game), headers={"Origin": ALLOWED})
     assert sse.status == 200
@@ -47,14 +47,14 @@ async def test_an_allowed_origin_reads_the_streams(app) -> None:
     await mine.close()
 
 
-async def test_refusals_carry_the_headers_too(app) -> None:
+async def test_refusals_carry_the_headers_too(app: StreamApp) -> None:
     missing = "/api/v1/games/00000000-0000-4000-8000-000000000000/stream/"
     response = await asgi.get(app, missing, headers={"Origin": ALLOWED})
     assert response.status == 404
     assert response.headers["access-control-allow-origin"] == ALLOWED
 
 
-async def test_the_preflight_is_answered(app) -> None:
+async def test_the_preflight_is_answered(app: StreamApp) -> None:
     game, _ann = await sync_to_async(started_game)()
     asked = {
         "Origin": ALLOWED,
@@ -72,7 +72,7 @@ async def test_the_preflight_is_answered(app) -> None:
     assert await response.read_all() == b""
 
 
-async def test_another_origin_gets_no_cors_headers(app) -> None:
+async def test_another_origin_gets_no_cors_headers(app: StreamApp) -> None:
     game, _ann = await sync_to_async(started_game)()
     other = {"Origin": "https://evil.example", "Access-Control-Request-Method": "GET"}
     preflight = await asgi.get(app, game_path(game), headers=other, method="OPTIONS")

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from asgiref.sync import sync_to_async
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from games.streams.app import StreamApp
@@ -24,7 +25,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 @pytest_asyncio.fixture(params=BUSES)
-async def app(request: pytest.FixtureRequest, settings: Any) -> AsyncIterator[StreamApp]:
+async def app(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[StreamApp]:
     async for stream_app in running_app(request.param, settings):
         yield stream_app
 
@@ -35,7 +36,9 @@ STREAM = "/api/v1/stream/"
 # --- tickets ---------------------------------------------------------------------------------
 
 
-async def test_a_ticket_is_made_with_the_token_in_a_header_and_opens_one_stream(app) -> None:
+async def test_a_ticket_is_made_with_the_token_in_a_header_and_opens_one_stream(
+    app: StreamApp,
+) -> None:
     ann = await sync_to_async(account)("ann")
     raw_token = await sync_to_async(token)(ann)
 
@@ -61,7 +64,7 @@ async def test_a_ticket_is_made_with_the_token_in_a_header_and_opens_one_stream(
     await opened.close()
 
 
-async def test_a_ticket_races_itself_once(app) -> None:
+async def test_a_ticket_races_itself_once(app: StreamApp) -> None:
     ann = await sync_to_async(account)("ann")
     ticket = await sync_to_async(stream_ticket)(ann)
     opened = await asyncio.gather(*(asgi.get(app, STREAM, {"ticket": ticket}) for _ in range(5)))
@@ -71,7 +74,9 @@ async def test_a_ticket_races_itself_once(app) -> None:
             await response.close()
 
 
-async def test_an_expired_or_unknown_ticket_opens_nothing(app, settings) -> None:
+async def test_an_expired_or_unknown_ticket_opens_nothing(
+    app: StreamApp, settings: Settings
+) -> None:
     settings.STREAM_TICKET_SECONDS = 1
     ann = await sync_to_async(account)("ann")
     ticket = await sync_to_async(stream_ticket)(ann)
@@ -82,7 +87,7 @@ async def test_an_expired_or_unknown_ticket_opens_nothing(app, settings) -> None
         assert (await response.json())["code"] == "invalid_ticket"
 
 
-async def test_a_token_in_the_url_is_refused_even_a_good_one(app) -> None:
+async def test_a_token_in_the_url_is_refused_even_a_good_one(app: StreamApp) -> None:
     ann = await sync_to_async(account)("ann")
     response = await asgi.get(app, STREAM, {"token": await sync_to_async(token)(ann)})
     assert response.status == 400
@@ -98,7 +103,9 @@ async def test_a_token_in_the_url_is_refused_even_a_good_one(app) -> None:
 # --- limits ----------------------------------------------------------------------------------
 
 
-async def test_streams_open_at_once_are_capped_per_address(app, settings) -> None:
+async def test_streams_open_at_once_are_capped_per_address(
+    app: StreamApp, settings: Settings
+) -> None:
     settings.STREAMS_PER_ADDRESS = 2
     game, _ann = await sync_to_async(started_game)()
     first = [await asgi.get(app, game_path(game), client="203.0.113.7") for _ in range(2)]
@@ -118,7 +125,9 @@ async def test_streams_open_at_once_are_capped_per_address(app, settings) -> Non
         await response.close()
 
 
-async def test_a_rotating_forwarded_for_header_does_not_lift_the_cap(app, settings) -> None:
+async def test_a_rotating_forwarded_for_header_does_not_lift_the_cap(
+    app: StreamApp, settings: Settings
+) -> None:
     settings.STREAMS_PER_ADDRESS = 1
     settings.TRUSTED_PROXIES = 1
     game, _ann = await sync_to_async(started_game)()
@@ -133,7 +142,9 @@ async def test_a_rotating_forwarded_for_header_does_not_lift_the_cap(app, settin
     await held.close()
 
 
-async def test_account_streams_are_capped_per_account_from_any_address(app, settings) -> None:
+async def test_account_streams_are_capped_per_account_from_any_address(
+    app: StreamApp, settings: Settings
+) -> None:
     settings.STREAMS_PER_ACCOUNT = 1
     ann = await sync_to_async(account)("ann")
     held = await asgi.get(app, STREAM, {"ticket": await sync_to_async(stream_ticket)(ann)})
@@ -146,7 +157,7 @@ async def test_account_streams_are_capped_per_account_from_any_address(app, sett
     await held.close()
 
 
-async def test_opening_streams_is_throttled_per_address(app, settings) -> None:
+async def test_opening_streams_is_throttled_per_address(app: StreamApp, settings: Settings) -> None:
     settings.STREAM_OPENS_PER_MINUTE = 3
     game, _ann = await sync_to_async(started_game)()
     polls = [await asgi.get(app, game_path(game, "events"), {"wait": "0"}) for _ in range(3)]
@@ -159,7 +170,9 @@ async def test_opening_streams_is_throttled_per_address(app, settings) -> None:
     assert body["retry_after"] == int(refused.headers["retry-after"])
 
 
-async def test_a_stream_ends_with_its_lifetime_and_resumes_where_it_was(app, settings) -> None:
+async def test_a_stream_ends_with_its_lifetime_and_resumes_where_it_was(
+    app: StreamApp, settings: Settings
+) -> None:
     settings.STREAM_MAX_SECONDS = 0.5
     game, ann = await sync_to_async(started_game)("me")
     started = time.monotonic()

@@ -19,6 +19,7 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from games import automation
 from games.models import Game
@@ -42,7 +43,7 @@ BUSES = ["database", pytest.param("redis", marks=pytest.mark.skipif(
     not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL"))]  # fmt: skip
 
 
-async def running_app(bus: str, settings: Any) -> AsyncIterator[StreamApp]:
+async def running_app(bus: str, settings: Settings) -> AsyncIterator[StreamApp]:
     """A stream app on ``bus``, its hub started; shut down, and its connections closed, after."""
     settings.LIVE_BUS = bus
     stream_app = StreamApp()
@@ -53,15 +54,18 @@ async def running_app(bus: str, settings: Any) -> AsyncIterator[StreamApp]:
 
 
 @pytest_asyncio.fixture(params=BUSES)
-async def app(request: pytest.FixtureRequest, settings: Any) -> AsyncIterator[StreamApp]:
+async def app(request: pytest.FixtureRequest, settings: Settings) -> AsyncIterator[StreamApp]:
     async for stream_app in running_app(request.param, settings):
         yield stream_app
 
 
 def close_connections() -> None:
     """The reads' pooled connections too: the test database is dropped at the end."""
+    from django.db.backends.postgresql.base import DatabaseWrapper as PostgresWrapper
+
     for connection in connections.all():
-        if getattr(connection, "pool", None) is not None:
+        # Only PostgreSQL's connections pool here (settings: DATABASES' "pool" option).
+        if isinstance(connection, PostgresWrapper) and connection.pool is not None:
             connection.close_pool()
     connections.close_all()
 
@@ -76,7 +80,9 @@ def started_game(*seats: str, **options: Any) -> tuple[Game, Player]:
     return new_game(ann, "yatzy", seats or ("me", "computer"), **options), ann
 
 
-async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(app) -> None:
+async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(
+    app: StreamApp,
+) -> None:
     game, ann = await sync_to_async(started_game)()
     path = game_path(game, "events")
     empty = await asgi.get(app, path, {"after": game.version, "wait": "0.5"})
@@ -93,7 +99,9 @@ async def test_long_poll_returns_at_once_on_a_new_event_and_empty_after_wait(app
     assert body["version"] == 2
 
 
-async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(app) -> None:
+async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(
+    app: StreamApp,
+) -> None:
     game, ann = await sync_to_async(started_game)(auto_confirm_seconds=0.5)
     response = await asgi.get(
         app, game_path(game, "events"), headers={"Accept": "text/event-stream"}
@@ -141,7 +149,7 @@ async def test_sse_delivers_moves_computer_moves_and_auto_confirm_and_resumes(ap
     await again.close()
 
 
-async def test_last_event_id_wins_over_after_on_reconnect(app) -> None:
+async def test_last_event_id_wins_over_after_on_reconnect(app: StreamApp) -> None:
     """A browser's EventSource reconnects to the same URL (``?after=0``) with Last-Event-ID."""
     game, ann = await sync_to_async(started_game)("me", "hotseat")
     for _ in range(3):
@@ -153,7 +161,9 @@ async def test_last_event_id_wins_over_after_on_reconnect(app) -> None:
     await response.close()
 
 
-async def test_every_stream_of_a_game_gets_each_event_once_read_once(app, monkeypatch) -> None:
+async def test_every_stream_of_a_game_gets_each_event_once_read_once(
+    app: StreamApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Twenty spectators, in two languages: each event once and in order on each stream, and the
     log read once per stream as it joins, then never: each note carries its move's events."""
     game, ann = await sync_to_async(started_game)("me", "hotseat")
@@ -187,7 +197,9 @@ async def test_every_stream_of_a_game_gets_each_event_once_read_once(app, monkey
 
 
 @pytest.mark.postgres  # SQLite's in-memory test database locks a table read during a write
-async def test_streams_that_join_while_moves_go_on_miss_nothing_and_repeat_nothing(app) -> None:
+async def test_streams_that_join_while_moves_go_on_miss_nothing_and_repeat_nothing(
+    app: StreamApp,
+) -> None:
     game, ann = await sync_to_async(started_game)("me", "hotseat")
     moves = 24
 
@@ -212,7 +224,7 @@ async def test_streams_that_join_while_moves_go_on_miss_nothing_and_repeat_nothi
         await response.close()
 
 
-async def test_the_player_stream_says_whose_turn_it_is(app) -> None:
+async def test_the_player_stream_says_whose_turn_it_is(app: StreamApp) -> None:
     game, ann = await sync_to_async(started_game)()
     refused = await asgi.get(app, "/api/v1/stream/")
     assert refused.status == 401
@@ -237,7 +249,7 @@ async def test_the_player_stream_says_whose_turn_it_is(app) -> None:
     await response.close()
 
 
-async def test_the_player_stream_follows_a_whole_game_of_two_accounts(app) -> None:
+async def test_the_player_stream_follows_a_whole_game_of_two_accounts(app: StreamApp) -> None:
     """Both accounts hear the start, each turn that is theirs, and the end; the one who joined
     as well as the creator."""
     ann, bob = await sync_to_async(account)("ann"), await sync_to_async(account)("bob")
@@ -284,36 +296,35 @@ async def test_the_player_stream_follows_a_whole_game_of_two_accounts(app) -> No
 
 async def until(response: asgi.Response, event_type: str) -> list[dict[str, Any]]:
     """Events up to and including the first of type ``event_type``."""
-    seen = []
+    seen: list[dict[str, Any]] = []
     while not seen or seen[-1]["type"] != event_type:
         seen += await response.events(1)
     return seen
 
 
-async def test_the_player_stream_hears_a_tournament_round_start(app) -> None:
+async def test_the_player_stream_hears_a_tournament_round_start(app: StreamApp) -> None:
     from games.tournaments.services import tournament_register, tournament_start
 
-    def tournament() -> Player:
+    def tournament() -> tuple[Player, int]:
         ann = account("ann")
         cup = new_tournament(
             organiser(), name="Cup", starts_at=timezone.now() + timedelta(minutes=5),
             computers=["casual"], turn_clock_seconds=60,
         )  # fmt: skip
         tournament_register(tournament_id=cup.pk, player=ann)
-        ann.cup_id = cup.pk  # type: ignore[attr-defined]
-        return ann
+        return ann, cup.pk
 
-    ann = await sync_to_async(tournament)()
+    ann, cup_id = await sync_to_async(tournament)()
     response = await asgi.get(
         app, "/api/v1/stream/", {"ticket": await sync_to_async(stream_ticket)(ann)}
     )
     await response.nothing_more(0.3)
     started = await sync_to_async(tournament_start)(
-        tournament_id=ann.cup_id, now=timezone.now() + timedelta(minutes=6)
+        tournament_id=cup_id, now=timezone.now() + timedelta(minutes=6)
     )
     assert started
     notes = await until(response, "tournament_round_started")
-    assert notes[-1]["tournament"] == ann.cup_id
+    assert notes[-1]["tournament"] == cup_id
     await response.close()
 
 
@@ -327,7 +338,9 @@ async def test_the_player_stream_hears_a_tournament_round_start(app) -> None:
         ({}, {"Accept": "text/event-stream", "Last-Event-ID": "inf"}, "Last-Event-ID"),
     ],
 )
-async def test_bad_queries_get_the_api_error_shape(app, query, headers, field) -> None:
+async def test_bad_queries_get_the_api_error_shape(
+    app: StreamApp, query: dict[str, str], headers: dict[str, str], field: str
+) -> None:
     game, _ann = await sync_to_async(started_game)()
     response = await asgi.get(app, game_path(game, "events"), {"wait": "1", **query}, headers)
     assert response.status == 400
@@ -342,7 +355,7 @@ async def test_bad_queries_get_the_api_error_shape(app, query, headers, field) -
     }
 
 
-async def test_unknown_games_and_paths_and_methods(app) -> None:
+async def test_unknown_games_and_paths_and_methods(app: StreamApp) -> None:
     missing = "/api/v1/games/00000000-0000-4000-8000-000000000000/stream/"
     assert (await asgi.get(app, missing)).status == 404
     assert (await asgi.get(app, "/api/v1/games/")).status == 404
@@ -351,7 +364,7 @@ async def test_unknown_games_and_paths_and_methods(app) -> None:
 
 
 async def test_a_note_without_its_events_or_after_a_lost_one_reads_the_log(
-    app, monkeypatch
+    app: StreamApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Notes are hints: one that carries no events, or follows a lost note, sends the feed to
     the log, and the stream still gets every event once, in order."""
@@ -378,7 +391,9 @@ async def test_a_note_without_its_events_or_after_a_lost_one_reads_the_log(
     await response.close()
 
 
-async def test_the_player_stream_takes_a_logged_in_session(app, settings) -> None:
+async def test_the_player_stream_takes_a_logged_in_session(
+    app: StreamApp, settings: Settings
+) -> None:
     """The browsable API's and the admin's session cookie opens the account stream; a session
     that is not (or no longer) logged in does not."""
     game, ann = await sync_to_async(started_game)()
@@ -399,7 +414,7 @@ async def test_the_player_stream_takes_a_logged_in_session(app, settings) -> Non
 
 @pytest_asyncio.fixture(params=BUSES)
 async def quick_keepalive_app(
-    request: pytest.FixtureRequest, settings: Any, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[StreamApp]:
     """The stream app with keep-alives due after 0.2 s of silence instead of 15 s."""
     from games.streams import hub
@@ -410,7 +425,7 @@ async def quick_keepalive_app(
 
 
 async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
-    quick_keepalive_app,
+    quick_keepalive_app: StreamApp,
 ) -> None:
     app = quick_keepalive_app
     game, ann = await sync_to_async(started_game)("me")
@@ -437,7 +452,9 @@ async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
     await account_stream.close()
 
 
-async def test_a_ban_ends_the_account_stream_and_refuses_its_unspent_tickets(app) -> None:
+async def test_a_ban_ends_the_account_stream_and_refuses_its_unspent_tickets(
+    app: StreamApp,
+) -> None:
     from games.moderation import player_ban
 
     ann = await sync_to_async(account)("ann")

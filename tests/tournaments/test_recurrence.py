@@ -8,8 +8,10 @@ from config.errors import InvalidInput
 from games.tournaments.recurrence import next_occurrence, validate_cron
 
 
-def at(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=UTC)
+def at(
+    year: int, month: int, day: int, hour: int = 0, minute: int = 0, second: int = 0
+) -> datetime:
+    return datetime(year, month, day, hour, minute, second, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -23,12 +25,12 @@ def at(*parts: int) -> datetime:
         ("0 12 29 2 *", at(2026, 3, 1), at(2028, 2, 29, 12, 0)),
     ],
 )
-def test_next_occurrence(line, after, expected) -> None:
+def test_next_occurrence(line: str, after: datetime, expected: datetime) -> None:
     assert next_occurrence(line, after=after) == expected
 
 
 @pytest.mark.parametrize("line", ["every day", "0 18 * *", "61 * * * *", "0 0 30 2 *"])
-def test_bad_lines_are_refused(line) -> None:
+def test_bad_lines_are_refused(line: str) -> None:
     with pytest.raises(InvalidInput) as error:
         validate_cron(line)
     assert error.value.get_codes() == "invalid_recurrence"

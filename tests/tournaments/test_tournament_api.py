@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games import automation
 from games.models import Game, GameStatus
 from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentStatus
 from players.models import Player
-from tests.factories import Client, grant
+from tests.factories import Client, MakeClient, grant
 
 pytestmark = pytest.mark.django_db
 
@@ -20,14 +22,14 @@ TOURNAMENTS = "/api/v1/tournaments/"
 
 
 @pytest.fixture
-def staff(make_client) -> Client:
+def staff(make_client: MakeClient) -> Client:
     client = make_client("organiser")
     Player.objects.filter(username="organiser").update(is_staff=True)
     grant(Player.objects.get(username="organiser"), "tournaments.add_tournament")
     return client
 
 
-def schedule(staff: Client, **fields: object) -> dict:
+def schedule(staff: Client, **fields: object) -> dict[str, Any]:
     body = {
         "name": "Friday cup",
         "kind": "yatzy",
@@ -37,10 +39,13 @@ def schedule(staff: Client, **fields: object) -> dict:
         "turn_clock_seconds": 1,
         **fields,
     }
-    return staff.ok("post", TOURNAMENTS, body, status=201)
+    scheduled: dict[str, Any] = staff.ok("post", TOURNAMENTS, body, status=201)
+    return scheduled
 
 
-def test_admins_schedule_players_register_and_withdraw(staff, make_client, anon) -> None:
+def test_admins_schedule_players_register_and_withdraw(
+    staff: Client, make_client: MakeClient, anon: APIClient
+) -> None:
     tournament = schedule(staff)
     assert tournament["status"] == "scheduled"
     assert [e["computer_level"] for e in tournament["entrants"]] == ["casual", "optimal"]
@@ -65,7 +70,9 @@ def test_admins_schedule_players_register_and_withdraw(staff, make_client, anon)
     assert anon.get(TOURNAMENTS + "?status=finished").json()["results"] == []
 
 
-def test_standings_and_rounds_of_a_finished_tournament(staff, make_client, anon) -> None:
+def test_standings_and_rounds_of_a_finished_tournament(
+    staff: Client, make_client: MakeClient, anon: APIClient
+) -> None:
     tournament = schedule(staff, rated=True)
     ann = make_client("ann")
     url = f"{TOURNAMENTS}{tournament['id']}/"
@@ -103,7 +110,7 @@ def test_standings_and_rounds_of_a_finished_tournament(staff, make_client, anon)
     assert anon.get("/api/v1/leaderboards/chess/").json()["code"] == "unknown_kind"
 
 
-def test_scheduling_refusals(staff) -> None:
+def test_scheduling_refusals(staff: Client) -> None:
     past = (timezone.now() - timedelta(minutes=1)).isoformat()
     response = staff.post(
         TOURNAMENTS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -14,7 +15,7 @@ from games import automation
 from games.models import Game, GameEvent, GameStatus
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament, TournamentGame, TournamentStatus
-from players.models import RatingChange
+from players.models import Player, RatingChange
 from tests.factories import account, new_tournament
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +59,7 @@ def meetings(tournament: Tournament) -> list[frozenset[int]]:
     ]
 
 
-def test_round_robin_with_an_odd_count(organiser) -> None:
+def test_round_robin_with_an_odd_count(organiser: Player) -> None:
     tournament = new_tournament(organiser)
     add_computers(tournament, ["optimal", "casual", "casual", "optimal", "casual"])
     tournament = play_out(tournament)
@@ -77,7 +78,7 @@ def test_round_robin_with_an_odd_count(organiser) -> None:
     assert sum(row["points"] for row in standings) == pytest.approx(10)
 
 
-def test_swiss_with_an_odd_count_and_no_repeats(organiser) -> None:
+def test_swiss_with_an_odd_count_and_no_repeats(organiser: Player) -> None:
     tournament = new_tournament(organiser, format="swiss", rounds=3)
     add_computers(tournament, ["optimal", "casual"] * 3 + ["optimal"])
     tournament = play_out(tournament)
@@ -94,7 +95,7 @@ def test_swiss_with_an_odd_count_and_no_repeats(organiser) -> None:
     assert keys == sorted(keys, reverse=True)  # ranked by points, then the Swiss tie-breaks
 
 
-def test_swiss_with_four_seat_tables(organiser) -> None:
+def test_swiss_with_four_seat_tables(organiser: Player) -> None:
     tournament = new_tournament(organiser, format="swiss", rounds=2, table_size=4)
     add_computers(tournament, ["casual"] * 9)
     tournament = play_out(tournament)
@@ -107,7 +108,7 @@ def test_swiss_with_four_seat_tables(organiser) -> None:
         assert all(2 <= len(game["seats"]) <= 4 for game in round_["games"])
 
 
-def test_knockout_seeds_byes_and_a_champion(organiser) -> None:
+def test_knockout_seeds_byes_and_a_champion(organiser: Player) -> None:
     tournament = new_tournament(organiser, format="knockout")
     add_computers(tournament, ["optimal", "optimal", "casual", "casual", "casual", "casual"])
     tournament = play_out(tournament)
@@ -122,7 +123,7 @@ def test_knockout_seeds_byes_and_a_champion(organiser) -> None:
     assert selectors.tournament_standings(tournament)[0]["entrant"].pk == champion
 
 
-def test_a_tied_knockout_table_is_replayed(organiser) -> None:
+def test_a_tied_knockout_table_is_replayed(organiser: Player) -> None:
     tournament = new_tournament(organiser, format="knockout")
     add_computers(tournament, ["casual", "casual"])
     services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
@@ -137,7 +138,7 @@ def test_a_tied_knockout_table_is_replayed(organiser) -> None:
     assert tournament.status == TournamentStatus.RUNNING
 
 
-def test_withdrawal_before_the_start(organiser) -> None:
+def test_withdrawal_before_the_start(organiser: Player) -> None:
     tournament = new_tournament(organiser)
     ann, bob = account("ann"), account("bob")
     services.tournament_register(tournament_id=tournament.pk, player=ann)
@@ -155,7 +156,7 @@ def test_withdrawal_before_the_start(organiser) -> None:
     assert error.value.get_codes() == "registration_closed"
 
 
-def test_an_absent_human_gets_a_result_and_a_rating(organiser) -> None:
+def test_an_absent_human_gets_a_result_and_a_rating(organiser: Player) -> None:
     tournament = new_tournament(organiser, rated=True, turn_clock_seconds=1)
     ann = account("ann")
     services.tournament_register(tournament_id=tournament.pk, player=ann)
@@ -176,7 +177,7 @@ def test_an_absent_human_gets_a_result_and_a_rating(organiser) -> None:
     assert ann.ratings.get(kind="yatzy").games == 1
 
 
-def test_under_the_minimum_it_is_cancelled_with_a_reason(organiser) -> None:
+def test_under_the_minimum_it_is_cancelled_with_a_reason(organiser: Player) -> None:
     tournament = new_tournament(organiser, min_entrants=3)
     add_computers(tournament, ["casual", "casual"])
     assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
@@ -186,7 +187,7 @@ def test_under_the_minimum_it_is_cancelled_with_a_reason(organiser) -> None:
     assert not TournamentGame.objects.filter(round__tournament=tournament).exists()
 
 
-def test_starting_twice_creates_the_games_once(organiser) -> None:
+def test_starting_twice_creates_the_games_once(organiser: Player) -> None:
     tournament = new_tournament(organiser)
     add_computers(tournament, ["casual"] * 4)
     assert services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
@@ -195,7 +196,7 @@ def test_starting_twice_creates_the_games_once(organiser) -> None:
 
 
 def test_the_tick_opens_registration_starts_due_ones_and_schedules_the_next_edition(
-    organiser,
+    organiser: Player,
 ) -> None:
     now = timezone.now()
     later = new_tournament(organiser, starts_at=now + timedelta(hours=2))
@@ -224,14 +225,14 @@ def test_the_tick_opens_registration_starts_due_ones_and_schedules_the_next_edit
         ({"min_entrants": 5, "max_entrants": 4}, "invalid_entrant_bounds"),
     ],
 )
-def test_creation_refusals(organiser, fields, code) -> None:
+def test_creation_refusals(organiser: Player, fields: dict[str, Any], code: str) -> None:
     with pytest.raises(ApiError) as error:
         new_tournament(organiser, **fields)
     assert error.value.get_codes() == code
     assert not Tournament.objects.exists()
 
 
-def test_a_new_round_tells_each_seated_account(organiser) -> None:
+def test_a_new_round_tells_each_seated_account(organiser: Player) -> None:
     tournament = new_tournament(organiser)
     ann = account("ann")
     services.tournament_register(tournament_id=tournament.pk, player=ann)
@@ -254,7 +255,7 @@ def test_a_new_round_tells_each_seated_account(organiser) -> None:
     ]
 
 
-def test_a_knockout_table_tied_past_its_replays_goes_to_the_better_seed(organiser) -> None:
+def test_a_knockout_table_tied_past_its_replays_goes_to_the_better_seed(organiser: Player) -> None:
     """A table of equals cannot hold a tournament forever (a review found ties replayed without
     limit): after the first game and two replays all tied, the better seed advances."""
     from games.tournaments.pairing import MAX_KNOCKOUT_REPLAYS

@@ -41,7 +41,9 @@ def test_every_module_and_import_is_a_static_file() -> None:
     for name in [*MODULES, "style.css"]:
         assert finders.find(f"webclient/{name}"), name
     for name in MODULES:
-        with open(finders.find(f"webclient/{name}"), encoding="utf-8") as source:
+        path = finders.find(f"webclient/{name}")
+        assert path is not None, name
+        with open(path, encoding="utf-8") as source:
             for imported in re.findall(r'from "\./([\w.]+)"', source.read()):
                 assert imported in MODULES, (name, imported)
 
@@ -53,7 +55,9 @@ def test_the_page_only_reads(client: Client) -> None:
 def test_the_client_words_are_in_all_six_languages() -> None:
     """i18n.js holds the page's own words (the server's come translated): every key in every
     language, none left in English by mistake."""
-    with open(finders.find("webclient/i18n.js"), encoding="utf-8") as source:
+    path = finders.find("webclient/i18n.js")
+    assert path is not None
+    with open(path, encoding="utf-8") as source:
         table = source.read().split("const WORDS = {", 1)[1].split("\n};", 1)[0]
     blocks = dict(re.findall(r"\n  (\w\w): \{(.*?)\n  \},", table, re.S))
     assert list(blocks) == ["en", "fr", "uk", "el", "hr", "ru"]
