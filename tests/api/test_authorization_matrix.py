@@ -293,7 +293,7 @@ def test_every_endpoint_has_a_row() -> None:
 
 
 @pytest.mark.parametrize("endpoint", sorted(MATRIX), ids=lambda e: f"{e[1]} {e[0]}")
-def test_each_caller_gets_its_status(endpoint) -> None:
+def test_each_caller_gets_its_status(endpoint: tuple[str, str]) -> None:
     _route, method = endpoint
     build, expected = MATRIX[endpoint]
     assert len(expected) == len(ROLES)

@@ -8,11 +8,14 @@ import pytest
 
 from games import live
 
+# The player notes published: (player id, note).
+Notes = list[tuple[int, dict[str, Any]]]
+
 
 @pytest.fixture
-def notes(monkeypatch) -> list[tuple[int, dict[str, Any]]]:
+def notes(monkeypatch: pytest.MonkeyPatch) -> Notes:
     """The player notes published (after their transaction commits)."""
-    sent: list[tuple[int, dict[str, Any]]] = []
+    sent: Notes = []
 
     def publish(batch: Any, *args: Any, **kwargs: Any) -> None:
         sent.extend(

@@ -7,12 +7,14 @@ from typing import Any
 
 import jsonschema
 import pytest
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games import ending
 from games.api.stream_schema import NOTES
 from games.models import Game, GameStatus
 from players.models import Player, PlayerRating, RatingChange
 from tests.factories import Client, account, api_client, game_url, new_game, token
+from tests.matchmaking.conftest import Notes
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +33,8 @@ def finished_game(*players: Player, **fields: Any) -> Game:
 
 
 def test_a_rematch_starts_when_every_player_offers(
-    notes, django_capture_on_commit_callbacks
+    notes: Notes,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     ann, bob = account("ann"), account("bob")
     game = finished_game(ann, bob, turn_clock_seconds=60)
@@ -133,7 +136,7 @@ def test_the_rematch_of_a_rated_game_is_rated() -> None:
     assert rematch.rated and not rematch.assistance and rematch.turn_clock_seconds == 60
 
 
-def test_the_offers_are_there_for_a_page_opened_later(notes) -> None:
+def test_the_offers_are_there_for_a_page_opened_later(notes: Notes) -> None:
     """``GET games/{id}/rematch/``: what a page opened after an offer shows, the stream's
     ``rematch_offered`` having gone only to the pages open then."""
     ann, bob = account("ann"), account("bob")

@@ -5,10 +5,13 @@ withdrawing all of an account's seeks."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import jsonschema
 import pytest
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
+from rest_framework.test import APIClient
 
 from games.api.stream_schema import NOTES
 from games.matchmaking import seeks
@@ -17,6 +20,7 @@ from games.matchmaking.tasks import expire_seeks
 from games.models import Game, GameStatus
 from players.models import Player, PlayerRating
 from tests.factories import Client, api_client
+from tests.matchmaking.conftest import Notes
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +32,10 @@ def player(client: Client) -> Player:
     return Player.objects.get(username=client.username)
 
 
-def test_two_compatible_seeks_start_one_game(notes, django_capture_on_commit_callbacks) -> None:
+def test_two_compatible_seeks_start_one_game(
+    notes: Notes,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     ann, bob = api_client(), api_client()
     first = ann.ok("post", SEEKS, YATZY, status=201)
     assert first["status"] == "open" and first["game"] is None
@@ -61,7 +68,7 @@ def test_two_compatible_seeks_start_one_game(notes, django_capture_on_commit_cal
     ],
     ids=["kind", "options", "clock", "rated", "range"],
 )
-def test_incompatible_seeks_wait(other) -> None:
+def test_incompatible_seeks_wait(other: dict[str, Any]) -> None:
     ann, bob = api_client(), api_client()
     ann.ok("post", SEEKS, YATZY, status=201)
     assert bob.ok("post", SEEKS, other, status=201)["status"] == "open"
@@ -150,14 +157,14 @@ def test_another_accounts_seek_or_none_is_not_found() -> None:
         ({"kind": "yatzy", "options": {"nope": 1}}, 400, "invalid_option"),
     ],
 )
-def test_refusals(body, status, code) -> None:
+def test_refusals(body: dict[str, Any], status: int, code: str) -> None:
     ann = api_client()
     response = ann.post(SEEKS, body, format="json")
     assert (response.status_code, response.json()["code"]) == (status, code)
     assert not Seek.objects.exists()
 
 
-def test_an_account_has_at_most_n_open_seeks(settings) -> None:
+def test_an_account_has_at_most_n_open_seeks(settings: Settings) -> None:
     settings.MAX_OPEN_SEEKS_PER_ACCOUNT = 2
     ann = api_client()
     for _ in range(2):
@@ -168,7 +175,7 @@ def test_an_account_has_at_most_n_open_seeks(settings) -> None:
     assert Seek.objects.count() == 2
 
 
-def test_seeks_expire(settings) -> None:
+def test_seeks_expire(settings: Settings) -> None:
     ann, bob = api_client(), api_client()
     seek = ann.ok("post", SEEKS, YATZY, status=201)
     Seek.objects.filter(pk=seek["id"]).update(expires_at=timezone.now() - timedelta(seconds=1))
@@ -213,7 +220,7 @@ def test_withdraw_for_player_takes_back_only_their_open_seeks() -> None:
     assert seeks.seeks_withdraw_for_player(player=player(ann)) == 0
 
 
-def test_seeks_need_an_account(anon) -> None:
+def test_seeks_need_an_account(anon: APIClient) -> None:
     assert anon.post(SEEKS, YATZY, format="json").status_code == 401
     assert anon.get(SEEKS).status_code == 401
     assert anon.get(f"{SEEKS}1/").status_code == 401

@@ -9,6 +9,7 @@ from django.conf import settings
 from games.dice import dice_roller
 from games.models import GameEvent
 from games.rules import secure_roller
+from players.models import Player
 from tests.doubles import ScriptedDice
 from tests.factories import move, new_game
 
@@ -20,7 +21,7 @@ def test_the_server_rolls_the_cryptographic_dice_unless_a_test_sets_its_own() ->
     assert dice_roller() is secure_roller
 
 
-def test_a_move_rolls_the_dice_the_setting_names(ann, dice: ScriptedDice) -> None:
+def test_a_move_rolls_the_dice_the_setting_names(ann: Player, dice: ScriptedDice) -> None:
     dice.push((6, 5, 4, 3, 2))
     game = move(new_game(ann), ann, type="roll")
     rolled = GameEvent.objects.get(game=game, type="dice_rolled")
