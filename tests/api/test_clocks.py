@@ -10,13 +10,15 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
 
 from games import automation
 from games.models import Game
 from games.rules import yatzy
 from games.rules.ten_thousand_scoring import keep_options
 from players.models import Player, RatingChange
-from tests.factories import Client, game_url, grant, new_game
+from tests.doubles import ScriptedDice
+from tests.factories import Client, MakeClient, game_url, grant, new_game
 
 pytestmark = pytest.mark.django_db
 GAMES = "/api/v1/games/"
@@ -37,7 +39,9 @@ def create(client: Client, **fields: Any) -> Any:
     return client.post(GAMES, {"kind": "yatzy", "seats": [{"type": "me"}], **fields}, format="json")
 
 
-def test_a_casual_game_chooses_its_clock_from_the_list(make_client, settings) -> None:
+def test_a_casual_game_chooses_its_clock_from_the_list(
+    make_client: MakeClient, settings: Settings
+) -> None:
     ann = make_client()
     for seconds in (0, 45, -5):
         response = create(ann, turn_clock_seconds=seconds)
@@ -49,13 +53,14 @@ def test_a_casual_game_chooses_its_clock_from_the_list(make_client, settings) ->
     ann.ok("post", game_url(game["id"], "start/"))
     row = Game.objects.get(pk=game["id"])
     assert row.turn_clock_seconds == 30
+    assert row.deadline_at is not None and row.last_move_at is not None
     assert row.deadline_at - row.last_move_at == timedelta(seconds=30)
     plain = create(ann).json()  # no clock: none
     ann.ok("post", game_url(plain["id"], "start/"))
     assert Game.objects.get(pk=plain["id"]).deadline_at is None
 
 
-def test_a_tournament_refuses_a_clock_of_zero(make_client) -> None:
+def test_a_tournament_refuses_a_clock_of_zero(make_client: MakeClient) -> None:
     staff = make_client()
     Player.objects.filter(username=staff.username).update(is_staff=True)
     grant(Player.objects.get(username=staff.username), "tournaments.add_tournament")
@@ -69,7 +74,7 @@ def test_a_tournament_refuses_a_clock_of_zero(make_client) -> None:
 
 
 def test_an_idle_seat_in_a_rated_yatzy_game_scores_its_worst_box_then_forfeits(
-    make_client, dice
+    make_client: MakeClient, dice: ScriptedDice
 ) -> None:
     ann, bob = make_client(), make_client()
     game = new_game(
@@ -102,7 +107,7 @@ def test_an_idle_seat_in_a_rated_yatzy_game_scores_its_worst_box_then_forfeits(
     assert changes[player(ann).pk].rating_after < changes[player(ann).pk].rating_before
 
 
-def test_an_unrated_game_never_forfeits_for_the_clock(make_client) -> None:
+def test_an_unrated_game_never_forfeits_for_the_clock(make_client: MakeClient) -> None:
     ann, bob = make_client(), make_client()
     game = new_game(
         player(ann), "ten_thousand", ["me", "open"], joiners=[player(bob)], turn_clock_seconds=60
@@ -115,7 +120,9 @@ def test_an_unrated_game_never_forfeits_for_the_clock(make_client) -> None:
     assert state["out"] == [] and state["timeouts"] == [3, 3] and state["totals"] == [0, 0]
 
 
-def test_the_ten_thousand_stand_in_banks_the_least_of_the_roll(make_client, dice) -> None:
+def test_the_ten_thousand_stand_in_banks_the_least_of_the_roll(
+    make_client: MakeClient, dice: ScriptedDice
+) -> None:
     ann, bob = make_client(), make_client()
     game = new_game(
         player(ann), "ten_thousand", ["me", "open"], joiners=[player(bob)], rated=True,
@@ -130,7 +137,7 @@ def test_the_ten_thousand_stand_in_banks_the_least_of_the_roll(make_client, dice
     assert state["totals"] == [least, 0] and least == 50
 
 
-def test_a_select_loop_cannot_hold_a_turn_past_its_clock(make_client) -> None:
+def test_a_select_loop_cannot_hold_a_turn_past_its_clock(make_client: MakeClient) -> None:
     ann, bob = make_client(), make_client()
     game = new_game(
         player(ann), "yatzy", ["me", "open"], joiners=[player(bob)], turn_clock_seconds=60,
@@ -156,17 +163,19 @@ def test_a_select_loop_cannot_hold_a_turn_past_its_clock(make_client) -> None:
     assert Game.objects.get(pk=game_id).turn_seat == 1
 
 
-def test_a_roll_restarts_the_clock(make_client) -> None:
+def test_a_roll_restarts_the_clock(make_client: MakeClient) -> None:
     ann = make_client()
     game = new_game(player(ann), "yatzy", ["me"], turn_clock_seconds=60)
     before = Game.objects.get(pk=game.pk).deadline_at
     ann.ok("post", game_url(str(game.pk), "moves/"), {"type": "roll"}, status=201)
     after = Game.objects.get(pk=game.pk)
+    assert before is not None
+    assert after.deadline_at is not None and after.last_move_at is not None
     assert after.deadline_at > before
     assert after.deadline_at - after.last_move_at == timedelta(seconds=60)
 
 
-def test_another_seat_resigning_buys_the_seat_to_play_no_time(make_client) -> None:
+def test_another_seat_resigning_buys_the_seat_to_play_no_time(make_client: MakeClient) -> None:
     ann, bob, cara = make_client(), make_client(), make_client()
     people = [player(client) for client in (ann, bob, cara)]
     game = new_game(
@@ -177,7 +186,7 @@ def test_another_seat_resigning_buys_the_seat_to_play_no_time(make_client) -> No
     assert Game.objects.get(pk=game.pk).deadline_at == deadline
 
 
-def test_the_game_answer_says_when_the_server_plays_for_the_seat(make_client) -> None:
+def test_the_game_answer_says_when_the_server_plays_for_the_seat(make_client: MakeClient) -> None:
     """``deadline_at`` in the game answer (and the move's answer) is the game's timer: the turn
     clock's end, then the auto-confirm once the last roll is used, and none once it is over."""
     ann = make_client()
@@ -191,11 +200,13 @@ def test_the_game_answer_says_when_the_server_plays_for_the_seat(make_client) ->
 
     row = Game.objects.get(pk=game_id)
     assert shown(ann.ok("get", game_url(game_id))) == row.deadline_at
+    assert row.deadline_at is not None and row.last_move_at is not None
     assert row.deadline_at - row.last_move_at == timedelta(seconds=60)
     for _ in range(3):
         answer = ann.ok("post", moves, {"type": "roll"}, status=201)["game"]
     row = Game.objects.get(pk=game_id)
     # The last roll used: the auto-confirm (3 s) comes before the clock's 60 s.
+    assert row.deadline_at is not None and row.last_move_at is not None
     assert row.deadline_at - row.last_move_at == timedelta(seconds=3)
     assert shown(answer) == row.deadline_at == shown(ann.ok("get", game_url(game_id)))
     listed = ann.ok("get", GAMES)["results"]

@@ -6,9 +6,9 @@ and the tournament runs on to its end rather than waiting on its clock."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from games import automation, jobs
 from games.models import Game, GameEvent, GameStatus
@@ -80,7 +80,9 @@ def forfeited(table: TournamentGame, entrant: Entrant) -> bool:
 
 
 @pytest.mark.parametrize("how", CUT_OFFS)
-def test_an_account_cut_off_mid_round_robin_forfeits_its_later_games(organiser, how) -> None:
+def test_an_account_cut_off_mid_round_robin_forfeits_its_later_games(
+    organiser: Player, how: str
+) -> None:
     tournament = new_tournament(organiser)
     ann = api_client("ann")
     register(tournament, ann)
@@ -119,7 +121,7 @@ def test_an_account_cut_off_mid_round_robin_forfeits_its_later_games(organiser, 
     assert (standings[entrant.pk]["played"], standings[entrant.pk]["points"]) == (3, 0)
 
 
-def test_a_knockout_entrant_cut_off_loses_the_table_it_would_play(organiser) -> None:
+def test_a_knockout_entrant_cut_off_loses_the_table_it_would_play(organiser: Player) -> None:
     tournament = new_tournament(organiser, format="knockout")
     ann = api_client("ann")
     PlayerRating.objects.create(player=register(tournament, ann), kind="yatzy", rating=3000)
@@ -143,7 +145,9 @@ def test_a_knockout_entrant_cut_off_loses_the_table_it_would_play(organiser) -> 
 
 
 def test_rounds_whose_every_table_ends_as_it_opens_do_not_stall(
-    organiser, monkeypatch: Any, django_capture_on_commit_callbacks: Any
+    organiser: Player,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     """Ann and Bob, cut off in round 1, meet in round 3: a table with no seat left to play. Every
     round after the first ends inside the transaction that opens it; each must still queue the
@@ -181,7 +185,7 @@ def test_rounds_whose_every_table_ends_as_it_opens_do_not_stall(
     assert places(last) == {a.pk: 2, b.pk: 1}  # the first seat resigned; the last one left won
 
 
-def test_an_entry_in_a_paused_tournament_is_forfeited_too(organiser) -> None:
+def test_an_entry_in_a_paused_tournament_is_forfeited_too(organiser: Player) -> None:
     tournament = new_tournament(organiser)
     ann = api_client("ann")
     register(tournament, ann)
@@ -192,7 +196,7 @@ def test_an_entry_in_a_paused_tournament_is_forfeited_too(organiser) -> None:
     assert entrant_of(tournament, ann).withdrawn_at is not None
 
 
-def test_at_a_larger_table_the_others_play_on(organiser) -> None:
+def test_at_a_larger_table_the_others_play_on(organiser: Player) -> None:
     tournament = new_tournament(organiser, format="swiss", rounds=2, table_size=3)
     ann = api_client("ann")
     register(tournament, ann)
@@ -207,6 +211,7 @@ def test_at_a_larger_table_the_others_play_on(organiser) -> None:
     game = Game.objects.get(pk=second.game_id)
     assert len(second.entrant_ids) == 3
     assert game.status == GameStatus.ACTIVE
+    assert game.state is not None
     assert game.state["out"] == [second.entrant_ids.index(entrant.pk)]
     tournament = play_on(tournament)
     assert tournament.status == TournamentStatus.FINISHED
