@@ -23,12 +23,18 @@ import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 import pytest
 
 from tests.webclient.live import ROOT, LiveServer
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+if TYPE_CHECKING:  # the module importorskip returns, read with its types
+    from playwright import sync_api as playwright_api
+    from playwright.sync_api import Browser, Page, ViewportSize
+else:  # where Playwright is not installed, these tests are skipped rather than failed
+    playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
 
 CHROMIUM = "/usr/bin/chromium"
@@ -38,8 +44,8 @@ pytestmark = [
         shutil.which(CHROMIUM) is None, reason="needs chromium (apt-get install chromium)"
     ),
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 812}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 812}
 
 
 def free_port() -> int:
@@ -66,7 +72,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     with playwright_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium
@@ -88,17 +94,25 @@ def _patient_expect() -> None:
     expect.set_options(timeout=30_000)
 
 
-def new_page(browser: object, server: LiveServer, viewport: dict[str, int]) -> object:
-    context = browser.new_context(viewport=viewport)  # type: ignore[attr-defined]
+# The errors each page's scripts raised and left uncaught ("pageerror"), from its opening on.
+ERRORS: WeakKeyDictionary[Page, list[str]] = WeakKeyDictionary()
+
+
+def errors_of(page: Page) -> list[str]:
+    return ERRORS[page]
+
+
+def new_page(browser: Browser, server: LiveServer, viewport: ViewportSize) -> Page:
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
+    ERRORS[page] = errors
     page.goto(f"{server.url}/play/")
     return page
 
 
-def register(page: object, name: str) -> str:
+def register(page: Page, name: str) -> str:
     page.get_by_test_id("auth").locator("input[name=username]").fill(name)
     page.get_by_test_id("auth").locator("input[name=password]").fill("a-long-passphrase")
     page.get_by_test_id("auth-submit").click()
@@ -106,20 +120,22 @@ def register(page: object, name: str) -> str:
     return name
 
 
-def version(page: object) -> int:
-    return int(page.get_by_test_id("game").get_attribute("data-version"))
+def version(page: Page) -> int:
+    shown = page.get_by_test_id("game").get_attribute("data-version")
+    assert shown is not None
+    return int(shown)
 
 
-def filled(page: object, seat: int) -> int:
+def filled(page: Page, seat: int) -> int:
     return page.locator(f"td.filled[data-testid^='cell-{seat}-']").count()
 
 
-def language(page: object, code: str) -> None:
+def language(page: Page, code: str) -> None:
     page.get_by_test_id("language").select_option(code)
     expect(page.get_by_test_id("game")).to_be_visible()
 
 
-def test_yatzy_against_the_computer(browser: object, server: LiveServer, shots: Path) -> None:
+def test_yatzy_against_the_computer(browser: Browser, server: LiveServer, shots: Path) -> None:
     page = new_page(browser, server, DESKTOP)
     register(page, "ann")
     page.get_by_test_id("nav-new").click()
@@ -192,13 +208,15 @@ def test_yatzy_against_the_computer(browser: object, server: LiveServer, shots: 
     )
     assert seqs == list(range(final, 0, -1))
     analysis = page.get_by_test_id("analysis")
-    assert analysis.get_attribute("href").startswith(f"/api/v1/games/{game_id}/analysis.svg")
+    href = analysis.get_attribute("href")
+    assert href is not None
+    assert href.startswith(f"/api/v1/games/{game_id}/analysis.svg")
     assert page.request.get(f"{server.url}{analysis.get_attribute('href')}").ok
-    assert page.errors == []
+    assert errors_of(page) == []
 
 
 def test_ten_thousand_hot_seat_watched_live(
-    browser: object, server: LiveServer, shots: Path
+    browser: Browser, server: LiveServer, shots: Path
 ) -> None:
     page = new_page(browser, server, DESKTOP)
     register(page, "bea")
@@ -268,10 +286,10 @@ def test_ten_thousand_hot_seat_watched_live(
     expect(watcher.get_by_test_id("winner")).to_have_text(
         re.compile(re.escape(page.get_by_test_id("result").locator("td").nth(1).inner_text()))
     )
-    assert page.errors == [] and watcher.errors == []
+    assert errors_of(page) == [] and errors_of(watcher) == []
 
 
-def test_join_an_open_game_and_hear_your_turn(browser: object, server: LiveServer) -> None:
+def test_join_an_open_game_and_hear_your_turn(browser: Browser, server: LiveServer) -> None:
     """Another person joins an open game from the lobby; the creator's page sees the seat taken
     and starts it; when the turn passes, the joiner's lobby hears it on the account stream (a
     stream ticket, then EventSource) and marks the game as theirs to play."""
@@ -313,10 +331,10 @@ def test_join_an_open_game_and_hear_your_turn(browser: object, server: LiveServe
     expect(guest.get_by_test_id("winner")).to_contain_text("cid")
     expect(game).to_have_attribute("data-status", "finished")
     expect(host.get_by_test_id("winner")).to_contain_text("cid")
-    assert host.errors == [] and guest.errors == []
+    assert errors_of(host) == [] and errors_of(guest) == []
 
 
-def test_follow_and_enter_a_tournament(browser: object, server: LiveServer) -> None:
+def test_follow_and_enter_a_tournament(browser: Browser, server: LiveServer) -> None:
     server.manage(
         "shell",
         "-c",
@@ -340,15 +358,15 @@ def test_follow_and_enter_a_tournament(browser: object, server: LiveServer) -> N
     expect(page.get_by_test_id("entrants")).to_contain_text("fay")
     page.get_by_test_id("withdraw").click()
     expect(entrants).to_have_count(2)
-    assert page.errors == []
+    assert errors_of(page) == []
 
 
-def following(page: object) -> None:
+def following(page: Page) -> None:
     """The account's stream is open (the page marks it): notes sent from now on reach it."""
     expect(page.locator("body")).to_have_class(re.compile(r"\bfollowing\b"))
 
 
-def seek(page: object, *, clock: str, rating_max: str = "") -> None:
+def seek(page: Page, *, clock: str, rating_max: str = "") -> None:
     form = page.get_by_test_id("seek")
     form.get_by_test_id("seek-kind").select_option("yatzy")
     form.get_by_test_id("seek-clock").select_option(clock)
@@ -356,7 +374,7 @@ def seek(page: object, *, clock: str, rating_max: str = "") -> None:
     form.get_by_test_id("seek-submit").click()
 
 
-def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> None:
+def test_seek_an_opponent_then_rematch(browser: Browser, server: LiveServer) -> None:
     """Two people seek a Yatzy game with the same options from the lobby: the first waits (its
     seek listed, withdrawable), the second's seek pairs at once and its page goes to the game,
     the first's hears `seek_paired` on the account stream and goes there too. One resigns; both
@@ -420,10 +438,10 @@ def test_seek_an_opponent_then_rematch(browser: object, server: LiveServer) -> N
     # Back at the finished game, the page shows the way to its rematch.
     guest.goto(f"{server.url}/play/#/game/{game_id}")
     expect(guest.get_by_test_id("to-rematch")).to_have_attribute("href", f"#/game/{rematch_id}")
-    assert host.errors == [] and guest.errors == []
+    assert errors_of(host) == [] and errors_of(guest) == []
 
 
-def test_a_seek_paired_while_the_stream_was_down(browser: object, server: LiveServer) -> None:
+def test_a_seek_paired_while_the_stream_was_down(browser: Browser, server: LiveServer) -> None:
     """The account stream replays nothing: a `seek_paired` sent while it was down never comes.
     When it opens again, the lobby reads each seek it showed (`GET seeks/{id}/`): one withdrawn
     meanwhile leaves the lobby, one paired meanwhile takes the page to its game."""
@@ -479,4 +497,4 @@ def test_a_seek_paired_while_the_stream_was_down(browser: object, server: LiveSe
     again = game.get_attribute("data-game")
     host.reload()
     expect(host.get_by_test_id("game")).to_have_attribute("data-game", again)
-    assert host.errors == [] and guest.errors == []
+    assert errors_of(host) == [] and errors_of(guest) == []
