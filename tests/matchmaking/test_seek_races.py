@@ -23,6 +23,7 @@ from games.models import Game, GameStatus
 from games.moderation import player_ban, player_cut_off
 from players.models import Player, RatingChange
 from tests.factories import Client, account, api_client, new_game
+from tests.races import Racer, until_one_waits_on_a_lock
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -175,15 +176,6 @@ def test_racing_retries_with_one_key_create_one_seek() -> None:
     assert answers == [(201, only)] * count
 
 
-def waiting_on_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        )
-        return int(cursor.fetchone()[0])
-
-
 def test_a_seek_taking_a_seek_of_an_account_being_banned_waits_for_the_ban() -> None:
     """The ban holds Bob's row and then withdraws his seeks; Ann's seek, pairing meanwhile, waits
     for that row before it takes his seek, so neither waits for the other (no deadlock) and Ann
@@ -191,31 +183,18 @@ def test_a_seek_taking_a_seek_of_an_account_being_banned_waits_for_the_ban() -> 
     bob = account("bob")
     bobs = seeks.seek_create(player=bob, kind="yatzy", options={})
     ann = api_client()
-    outcome: dict[str, Any] = {}
-
-    def seek() -> None:
-        try:
-            outcome["seek"] = seeker(authorization(ann), YATZY)()
-        except Exception as exc:  # reported below, not lost in the thread (a deadlock, say)
-            outcome["error"] = exc
-        finally:
-            connection.close()
+    seeking = Racer(seeker(authorization(ann), YATZY))
 
     with transaction.atomic():
         banned = Player.objects.select_for_update(no_key=True).get(pk=bob.pk)  # as player_ban
         banned.is_active = False
         banned.save(update_fields=["is_active"])
-        seeking = threading.Thread(target=seek)
         seeking.start()
-        deadline = time.monotonic() + 20
-        while waiting_on_a_lock() == 0:  # Ann's pairing found Bob's seek and waits for his row
-            assert time.monotonic() < deadline, "the pairing never waited for the account"
-            time.sleep(0.05)
+        until_one_waits_on_a_lock("Ann's pairing, on Bob's row (it found his seek)")
         assert player_cut_off(player=banned).seeks == 1
-    seeking.join(timeout=60)
+    status, answer = seeking.finish()
 
-    assert "error" not in outcome, outcome
-    assert outcome["seek"][0] == 201 and outcome["seek"][1]["status"] == "open"
+    assert status == 201 and answer["status"] == "open"
     assert Seek.objects.get(pk=bobs.pk).status == SeekStatus.WITHDRAWN
     assert not Game.objects.exists()
 
@@ -227,28 +206,15 @@ def test_a_seek_waiting_for_a_ban_that_rates_its_game_with_the_seeker_does_not_d
     ann, bob = account("ann"), account("bob")
     duel = new_game(ann, "yatzy", ["me", "open"], joiners=[bob], rated=True)
     bobs = seeks.seek_create(player=bob, kind="yatzy", options={})
-    outcome: dict[str, Any] = {}
-
-    def seek() -> None:
-        try:
-            outcome["seek"] = seeks.seek_create(player=ann, kind="yatzy", options={})
-        except Exception as exc:  # reported below, not lost in the thread (a deadlock, say)
-            outcome["error"] = exc
-        finally:
-            connection.close()
+    seeking = Racer(lambda: seeks.seek_create(player=ann, kind="yatzy", options={}))
 
     with transaction.atomic():
         assert player_ban(player_id=bob.pk).games.resigned == 1  # committed below
-        seeking = threading.Thread(target=seek)
         seeking.start()
-        deadline = time.monotonic() + 20
-        while waiting_on_a_lock() == 0:  # Ann's pairing found Bob's seek and waits for his row
-            assert time.monotonic() < deadline, "the pairing never waited for the account"
-            time.sleep(0.05)
-    seeking.join(timeout=60)
+        until_one_waits_on_a_lock("Ann's pairing, on Bob's row (it found his seek)")
+    seek = seeking.finish()
 
-    assert "error" not in outcome, outcome
-    assert outcome["seek"].status == SeekStatus.OPEN
+    assert seek.status == SeekStatus.OPEN
     assert Seek.objects.get(pk=bobs.pk).status == SeekStatus.WITHDRAWN
     assert Game.objects.get(pk=duel.pk).status == GameStatus.FINISHED
     assert RatingChange.objects.filter(game=duel, player=ann).exists()

@@ -4,27 +4,15 @@ the log gets no second ending and still replays."""
 
 from __future__ import annotations
 
-import threading
-import time
-from typing import Any
-
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from games.ending import game_resign
 from games.log_check import log_problems
 from games.models import Game, GameEvent, GameStatus
 from games.moderation import player_ban
 from tests.factories import account, new_game
-
-
-def waiting_on_a_lock() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        )
-        return int(cursor.fetchone()[0])
+from tests.races import Racer, until_one_waits_on_a_lock
 
 
 @pytest.mark.postgres
@@ -32,29 +20,16 @@ def waiting_on_a_lock() -> int:
 def test_a_ban_waiting_on_a_game_that_ends_meanwhile_passes_it_by() -> None:
     ann, bob = account("ann"), account("bob")
     game = new_game(ann, "yatzy", ["me", "open"], joiners=[bob])
-    outcome: dict[str, Any] = {}
-
-    def ban() -> None:
-        try:
-            outcome["ban"] = player_ban(player_id=bob.pk)
-        except Exception as exc:  # reported below, not lost in the thread
-            outcome["error"] = exc
-        finally:
-            connection.close()
+    banning = Racer(lambda: player_ban(player_id=bob.pk))
 
     with transaction.atomic():
         Game.objects.select_for_update().get(pk=game.pk)  # a move of ann's holds the game
-        banning = threading.Thread(target=ban)
         banning.start()
-        deadline = time.monotonic() + 20
-        while waiting_on_a_lock() == 0:  # the ban listed the game in play and now waits
-            assert time.monotonic() < deadline, "the ban never reached the game's lock"
-            time.sleep(0.05)
+        until_one_waits_on_a_lock("the ban, on the game's lock (it listed the game in play)")
         game_resign(game_id=game.pk, player=ann)  # ann's move ends the game first
-    banning.join(timeout=60)
+    ban = banning.finish()
 
-    assert "error" not in outcome, outcome
-    assert outcome["ban"].games.resigned == 0
+    assert ban.games.resigned == 0
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
     left = list(

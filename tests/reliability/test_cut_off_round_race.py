@@ -7,13 +7,10 @@ deadlock."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games import automation
 from games.log_check import log_problems
@@ -25,7 +22,7 @@ from games.tournaments.models import TournamentGame
 from players.deletion import account_delete
 from players.models import Player, PlayerRating, RatingChange
 from tests.factories import account, new_game, new_tournament, organiser
-from tests.reliability.test_cut_off_race import waiting_on_a_lock
+from tests.races import Racer, until_one_waits_on_a_lock
 
 CUT_OFFS: dict[str, Callable[..., CutOff]] = {"ban": player_ban, "deletion": account_delete}
 
@@ -47,36 +44,21 @@ def test_a_cut_off_waiting_on_a_round_that_seats_the_account_lets_it_open(
     assert entrant.pk in schedule[1].tables[0].entrants  # ...and round 2 seats her
     (first,) = TournamentGame.objects.filter(round__tournament=tournament)
     automation.run_until_idle(first.game_id)
-    outcome: dict[str, Any] = {}
-
-    def cut_off() -> None:
-        try:
-            outcome["done"] = CUT_OFFS[how](player_id=ann.pk)
-        except Exception as exc:  # reported below, not lost in the thread
-            outcome["error"] = exc
-        finally:
-            connection.close()
-
-    cutting = threading.Thread(target=cut_off)
+    cutting = Racer(lambda: CUT_OFFS[how](player_id=ann.pk))
     open_round = services._open_round
 
     def open_round_once_the_cut_off_waits(*args: Any) -> None:
         # The advance holds the tournament's row here: the cut-off locks her row, then waits for
         # this one (her entry's); then the round's games go in, her seat among them.
         cutting.start()
-        deadline = time.monotonic() + 20
-        while waiting_on_a_lock() == 0:
-            assert time.monotonic() < deadline, "the cut-off never reached the tournament's lock"
-            time.sleep(0.05)
+        until_one_waits_on_a_lock("the cut-off, on the tournament's lock")
         open_round(*args)
 
     monkeypatch.setattr(services, "_open_round", open_round_once_the_cut_off_waits)
     assert services.tournament_advance(tournament_id=tournament.pk)
-    cutting.join(timeout=60)
+    done = cutting.finish()
 
-    assert not cutting.is_alive()
-    assert "error" not in outcome, outcome
-    assert (outcome["done"].entries, outcome["done"].games.resigned) == (1, 1)
+    assert (done.entries, done.games.resigned) == (1, 1)
     entrant.refresh_from_db()
     assert entrant.withdrawn_at is not None
     table = TournamentGame.objects.get(round__tournament=tournament, round__number=2)
@@ -112,34 +94,19 @@ def test_a_deletion_waiting_on_a_table_that_forfeits_an_entry_of_hers_lets_it_co
     duel = new_game(bob, "yatzy", ["me", "open"], joiners=[ann], rated=True)
     (first,) = TournamentGame.objects.filter(round__tournament=tournament)
     automation.run_until_idle(first.game_id)
-    outcome: dict[str, Any] = {}
-
-    def delete() -> None:
-        try:
-            outcome["done"] = account_delete(player_id=ann.pk)
-        except Exception as exc:  # reported below, not lost in the thread
-            outcome["error"] = exc
-        finally:
-            connection.close()
-
-    deleting = threading.Thread(target=delete)
+    deleting = Racer(lambda: account_delete(player_id=ann.pk))
     forfeit_withdrawn = services._forfeit_withdrawn
 
     def forfeit_then_let_the_deletion_wait(*args: Any) -> None:
         forfeit_withdrawn(*args)  # round 2's table: her seat resigned, the game rated
         deleting.start()
-        deadline = time.monotonic() + 20
-        while waiting_on_a_lock() == 0:  # for her rating's row, rating her other game
-            assert time.monotonic() < deadline, "the deletion never waited"
-            time.sleep(0.05)
+        until_one_waits_on_a_lock("the deletion, on her rating's row (rating her other game)")
 
     monkeypatch.setattr(services, "_forfeit_withdrawn", forfeit_then_let_the_deletion_wait)
     assert services.tournament_advance(tournament_id=tournament.pk)
-    deleting.join(timeout=60)
+    done = deleting.finish()
 
-    assert not deleting.is_alive()
-    assert "error" not in outcome, outcome
-    assert (outcome["done"].entries, outcome["done"].games.resigned) == (0, 1)
+    assert (done.entries, done.games.resigned) == (0, 1)
     table = TournamentGame.objects.get(round__tournament=tournament, round__number=2)
     game = Game.objects.get(pk=table.game_id)
     assert game.status == GameStatus.FINISHED
