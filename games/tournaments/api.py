@@ -46,7 +46,18 @@ class EntrantSerializer(serializers.ModelSerializer[Entrant]):
 
     class Meta:
         model = Entrant
-        fields = ["id", "name", "username", "computer", "computer_level", "seed_rating"]
+        fields = [
+            "id", "name", "username", "computer", "computer_level", "seed_rating", "withdrawn_at",
+        ]  # fmt: skip
+        extra_kwargs = {
+            "withdrawn_at": {
+                "help_text": _(
+                    "Null for an entry that stands. Set for an entry forfeited while the "
+                    "tournament runs (its account was banned or deleted): it stays in the "
+                    "pairing, and each of its later games ends as it starts."
+                )
+            }
+        }
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
@@ -69,7 +80,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         ]  # fmt: skip
 
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
-        active = [e for e in tournament.entrants.all() if e.withdrawn_at is None]
+        # Before the start, the entries that stand; from the start, every entrant of the pairing
+        # (a rating taken at the start), a forfeited entry among them with its withdrawn_at.
+        if tournament.started_at is None:
+            active = [e for e in tournament.entrants.all() if e.withdrawn_at is None]
+        else:
+            active = [e for e in tournament.entrants.all() if e.seed_rating is not None]
         # many=True makes a ListSerializer, whose data is a list; the stubs keep the class's
         # own (a dict).
         return cast(list[dict[str, Any]], EntrantSerializer(active, many=True).data)

@@ -216,3 +216,24 @@ def test_at_a_larger_table_the_others_play_on(organiser: Player) -> None:
     tournament = play_on(tournament)
     assert tournament.status == TournamentStatus.FINISHED
     assert places(second)[entrant.pk] == 3
+
+
+def test_the_tournament_answer_keeps_a_forfeited_entry_and_marks_it(organiser: Player) -> None:
+    """A forfeited entrant stays in the pairing, so the tournament's answer keeps listing it (with
+    its ``withdrawn_at``) rather than dropping it from the entrants the standings still rank."""
+    tournament = new_tournament(organiser)
+    ann = api_client("ann")
+    register(tournament, ann)
+    add_computers(tournament, ["casual"] * 3)
+    url = f"/api/v1/tournaments/{tournament.pk}/"
+    watcher = api_client()
+
+    def entrants() -> dict[str | None, object]:
+        listed = watcher.ok("get", url)["entrants"]
+        assert len(listed) == 4
+        return {entry["username"]: entry["withdrawn_at"] for entry in listed}
+
+    services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
+    assert entrants()["ann"] is None
+    ban(ann)
+    assert entrants()["ann"] is not None

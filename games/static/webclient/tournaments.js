@@ -28,7 +28,9 @@ export async function tournamentView(id, redraw) {
       h("p", {}, `${item.kind_name} · ${item.format_name} · ${item.status_name}`),
       h("p", {}, `${t("starts")}: ${new Date(item.starts_at).toLocaleString(language())}`),
       h("h2", {}, `${t("entrants")} (${item.entrants.length}/${item.max_entrants})`),
-      h("ul", { testid: "entrants" }, item.entrants.map((entrant) => h("li", {}, entrant.name))),
+      h("ul", { testid: "entrants" }, item.entrants.map((entrant) => entrant.withdrawn_at
+        ? h("li", { class: "muted", "data-withdrawn": "true" }, `${entrant.name} (${t("forfeited")})`)
+        : h("li", {}, entrant.name))),
       canEnter
         ? h("button", {
             class: entered ? "" : "primary",
