@@ -204,11 +204,16 @@ async def test_streams_that_join_while_moves_go_on_miss_nothing_and_repeat_nothi
     moves = 24
 
     def play() -> None:
-        for turn in range(moves // 4):
-            for _ in range(3):
-                move(game, ann, type="roll")
-            box = ["chance", "ones", "twos", "threes", "fours", "fives"][turn]
-            move(game, ann, type="score", box=box)
+        try:
+            for turn in range(moves // 4):
+                for _ in range(3):
+                    move(game, ann, type="roll")
+                box = ["chance", "ones", "twos", "threes", "fours", "fives"][turn]
+                move(game, ann, type="score", box=box)
+        finally:
+            # A thread of the executor's own: its connection, back to the pool that the app's
+            # fixture closes, would otherwise outlive the test database.
+            connections.close_all()
 
     mover = asyncio.create_task(sync_to_async(play, thread_sensitive=False)())
     streams = []
