@@ -6,33 +6,15 @@ client. Each game kind names its computer's functions and the levels it offers (
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ai.positions import faces_to_indices
 from games.rules.ten_thousand import TenThousandState
 from games.rules.yatzy import YatzyState
 
 if TYPE_CHECKING:
     from ai.analysis import Analysis, Chart
-
-
-def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
-    """Positions in ``roll`` of the dice ``faces`` (first matching positions, ascending).
-
-    The computer players choose faces; the engines take positions (yatzy's ``hold``, Dés 10 000's
-    ``keep``). ``ValueError`` if ``faces`` is not a sub-multiset of ``roll``.
-    """
-    free = list(enumerate(roll))
-    taken: list[int] = []
-    for face in faces:
-        for slot, (index, die) in enumerate(free):
-            if die == face:
-                taken.append(index)
-                del free[slot]
-                break
-        else:
-            raise ValueError(f"{tuple(faces)!r} is not part of the roll {tuple(roll)!r}")
-    return tuple(sorted(taken))
 
 
 def yatzy_command(state: YatzyState, level: str = "optimal") -> dict[str, Any]:

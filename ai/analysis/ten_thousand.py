@@ -21,7 +21,7 @@ from typing import Any
 
 from ai.analysis import Analysis, Chart, Ledger, Turn
 from ai.analysis.win_chances import chance_to_win, modelled
-from ai.players import faces_to_indices
+from ai.positions import faces_to_indices
 from ai.ten_thousand.rolls import UNIT, choices, roll_key
 from ai.ten_thousand.tables import ScoreTable, score_table
 from games.rules import ending

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ai.analysis import Analysis, Chart, Ledger
-from ai.players import faces_to_indices
+from ai.positions import faces_to_indices
 from ai.yatzy.policy import Strategy, default_strategy
 from games.rules import ending, yatzy
 

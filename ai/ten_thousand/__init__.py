@@ -3,7 +3,7 @@
 ``best_move(roll, turn_points, totals, me, target, last_round, level) -> (faces, bank)``: the
 faces to set aside from ``roll`` (a sub-multiset of it that scores) and whether to bank after
 setting them aside (else throw the remaining dice, or all six after hot dice). The engine takes
-positions, not faces: ``ai.players.faces_to_indices(roll, faces)`` converts.
+positions, not faces: ``ai.positions.faces_to_indices(roll, faces)`` converts.
 
 Levels:
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ai.players import faces_to_indices
+from ai.positions import faces_to_indices
 from ai.ten_thousand import best_move
 from games.rules.base import DiceRoller
 from games.rules.ten_thousand import (

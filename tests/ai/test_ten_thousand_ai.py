@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai.players import faces_to_indices
+from ai.positions import faces_to_indices
 from ai.ten_thousand import (
     LEVELS,
     best_move,
