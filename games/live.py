@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from config.redis_client import CommandBatch, redis_batch
@@ -74,6 +75,13 @@ def event_wire(
 
 def player_note(player_id: int, note: Mapping[str, Any]) -> Note:
     return PLAYERS, {"player": player_id, "note": dict(note)}
+
+
+def publish_on_commit(notes: Iterable[PlayerNote]) -> None:
+    """Each account's note on its player stream once the caller's transaction commits: a note
+    sent before would tell of a write that may yet roll back."""
+    batch = [player_note(player_id, note) for player_id, note in notes]
+    transaction.on_commit(lambda: publish(batch))
 
 
 def publish(notes: Iterable[Note], batch: CommandBatch | None = None) -> None:

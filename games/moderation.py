@@ -95,8 +95,7 @@ def player_cut_off(*, player: Player) -> CutOff:
     withdrawn = entries_withdraw(player=player)
     games = player_running_games_end(player=player)
     # A stream opened before the cut-off would go on until its lifetime ends: the note ends it.
-    closed = live.player_note(player.pk, {"type": "account_closed"})
-    transaction.on_commit(lambda: live.publish([closed]))
+    live.publish_on_commit([(player.pk, {"type": "account_closed"})])
     return CutOff(tokens=tokens, sessions=sessions, seeks=seeks, entries=withdrawn, games=games)
 
 

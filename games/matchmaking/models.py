@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -80,6 +82,11 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} seek #{self.pk}"
+
+    def open_at(self, now: datetime) -> bool:
+        """Still waiting for an opponent at ``now``: one past its time pairs with nobody, though
+        the sweep marks it expired only later."""
+        return self.status == SeekStatus.OPEN and self.expires_at > now
 
 
 class RematchOffer(models.Model):

@@ -50,13 +50,13 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     offered_seats = sorted(people[player_id] for player_id in offered)
     if offered != set(people):
         base = {"type": "rematch_offered", "game": str(game.pk), "seat": people[player.pk]}
-        _tell([(other, base) for other in people if other != player.pk])
+        live.publish_on_commit([(other, base) for other in people if other != player.pk])
         return RematchState(game=game, offered_seats=offered_seats, rematch=None)
 
     rematch = _start_again(game, seats)
     RematchOffer.objects.filter(game=game).update(rematch=rematch)
     seat_of = {seat.player_id: seat.index for seat in rematch.seats.all() if seat.player_id}
-    _tell(
+    live.publish_on_commit(
         [
             (
                 player_id,
@@ -110,9 +110,3 @@ def _start_again(game: Game, seats: list[Seat]) -> Game:
         assistance=game.assistance,
     )
     return services.game_start(game_id=new.pk, player=game.created_by)
-
-
-def _tell(notes: list[tuple[int, dict[str, object]]]) -> None:
-    transaction.on_commit(
-        lambda: live.publish(live.player_note(player_id, note) for player_id, note in notes)
-    )

@@ -63,7 +63,7 @@ def seek_get(*, seek_id: int, player: Player, now: datetime | None = None) -> Se
     seek = Seek.objects.filter(pk=seek_id, player=player).first()
     if seek is None:
         raise Refusal.SEEK_NOT_FOUND.error()
-    if seek.status == SeekStatus.OPEN and seek.expires_at <= (now or timezone.now()):
+    if seek.status == SeekStatus.OPEN and not seek.open_at(now or timezone.now()):
         seek.status = SeekStatus.EXPIRED  # as the sweep will write it; nothing is saved here
     return seek
 
@@ -221,9 +221,7 @@ def _tell_paired(game: Game, seeks: list[Seek]) -> None:
         )
         for seek in seeks
     ]
-    transaction.on_commit(
-        lambda: live.publish(live.player_note(player_id, note) for player_id, note in notes)
-    )
+    live.publish_on_commit(notes)
 
 
 @transaction.atomic
@@ -232,7 +230,7 @@ def seek_withdraw(*, seek_id: int, player: Player) -> Seek:
     seek = Seek.objects.select_for_update().filter(pk=seek_id, player=player).first()
     if seek is None:
         raise Refusal.SEEK_NOT_FOUND.error()
-    if seek.status != SeekStatus.OPEN or seek.expires_at <= timezone.now():
+    if not seek.open_at(timezone.now()):
         raise Refusal.SEEK_NOT_OPEN.error()
     seek.status = SeekStatus.WITHDRAWN
     seek.save(update_fields=["status"])

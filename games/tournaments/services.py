@@ -301,10 +301,7 @@ def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
         _open_table(tournament, round_, table, list(seats.entrants), 0)
         for table, seats in enumerate(pairing_round.tables)
     ]
-    notes = round_started_notes(tournament, pairing_round.number, opened)
-    transaction.on_commit(
-        lambda: live.publish(live.player_note(player_id, note) for player_id, note in notes)
-    )
+    live.publish_on_commit(round_started_notes(tournament, pairing_round.number, opened))
 
 
 def round_started_notes(
