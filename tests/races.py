@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+import pytest
 from django.db import connection
 
 T = TypeVar("T")
@@ -54,10 +55,12 @@ def sessions_waiting_on_a_lock() -> int:
         return int(row[0])
 
 
-def until_one_waits_on_a_lock(what: str, seconds: float = 20) -> None:
-    """Return once a session is blocked on a lock (the racer reached it); ``seconds`` is a
-    time-out, so that a racer that never gets there fails the test saying ``what``."""
-    deadline = time.monotonic() + seconds
-    while sessions_waiting_on_a_lock() == 0:
-        assert time.monotonic() < deadline, f"never waited: {what}"
+def until_one_waits_on_a_lock(what: str, polls: int = 400) -> None:
+    """Return once a session is blocked on a lock (the racer reached it), looking every 50 ms;
+    ``polls`` looks (20 s) are a time-out, so that a racer that never gets there fails the test
+    saying ``what``, not a bound on how soon it gets there."""
+    for _poll in range(polls):
+        if sessions_waiting_on_a_lock():
+            return
         time.sleep(0.05)
+    pytest.fail(f"never waited: {what}")

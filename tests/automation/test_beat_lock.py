@@ -97,8 +97,11 @@ def test_of_two_schedulers_only_the_holder_sends(
 ) -> None:
     one, other = (scheduler(app, redis, key, tmp_path, name) for name in ("one", "other"))
     try:
-        run([one, other], seconds=3 * LEASE)  # the holder renews several times meanwhile
-        assert len(one.sent) >= 10
+        run([one, other], seconds=3 * LEASE)
+        # Three lifetimes of the lease later the first holder still holds it (so it renewed it,
+        # each time before it expired), it alone sent, and the other never did: how many it sent
+        # meanwhile depends on the machine's pace, not on the lease.
+        assert one.sent
         assert other.sent == []
         assert redis.get(key) == b"one"
         assert one.tick() <= one.lease.every  # never sleeps past its next renewal
