@@ -14,14 +14,13 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from config.errors import ApiError
 from config.refusals import Refusal
 from games.kinds import WireState, kind_for
-from games.loading import game_with_seats
+from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus
 from games.services import MoveResult, computer_seats, controlled_seats, game_move
 from games.tournaments.models import TournamentGame
@@ -123,10 +122,7 @@ def game_claim(*, game_id: GameId, player: Player, now: datetime | None = None) 
 
 
 def _lock_open(game_id: GameId) -> Game:
-    try:
-        game = game_with_seats(game_id, lock=True)
-    except (Game.DoesNotExist, ValueError, ValidationError):
-        raise Refusal.GAME_NOT_FOUND.error() from None
+    game = game_found(game_id, lock=True)
     if game.status != GameStatus.OPEN:
         raise Refusal.GAME_NOT_OPEN.error()
     return game

@@ -10,9 +10,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 
+from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
 from config.queries import PreparedSelect
+from config.refusals import Refusal
 from games.models import Game, GameId, Seat
 
 
@@ -44,3 +46,12 @@ def game_with_seats(game_id: GameId, *, lock: bool = False) -> Game:
         game = games.get(pk=game_id)
     game.use_seats(seats)
     return game
+
+
+def game_found(game_id: GameId, *, lock: bool = False) -> Game:
+    """``game_with_seats``, or the API's ``not_found`` refusal for a game that is not there (or
+    an id that cannot be one): what every service and read of one game starts from."""
+    try:
+        return game_with_seats(game_id, lock=lock)
+    except (Game.DoesNotExist, ValueError, ValidationError):
+        raise Refusal.GAME_NOT_FOUND.error() from None

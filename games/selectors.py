@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
 
 from config.refusals import Refusal
 from games.kinds import WireState, kind_for
-from games.loading import game_with_seats
+from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Seat
 from games.services import controlled_seats
 from players.models import Player
@@ -23,10 +22,7 @@ def game_queryset() -> QuerySet[Game]:
 
 def game_get(game_id: GameId) -> Game:
     """The game with its creator, its seats and their accounts (one query)."""
-    try:
-        return game_with_seats(game_id)
-    except (Game.DoesNotExist, ValueError, ValidationError):
-        raise Refusal.GAME_NOT_FOUND.error() from None
+    return game_found(game_id)
 
 
 def game_events(game: Game, *, after: int = 0, limit: int | None = None) -> QuerySet[GameEvent]:

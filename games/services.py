@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -24,7 +23,7 @@ from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from config.refusals import Refusal, refused_by_rules
 from games import event_store, fairness, followups
 from games.kinds import WireEvent, WireState, kind_for
-from games.loading import game_with_seats
+from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import RuleError, ending
 from games.rules.fairness import is_client_seed
@@ -65,10 +64,7 @@ Acting = Callable[[Game, WireState], int]
 def _lock(game_id: GameId) -> Game:
     """The game, its row locked until the transaction ends, with its seats and their accounts:
     one query (games.loading)."""
-    try:
-        return game_with_seats(game_id, lock=True)
-    except (Game.DoesNotExist, ValueError, ValidationError):
-        raise Refusal.GAME_NOT_FOUND.error() from None
+    return game_found(game_id, lock=True)
 
 
 def turn_clock_choice(seconds: int | None) -> int | None:

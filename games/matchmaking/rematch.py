@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from config.refusals import Refusal
 from games import live, services
-from games.loading import game_with_seats
+from games.loading import game_found
 from games.matchmaking.models import RematchOffer
 from games.models import Game, GameId, GameStatus, Occupant, Seat
 from players.models import Player
@@ -33,10 +32,7 @@ class RematchState:
 
 @transaction.atomic
 def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
-    try:
-        game = game_with_seats(game_id, lock=True)
-    except (Game.DoesNotExist, ValueError, ValidationError):
-        raise Refusal.GAME_NOT_FOUND.error() from None
+    game = game_found(game_id, lock=True)
     seats = list(game.seats.all())
     people = {seat.player_id: seat.index for seat in seats if seat.player_id is not None}
     if player.pk not in people:
@@ -77,10 +73,7 @@ def rematch_offers(*, game_id: GameId) -> RematchState:
     """The offers made so far at ``game_id`` (none while it is in play), and the new game once
     every account has offered: what a page opened after an offer needs, since the stream's
     ``rematch_offered`` reached only the pages open then."""
-    try:
-        game = game_with_seats(game_id)
-    except (Game.DoesNotExist, ValueError, ValidationError):
-        raise Refusal.GAME_NOT_FOUND.error() from None
+    game = game_found(game_id)
     seat_of = {seat.player_id: seat.index for seat in game.seats.all() if seat.player_id}
     offers = list(RematchOffer.objects.filter(game=game).select_related("rematch"))
     return RematchState(
