@@ -1,8 +1,9 @@
 """A game with its seats, its creator and the seats' accounts, in one query.
 
-Moves (locked, ``FOR UPDATE OF`` the game row only) and reads (``games.selectors.game_get``) start
-from this: the seats are read joined to their game, and attached to it as ``prefetch_related``
-would, so ``game.seats.all()`` costs nothing more. The query is compiled once (config.queries).
+Moves (locked, ``FOR UPDATE OF`` the game row and its seats) and reads
+(``games.selectors.game_get``) start from this: the seats are read joined to their game, and
+attached to it as ``prefetch_related`` would, so ``game.seats.all()`` costs nothing more. The
+query is compiled once (config.queries).
 """
 
 from __future__ import annotations
@@ -16,14 +17,20 @@ from django.db.models import QuerySet
 from config.queries import PreparedSelect
 from config.refusals import Refusal
 from games.models import Game, GameId, Seat
+from players.models import Player
 
 
 def _seats_of(*, lock: bool) -> Callable[[GameId], QuerySet[Seat]]:
     def build(game_id: GameId) -> QuerySet[Seat]:
         seats = Seat.objects.select_related("game__created_by", "player").filter(game_id=game_id)
-        # Only the game row is locked: it alone serialises moves. SQLite has no FOR UPDATE; its
-        # transactions take the write lock when they begin (settings).
-        return (seats.select_for_update(of=("game",)) if lock else seats).order_by("index")
+        # The game row serialises every write on the game; the seats are locked with it only to
+        # be read as they are once it is ours. PostgreSQL, having waited for a lock, reads again
+        # the rows it locks and no other: with the game row alone, a join that waited for
+        # another join would see the seat still open and take it too (both answered 200, one
+        # overwritten), a start that waited for a leave would start with an empty seat. SQLite
+        # has no FOR UPDATE; its transactions take the write lock when they begin (settings).
+        locked = seats.select_for_update(of=("game", "self"))
+        return (locked if lock else seats).order_by("index")
 
     return build
 
@@ -37,6 +44,8 @@ def game_with_seats(game_id: GameId, *, lock: bool = False) -> Game:
     """The game (``Game.DoesNotExist``; ``ValidationError`` or ``ValueError`` for an id that
     cannot be one), with ``lock`` its row locked until the transaction ends."""
     seats = (_LOCKED if lock else _READ)(game_id)
+    if lock:
+        _accounts_read_again(seats)
     if seats:
         game = seats[0].game
     else:  # every game has seats, so this one most likely does not exist
@@ -46,6 +55,18 @@ def game_with_seats(game_id: GameId, *, lock: bool = False) -> Game:
         game = games.get(pk=game_id)
     game.use_seats(seats)
     return game
+
+
+def _accounts_read_again(seats: list[Seat]) -> None:
+    """The accounts of seats taken while the lock was awaited. PostgreSQL reads the locked rows
+    again after the wait, but not the rows joined to them: a seat someone joined meanwhile comes
+    back with its new ``player_id`` and the account the first read found, none. Rare (only after
+    a wait), so one more query then, rather than a lock on every account in every move."""
+    stale = [seat for seat in seats if seat.player_id is not None and seat.player is None]
+    if stale:
+        accounts = Player.objects.in_bulk([seat.player_id for seat in stale])
+        for seat in stale:
+            seat.player = accounts[seat.player_id]
 
 
 def game_found(game_id: GameId, *, lock: bool = False) -> Game:
