@@ -290,6 +290,11 @@ class Refusal(enum.Enum):
     REMATCH_ALREADY_OFFERED = Entry(
         "rematch_already_offered", CONFLICT, _("You have already offered a rematch of this game.")
     )
+    REMATCH_UNAVAILABLE = Entry(
+        "rematch_unavailable",
+        CONFLICT,
+        _("A player of this game can no longer play: there is no rematch."),
+    )
 
     # Moderation (the admin's actions)
     NOT_RATED = Entry("not_rated", CONFLICT, _("This game has no rating changes to void."))

@@ -31,6 +31,7 @@ from games.timers import MoveContext, deadline_after
 from players import rating_service
 from players.identity import display_name_clean
 from players.models import Player
+from players.services import player_hold
 
 
 @dataclass(frozen=True)
@@ -87,13 +88,15 @@ def game_create(
     turn_clock_seconds: int | None = None,
     rated: bool = False,
     assistance: bool | None = None,
-    computer_limit: bool = True,
+    by_account: bool = True,
 ) -> Game:
     """A new open game. ``assistance`` (hints and previews) is on by default for unrated games;
     a rated game never has it (a tournament's games pass ``assistance=False`` too).
-    ``computer_limit``: an account keeps at most ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a
-    computer seat open or in play (the computer's moves are the workers' time, shared by every
-    game); tournaments, which the staff schedule, pass False."""
+    ``by_account``: a game an account makes itself (the API, a rematch), whose row is held
+    (``player_hold``: a ban or a deletion running meanwhile either sees the game or refuses it),
+    and which keeps at most ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a computer seat open or
+    in play (the computer's moves are the workers' time, shared by every game). Tournaments,
+    which the staff schedule, and pairings, which hold both accounts themselves, pass False."""
     if turn_clock_seconds is not None and turn_clock_seconds <= 0:
         raise Refusal.INVALID_TURN_CLOCK.error()  # no clock is None, never 0
     if assistance is None:
@@ -113,8 +116,10 @@ def game_create(
     levels = [_seat_level(kind, spec, index) for index, spec in enumerate(seats)]
     for index, spec in enumerate(seats):
         _check_client_seed(spec.client_seed, f"seats.{index}.client_seed", spec.type)
-    if computers and computer_limit:
-        _check_computer_games(creator)
+    if by_account:
+        player_hold(player=creator)
+        if computers:
+            _check_computer_games(creator)
 
     game = Game.objects.create(
         kind=kind,
@@ -142,9 +147,7 @@ def game_create(
 
 
 def _check_computer_games(creator: Player) -> None:
-    # The account's row serialises its creations: two at once cannot both pass the count. FOR NO
-    # KEY UPDATE, as every lock on an account's row: a commit referring to it does not wait.
-    Player.objects.select_for_update(no_key=True).filter(pk=creator.pk).exists()
+    # Under the account's row (player_hold): two creations at once cannot both pass the count.
     limit = int(settings.MAX_COMPUTER_GAMES_PER_ACCOUNT)
     running = (
         Game.objects.filter(
@@ -196,6 +199,8 @@ def game_join(
     *, game_id: GameId, player: Player, seat_index: int | None = None, client_seed: str = ""
 ) -> Game:
     _check_client_seed(client_seed, "client_seed", "player")
+    # The account first, then the game: the order a ban or a deletion takes them in.
+    player_hold(player=player)
     game = _lock(game_id)
     if game.status != GameStatus.OPEN:
         raise Refusal.GAME_NOT_OPEN.error()

@@ -53,6 +53,20 @@ def password_set(*, player: Player, password: str) -> None:
     player.save(update_fields=["password"])
 
 
+def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> None:
+    """Hold the account's row until the transaction ends, for a write that puts the account
+    somewhere (a game it makes or joins, a rematch, a tournament entry), and refuse it if the
+    account was banned or deleted meanwhile: as its token would now be refused, unless another
+    ``refusal`` says why (the account is not the one asking). Its cut-off
+    (``games.moderation.player_cut_off``) holds the same row while it lists the account's games
+    and entries: one of the two waits for the other, so the cut-off never misses a seat taken
+    while it ran. Taken before any game's or tournament's row, as a cut-off takes them, and FOR
+    NO KEY UPDATE, as every lock on an account's row (see ``games.moderation.player_ban``)."""
+    rows = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
+    if not rows.filter(is_active=True).exists():
+        raise refusal.error()
+
+
 def token_create(
     *, username: str, password: str, request: HttpRequest | None = None
 ) -> tuple[AuthToken, str]:

@@ -190,6 +190,7 @@ class GameRematchView(APIView):
         Refusal.NOT_A_SEAT_HOLDER,
         Refusal.GAME_NOT_FINISHED,
         Refusal.REMATCH_ALREADY_OFFERED,
+        Refusal.REMATCH_UNAVAILABLE,
     )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         state = rematch.game_rematch(game_id=game_id, player=request_player(request))

@@ -18,6 +18,7 @@ from games.loading import game_found
 from games.matchmaking.models import RematchOffer
 from games.models import Game, GameId, GameStatus, Occupant, Seat
 from players.models import Player
+from players.services import player_hold
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,13 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
         live.publish_on_commit([(other, base) for other in people if other != player.pk])
         return RematchState(game=game, offered_seats=offered_seats, rematch=None)
 
+    # Every account seated again, held as a join holds it (players.services.player_hold): one
+    # banned or deleted since the game ended is not put in a new game.
+    accounts = {seat.player.pk: seat.player for seat in seats if seat.player is not None}
+    for player_id in sorted(accounts):
+        mine = player_id == player.pk
+        refusal = Refusal.INVALID_TOKEN if mine else Refusal.REMATCH_UNAVAILABLE
+        player_hold(player=accounts[player_id], refusal=refusal)
     rematch = _start_again(game, seats)
     RematchOffer.objects.filter(game=game).update(rematch=rematch)
     seat_of = {seat.player_id: seat.index for seat in rematch.seats.all() if seat.player_id}

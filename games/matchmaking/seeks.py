@@ -201,7 +201,7 @@ def _pair(first: Seek, second: Seek) -> Game:
         options=first.options,
         turn_clock_seconds=first.turn_clock_seconds,
         rated=first.rated,
-        computer_limit=False,
+        by_account=False,
     )
     return services.game_start(game_id=game.pk, player=players[0])
 

@@ -31,6 +31,7 @@ from games.tournaments.models import (
 from games.tournaments.recurrence import next_occurrence, validate_cron
 from games.tournaments.results import pairing_history, ratings_of, table_results
 from players.models import Player
+from players.services import player_hold
 
 OPEN_FOR_ENTRY = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTRATION)
 
@@ -121,6 +122,7 @@ def _active(tournament: Tournament) -> list[Entrant]:
 
 @transaction.atomic
 def tournament_register(*, tournament_id: int | str, player: Player) -> Entrant:
+    player_hold(player=player)  # before the tournament's row, as a ban takes them
     tournament = _lock(tournament_id)
     _entry_open(tournament, timezone.now())
     entrant = tournament.entrants.filter(player=player).first()
@@ -352,7 +354,7 @@ def _open_table(
         turn_clock_seconds=tournament.turn_clock_seconds or None,
         rated=tournament.rated,
         assistance=False,  # a competition: no computer help, rated or not
-        computer_limit=False,
+        by_account=False,
     )
     game_services.game_start(game_id=game.pk, player=tournament.created_by)
     _forfeit_withdrawn(game.pk, [entrants[entrant_id] for entrant_id in entrant_ids])
