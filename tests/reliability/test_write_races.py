@@ -17,6 +17,7 @@ move, beat starting a tournament, a ban) run the service in a thread of their ow
 from __future__ import annotations
 
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from functools import partial
@@ -24,6 +25,7 @@ from typing import Any
 
 import pytest
 from django.db.models import Q
+from django.utils import timezone
 
 from games import automation
 from games.ending import game_resign
@@ -333,6 +335,44 @@ def test_a_claim_as_the_idle_seat_moves(served: Served, held: bool) -> None:
     logs_whole()
 
 
+def test_a_claim_as_the_turn_clock_runs_out(served: Served, held: bool) -> None:
+    # A claim is let in once the seat to play has been idle for its turn clock, when the clock's
+    # stand-in is due too: the games are made first, then raced once their clocks have run out
+    # (no timers process runs here to play the stand-in first).
+    tables = []
+    for _try in range(TRIES):
+        host, ann = account(), account()
+        game = new_game(host, seats=("me", "open"), joiners=[ann], turn_clock_seconds=15)
+        tables.append((game, ann))
+    last = max(deadline(game) for game, _ann in tables)
+    time.sleep(max(0.0, (last - timezone.now()).total_seconds()) + 0.5)
+    for game, ann in tables:
+        claim = served.call("POST", f"games/{game.pk}/claim/", token=token(ann))
+        clock = service(partial(automation.game_fire_timer, game_id=game.pk, version=game.version))
+        answers = race(claim, clock, held_row(game_row(game), held))
+        claimed, _ran_out = check(answers, {("ok", "stale"), ("not_claimable", "ok")})
+        game.refresh_from_db()
+        # Claimed: the game is ann's. Run out: the stand-in played host's turn; ann's to play.
+        assert (game.status == GameStatus.FINISHED) == claimed.ok
+        if not claimed.ok:
+            assert game.turn_seat == 1
+    logs_whole()
+
+
+def test_a_ban_as_the_account_moves(served: Served, held: bool) -> None:
+    for _try in range(TRIES):
+        game, host, _ann = two_players()
+        roll = moves(served, game, host, {"type": "roll"})
+        answers = race(roll, banning(host), held_row(game_row(game), held))
+        rolled, _banned = check(
+            answers, {("ok", "ok"), ("game_finished", "ok"), ("authentication_failed", "ok")}
+        )
+        if rolled.ok:
+            in_log(rolled, game)
+        nowhere(host)
+    logs_whole()
+
+
 # --- rematches --------------------------------------------------------------------------------
 
 
@@ -444,6 +484,18 @@ def test_one_seek_sent_twice_with_one_key(served: Served, held: bool) -> None:
         assert sorted((a.replayed, b.replayed)) == [False, True]
         assert a.body == b.body
         assert Seek.objects.filter(player=ann).count() == 1
+
+
+def test_one_game_created_twice_with_one_key(served: Served, held: bool) -> None:
+    for _try in range(TRIES):
+        ann = account()
+        key = {"Idempotency-Key": str(uuid.uuid4())}
+        body = {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}
+        create = served.call("POST", "games/", body, token=token(ann), headers=key)
+        a, b = check(race(create, create, held_row(account_row(ann), held)), {("ok", "ok")})
+        assert sorted((a.replayed, b.replayed)) == [False, True]
+        assert a.body["id"] == b.body["id"]
+        assert Game.objects.filter(created_by=ann).count() == 1
 
 
 # --- tournaments ------------------------------------------------------------------------------
