@@ -16,6 +16,7 @@ move, beat starting a tournament, a ban) run the service in a thread of their ow
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 import uuid
@@ -46,8 +47,8 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("nginx") is None, reason="needs nginx (apt-get install nginx)"),
 ]
 
-#: Races of each pair in each mode (held, free).
-TRIES = 6
+#: Races of each pair in each mode (held, free); RACE_TRIES=100 for a long run.
+TRIES = int(os.environ.get("RACE_TRIES", "6"))
 
 Outcomes = set[tuple[str, str]]
 
