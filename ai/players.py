@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ai.positions import faces_to_indices
 from games.rules.ten_thousand import TenThousandState
-from games.rules.yatzy import YatzyState
+from games.rules.yatzy import YatzyState, stand_in_box
 
 if TYPE_CHECKING:
     from ai.analysis import Analysis, Chart
@@ -33,10 +33,14 @@ def _command(state: YatzyState, move: Any) -> dict[str, Any]:
     return {"type": "roll", "hold": list(faces_to_indices(state.dice, move["hold"]))}
 
 
-def yatzy_auto_confirm(state: YatzyState) -> dict[str, Any]:
-    """The move auto-confirm plays: score the box the player marked, else the optimal computer's
-    box (with no roll left the policy always names one)."""
+def yatzy_auto_confirm(state: YatzyState, assisted: bool) -> dict[str, Any]:
+    """The move auto-confirm plays: score the box the player marked; else, in a game with
+    assistance (casual, hints on), the optimal computer's box (with no roll left the policy always
+    names one), and in any other the turn clock's stand-in's (the legal box worth least): the
+    server never chooses better than the player in a game where the player may not be helped."""
     box = state.selected
+    if box is None and not assisted:
+        box = stand_in_box(state)
     if box is None:
         from ai import yatzy as policy
 

@@ -74,17 +74,18 @@ def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = Non
         Game.objects.filter(
             pk=game_id, status=GameStatus.ACTIVE, version=version, deadline_at__lte=now
         )
-        .values_list("kind", "state", "deadline_at", "rated")
+        .values_list("kind", "state", "deadline_at", "rated", "assistance")
         .first()
     )
     if row is None:
         return False
-    kind, wire, deadline_at, rated = row
+    kind, wire, deadline_at, rated, assistance = row
     # An active game has its state; the filter matched a deadline: neither is None.
     assert wire is not None and deadline_at is not None
     state = kind_for(kind).engine.state_from_wire(wire)
     TIMER_LAG_SECONDS.observe((now - deadline_at).total_seconds())
-    return _move(game_id, kind_for(kind).timer_move(state, rated=rated), version)
+    command = kind_for(kind).timer_move(state, rated=rated, assistance=assistance)
+    return _move(game_id, command, version)
 
 
 def sweep(*, now: datetime | None = None) -> int:

@@ -26,7 +26,7 @@ and none of them reads it; ``games.models`` takes the kinds' codes and names fro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, cast
 
@@ -142,8 +142,10 @@ class AutoConfirm:
     seconds: Callable[[Any], float]
     #: Whether these events (a roll) start the delay afresh; else a delay already running holds.
     restarted_by: Callable[[Sequence[WireEvent]], bool]
-    #: The move the server then plays for the seat.
-    move: Callable[[Any], dict[str, Any]]
+    #: The move the server then plays for the seat: ``(state, assisted) -> command``, where
+    #: ``assisted`` says the game has assistance (a casual game with hints): without it, the
+    #: move is never better than the player's own choice would be.
+    move: Callable[[Any, bool], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,11 @@ class Kind:
     preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
     #: The analysis of a played game (``games/{id}/analysis/``); None where the kind has none.
     analyst: Analyst | None = None
+    #: The values each option may take in a rated game (every option is listed): a rated game is
+    #: played as everyone plays it, so an odd option cannot pair two accounts of one person.
+    rated_presets: Mapping[str, tuple[Any, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
 
     def level_for(self, asked: str) -> str | None:
         """The level a computer seat asked for at ``asked`` plays at (blank: the default); None if
@@ -200,12 +207,15 @@ class Kind:
         known = self.levels.get(level)
         return known.rating if known is not None else UNKNOWN_LEVEL_RATING
 
-    def timer_move(self, state: Any, *, rated: bool = False) -> dict[str, Any]:
+    def timer_move(
+        self, state: Any, *, rated: bool = False, assistance: bool = False
+    ) -> dict[str, Any]:
         """What the server plays for the seat to play when the game's timer is due: the
-        auto-confirm where one is due, else the turn clock's stand-in (``time_out``), which in a
-        rated game forfeits a seat's second timed-out turn in a row."""
+        auto-confirm where one is due (no better than the player but in a game with
+        ``assistance``), else the turn clock's stand-in (``time_out``), which in a rated game
+        forfeits a seat's second timed-out turn in a row."""
         if self.auto_confirm is not None and self.auto_confirm.seconds(state):
-            return self.auto_confirm.move(state)
+            return self.auto_confirm.move(state, assistance)
         return {"type": "time_out", "forfeits": rated}
 
     def restarts_clock(self, events: Sequence[WireEvent]) -> bool:
@@ -242,6 +252,8 @@ YATZY = Kind(
     computer=computer.yatzy_command,
     hint=computer.yatzy_hint,
     clock_kept_by=frozenset({yatzy.BoxSelected.type}),
+    # The seeds' auto-confirm (000/001).
+    rated_presets=MappingProxyType({"auto_confirm_seconds": (3.0,)}),
     auto_confirm=AutoConfirm(
         seconds=_yatzy_auto_confirm_seconds,
         restarted_by=_yatzy_rolled,
@@ -273,6 +285,7 @@ TEN_THOUSAND = Kind(
     computer=computer.ten_thousand_command,
     hint=computer.ten_thousand_hint,
     preview=ten_thousand_view.preview,
+    rated_presets=MappingProxyType({"target": ten_thousand.TARGETS}),
     analyst=Analyst(
         analyse=computer.ten_thousand_analysis,
         chart=computer.ten_thousand_chart,

@@ -225,11 +225,18 @@ def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
     if not state.dice:
         events.append(_decide_roll(state, Roll(seat=seat), roller))
         state = apply(state, events[-1])
-    box = state.selected
-    if box is None:
-        legal = state.legal_boxes()
-        box = min(legal, key=lambda name: (legal[name], BOXES.index(name)))
-    return [*events, *_decide_score(state, Score(seat=seat, box=box))]
+    return [*events, *_decide_score(state, Score(seat=seat, box=stand_in_box(state)))]
+
+
+def stand_in_box(state: YatzyState) -> str:
+    """The box the server scores for a seat that left its rolled dice waiting (its clock ran
+    out, or the auto-confirm of a game without assistance): the box the player marked, else the
+    legal box worth least now, the first in sheet order among equals. Never better than the
+    player would have it, so that leaving the choice to the server is no help."""
+    if state.selected is not None:
+        return state.selected
+    legal = state.legal_boxes()
+    return min(legal, key=lambda name: (legal[name], BOXES.index(name)))
 
 
 def dice_thrown(event: Event) -> tuple[int, ...] | None:

@@ -151,7 +151,9 @@ def test_the_timer_plays_the_auto_confirm_where_due_else_the_stand_in(kind: Kind
         confirm = kind.auto_confirm
         if confirm is not None and confirm.seconds(state):
             due += 1
-            assert kind.timer_move(state) == confirm.move(state)
+            for assistance in (False, True):
+                played = kind.timer_move(state, assistance=assistance)
+                assert played == confirm.move(state, assistance)
         else:
             # The turn clock's stand-in (games.rules.ending), not the computer: it never plays
             # better than the player would; in a rated game a second time out forfeits.
