@@ -69,7 +69,7 @@ def game_resign(
 
 
 def game_abort(*, game_id: GameId, player: Player) -> MoveResult:
-    """Call the game off, before every seat has made its first move; never a tournament's."""
+    """Call the game off, before any dice are thrown in it; never a tournament's."""
 
     def acting(game: Game, state: WireState) -> int:
         mine = _own_seats(game, player)
@@ -95,19 +95,21 @@ def idle_since(game: Game) -> datetime:
 
 
 def claim_grace_seconds(game: Game) -> int:
-    """How long the seat to play must be idle before it may be claimed: the game's turn clock,
-    else ``CLAIM_GRACE_SECONDS``."""
-    return game.turn_clock_seconds or settings.CLAIM_GRACE_SECONDS
+    """How long the seat to play must be idle before it may be claimed, in a game without a turn
+    clock: ``CLAIM_GRACE_SECONDS``."""
+    return int(settings.CLAIM_GRACE_SECONDS)
 
 
 def game_claim(*, game_id: GameId, player: Player, now: datetime | None = None) -> MoveResult:
     """Another seat's player claims the idle seat to play: in a game of two, the win; else that
-    seat leaves the game and play goes on."""
+    seat leaves the game and play goes on. Never in a game with a turn clock: there the clock
+    decides (its stand-in plays a timed-out turn, a second one in a row leaves the game), and a
+    claim sent the moment the clock runs out would race the stand-in for the win."""
 
     def acting(game: Game, state: WireState) -> int:
         mine = _own_seats(game, player)
         idle = state.current_seat
-        if idle in mine or idle in computer_seats(game):
+        if idle in mine or idle in computer_seats(game) or game.turn_clock_seconds:
             raise Refusal.NOT_CLAIMABLE.error()
         live = sorted(mine - _out(state))
         if not live:

@@ -288,8 +288,8 @@ class GameResignView(APIView):
 
 
 class GameAbortView(APIView):
-    """Call the game off before every seat has made its first move: nobody wins, nothing is
-    rated (not in tournaments)."""
+    """Call the game off before any dice are thrown in it: nobody wins, nothing is rated (not in
+    tournaments). Once dice are thrown, leaving is resigning."""
 
     permission_classes = [IsAuthenticated]
 
@@ -312,9 +312,9 @@ class GameAbortView(APIView):
 
 
 class GameClaimView(APIView):
-    """The seat to play has been idle past the game's grace time (its turn clock, else
-    ``CLAIM_GRACE_SECONDS``): another seated player claims it (two seats: the win; more: the
-    idle seat leaves the game)."""
+    """The seat to play has been idle past ``CLAIM_GRACE_SECONDS``: another seated player claims
+    it (two seats: the win; more: the idle seat leaves the game). Not in a game with a turn
+    clock, where the clock decides."""
 
     permission_classes = [IsAuthenticated]
 

@@ -4,8 +4,9 @@ A seat may leave a game in play: it resigns, another seat claims its idle turn, 
 ran out twice in a row in a rated game (``SeatLeft`` with its ``reason``). A seat that left is
 *out*: turns skip it, its score stays as it was, and it is placed after every seat still playing
 (the later a seat left, the better its place). A game with one seat left (none, for a game of one)
-ends at once, that seat first. Before every seat has made its first move a game may be aborted
-(``GameAborted``): it ends with no result at all.
+ends at once, that seat first. Until the first dice of the game are thrown (by any seat) it may be
+aborted (``GameAborted``): it ends with no result at all. After that, leaving is resigning: an
+abort that came after a bad first throw would be a free reroll.
 
 The staff (moderation) may end a game in play at any point: call it off (``StaffAbort``: an aborted
 game, as above, with no seat calling it off), or adjudicate it (``Adjudicate``: a winner of their
@@ -276,7 +277,7 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
     if command.seat in state.out:
         raise RuleError("seat_out")
     if isinstance(command, Abort):
-        if all(seat in state.moved or seat in state.out for seat in range(state.seats)):
+        if state.moved:  # a seat has thrown dice (every first move is a throw)
             raise RuleError("abort_too_late")
         return [GameAborted(seat=command.seat)]
     if isinstance(command, Claim):

@@ -113,12 +113,7 @@ def test_an_aborted_game_has_no_result_and_rates_nothing(
     ann, bob = make_client(), make_client()
     game_id = rated_game(kind, [ann, bob])
     moves = game_url(game_id, "moves/")
-    if kind == "yatzy":
-        yatzy_turn(ann, game_id, "chance")
-    else:
-        dice.push((1, 2, 3, 4, 6, 6))
-        ann.ok("post", moves, {"type": "roll"}, status=201)
-    moved = ann.ok("post", game_url(game_id, "abort/"), status=201)  # bob has not moved yet
+    moved = bob.ok("post", game_url(game_id, "abort/"), status=201)  # no dice thrown yet
     assert [event["type"] for event in moved["events"]] == ["game_aborted"]
     game = bob.ok("get", game_url(game_id))
     assert (game["status"], game["state"]["aborted"], game["state"]["result"]) == (
@@ -129,6 +124,21 @@ def test_an_aborted_game_has_no_result_and_rates_nothing(
     assert all(seat["place"] is None for seat in game["seats"])
     assert not RatingChange.objects.filter(game_id=game_id).exists()
     assert refused(bob, moves, 409, data={"type": "roll"}) == "game_finished"
+
+
+@pytest.mark.parametrize("kind", ["yatzy", "ten_thousand"])
+def test_a_bad_first_throw_is_no_free_reroll(
+    make_client: MakeClient, dice: ScriptedDice, kind: str
+) -> None:
+    # One throw by one seat and the game can only be resigned: rated, a loss.
+    ann, bob = make_client(), make_client()
+    game_id = rated_game(kind, [ann, bob])
+    dice.push((1, 1, 2, 3, 4) if kind == "yatzy" else (2, 2, 3, 3, 4, 6))
+    ann.ok("post", game_url(game_id, "moves/"), {"type": "roll"}, status=201)
+    for who in (ann, bob):
+        assert refused(who, game_url(game_id, "abort/"), 409) == "abort_too_late"
+    ann.ok("post", game_url(game_id, "resign/"), status=201)
+    assert changes(game_id)[ann.username] < 0
 
 
 def test_abort_too_late_and_never_in_a_tournament(make_client: MakeClient) -> None:
@@ -256,15 +266,18 @@ def test_a_resigned_tournament_game_finishes_and_the_tournament_goes_on(
     assert changes(str(table.game_id))[ann.username] < 0
 
 
-def test_with_a_turn_clock_the_clock_is_the_grace_time(
+def test_with_a_turn_clock_the_clock_decides_not_a_claim(
     make_client: MakeClient, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.CLAIM_GRACE_SECONDS = 300
+    # A claim sent the moment the clock runs out would race the stand-in for the win: with a
+    # clock the stand-in plays the timed-out turn, and only a second one in a row leaves.
+    settings.CLAIM_GRACE_SECONDS = 0
     ann, bob = make_client(), make_client()
     game_id = rated_game("yatzy", [ann, bob], turn_clock_seconds=30)
     started = Game.objects.get(pk=game_id).events.get(seq=1).created_at
-    monkeypatch.setattr("games.ending.timezone.now", lambda: started + timedelta(seconds=29))
-    assert refused(bob, game_url(game_id, "claim/"), 409) == "claim_too_early"
-    monkeypatch.setattr("games.ending.timezone.now", lambda: started + timedelta(seconds=31))
-    moved = bob.ok("post", game_url(game_id, "claim/"), status=201)
-    assert moved["game"]["status"] == "finished"
+    for idle in (29, 31, 3600):
+        monkeypatch.setattr(
+            "games.ending.timezone.now", lambda idle=idle: started + timedelta(seconds=idle)
+        )
+        assert refused(bob, game_url(game_id, "claim/"), 409) == "not_claimable"
+    assert Game.objects.get(pk=game_id).status == GameStatus.ACTIVE

@@ -16,8 +16,9 @@ from pytest_django import Settings
 
 from games.kinds import kind_for
 from games.models import Game
+from games.staff import game_staff_abort
 from tests.doubles import ScriptedDice
-from tests.factories import Client, api_client, api_game, game_url
+from tests.factories import Client, account, api_client, api_game, game_url
 from tests.fairness.independent import rolls, seeded_dice
 
 pytestmark = pytest.mark.django_db
@@ -165,6 +166,11 @@ def test_only_a_seat_of_ones_own_takes_a_client_seed() -> None:
 
 
 def test_an_aborted_game_reveals_its_seed_and_verifies() -> None:
+    # Called off before any dice by a player, as a player may: over, so its seed is out.
+    ann, bob = api_client("cal"), api_client("dan")
+    early = api_game(ann, "yatzy", ["me", "open"], joiners=[bob])
+    called_off = bob.ok("post", game_url(early["id"], "abort/"), status=201)
+    assert called_off["game"]["fairness"]["server_seed"] is not None
     ann, bob = api_client("ann"), api_client("bob")
     game = api_game(ann, "yatzy", ["me", "open"], start=False)
     bob.ok("post", game_url(game["id"], "join/"), {"client_seed": "b"})
@@ -173,12 +179,15 @@ def test_an_aborted_game_reveals_its_seed_and_verifies() -> None:
     ann.ok("post", moves, {"type": "roll"}, status=201)
     before = bob.ok("get", game_url(game["id"]))
     assert before["fairness"]["server_seed"] is None
-    aborted = ann.ok("post", game_url(game["id"], "abort/"), status=201)  # bob has not moved
-    seed_hex = aborted["game"]["fairness"]["server_seed"]
+    # Dice thrown: the players may no longer abort it, the staff may call it off.
+    game_staff_abort(game_id=game["id"], staff=account("staff", is_staff=True))
+    after = bob.ok("get", game_url(game["id"]))
+    seed_hex = after["fairness"]["server_seed"]
     assert seed_hex == Game.objects.get(pk=game["id"]).server_seed
-    assert aborted["game"]["status"] == "aborted"
-    assert aborted["events"][-1]["type"] == "game_aborted"
-    assert aborted["events"][-1]["data"]["server_seed"] == seed_hex
+    assert after["status"] == "aborted"
+    last = all_events(bob, game["id"])[-1]
+    assert last["type"] == "game_aborted"
+    assert last["data"]["server_seed"] == seed_hex
     events = all_events(bob, game["id"])
     (rolled,) = rolls("yatzy", events)
     assert rolled == seeded_dice(bytes.fromhex(seed_hex), ",b", 0, 5)

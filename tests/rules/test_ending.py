@@ -110,21 +110,21 @@ def test_claim_refusals(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ENGINES)
-def test_abort_before_every_seat_moved_only(kind: str) -> None:
+def test_abort_before_any_dice_only(kind: str) -> None:
     engine = ENGINES[kind]
     dice = (1, 2, 3, 4, 6) if kind == "yatzy" else (1, 2, 3, 4, 6, 6)
     game = Game(engine, 2, rolls=[dice] * 4)
-    turn = yatzy_turn if kind == "yatzy" else ten_thousand_turn
-    turn(game, 0, *(["chance"] if kind == "yatzy" else []))
-    events = game.play(1, {"type": "abort"})
+    events = game.play(1, {"type": "abort"})  # not the seat to play: any seat may, before dice
     assert game.types(events) == ["game_aborted"]
     assert game.state.finished and game.state.aborted and game.state.places == ()
     assert game.state.current_seat is None
 
+    # One throw by one seat, and neither seat may call the game off: a bad first throw is no
+    # free reroll.
     late = Game(engine, 2, rolls=[dice] * 4)
-    turn(late, 0, *(["chance"] if kind == "yatzy" else []))
-    late.play(1, {"type": "roll"})
+    late.play(0, {"type": "roll"})
     assert late.refused(0, {"type": "abort"}) == "abort_too_late"
+    assert late.refused(1, {"type": "abort"}) == "abort_too_late"
 
 
 def test_yatzy_stand_in_rolls_once_then_scores_the_lowest_legal_box() -> None:
