@@ -97,6 +97,12 @@ class Refusal(enum.Enum):
         _("This username looks too much like an existing one."),
         "username",
     )
+    DISPLAY_NAME_TAKEN = Entry(
+        "display_name_taken",
+        CONFLICT,
+        _("This display name looks like another player's username."),
+        "display_name",
+    )
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )
@@ -242,7 +248,10 @@ class Refusal(enum.Enum):
     NOT_CLAIMABLE = Entry(
         "not_claimable",
         CONFLICT,
-        _("Only another player's idle seat can be claimed, never your own or the computer's."),
+        _(
+            "Only another player's idle seat can be claimed, never your own or the computer's, "
+            "and never in a game with a turn clock: the clock decides there."
+        ),
     )
     TOURNAMENT_GAME = Entry(
         "tournament_game", CONFLICT, _("A tournament game cannot be aborted: resign instead.")
@@ -278,6 +287,22 @@ class Refusal(enum.Enum):
         _("A rated game needs a turn clock."),
         "turn_clock_seconds",
     )
+    RATED_OPTION_NOT_ALLOWED = Entry(
+        "rated_option_not_allowed",
+        BAD,
+        _("Rated games are played with the preset options only."),
+        "options",
+    )
+    RATED_NEEDS_FINISHED_GAMES = Entry(
+        "rated_needs_finished_games",
+        FORBIDDEN,
+        _("Finish a few games (casual or against the computer) before you seek a rated one."),
+    )
+    TOO_MANY_ABORTS = Entry(
+        "too_many_aborts",
+        CONFLICT,
+        _("You have aborted too many games in the last day to seek a rated one."),
+    )
     INVALID_RATING_RANGE = Entry(
         "invalid_rating_range",
         BAD,
@@ -289,6 +314,11 @@ class Refusal(enum.Enum):
     )
     REMATCH_ALREADY_OFFERED = Entry(
         "rematch_already_offered", CONFLICT, _("You have already offered a rematch of this game.")
+    )
+    TOURNAMENT_REMATCH = Entry(
+        "tournament_rematch",
+        CONFLICT,
+        _("A tournament game has no rematch: the tournament pairs its own games."),
     )
     REMATCH_UNAVAILABLE = Entry(
         "rematch_unavailable",
@@ -351,7 +381,7 @@ class Refusal(enum.Enum):
     ABORT_TOO_LATE = Entry(
         "abort_too_late",
         CONFLICT,
-        _("Every seat has moved: the game can no longer be aborted, only resigned."),
+        _("Dice have been thrown: the game can no longer be aborted, only resigned."),
     )
     INVALID_WINNER = Entry(
         "invalid_winner", BAD, _("Only a seat still playing can be named the winner."), "winner"

@@ -423,6 +423,15 @@ OPEN_GAME_TTL_HOURS = float(os.environ.get("OPEN_GAME_TTL_HOURS", "24"))
 # too_many_open_seeks past it), and how long a seek waits for an opponent.
 MAX_OPEN_SEEKS_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_SEEKS_PER_ACCOUNT", "3"))
 SEEK_TTL_MINUTES = float(os.environ.get("SEEK_TTL_MINUTES", "30"))
+# Rated play that cannot be farmed (games.matchmaking.rated): a rated seek needs this many
+# finished games on the account, and is refused to an account that aborted this many games in
+# the last 24 h; between the same two accounts at most this many games in 24 h are rated (a
+# later pairing or rematch of the pair is played unrated); a rating whose deviation is above
+# this is provisional and left off the leaderboards.
+RATED_MIN_FINISHED_GAMES = int(os.environ.get("RATED_MIN_FINISHED_GAMES", "3"))
+RATED_ABORTS_PER_DAY = int(os.environ.get("RATED_ABORTS_PER_DAY", "3"))
+RATED_GAMES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_GAMES_PER_PAIR_PER_DAY", "3"))
+LEADERBOARD_MAX_DEVIATION = float(os.environ.get("LEADERBOARD_MAX_DEVIATION", "110"))
 # The turn clocks a casual game may choose at creation (seconds per move; none: no clock).
 TURN_CLOCK_CHOICES = (15, 30, 60, 120, 300)
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.

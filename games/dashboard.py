@@ -6,7 +6,9 @@ asked for (it reloads itself every 10 s). Staff only; nothing here writes.
   latest events, read by id, never a scan of the whole log);
 - open streams and the timer lag's p99 as this machine's processes count them (the Prometheus
   figures of ``config.metrics``: every process of the machine in multiprocess mode, else this
-  one's alone); the Celery queues' depths and the timers set, overdue, and the oldest overdue.
+  one's alone); the Celery queues' depths and the timers set, overdue, and the oldest overdue;
+- rated play to look at (games.rating_watch): pairs over the daily rated limit, quick
+  resignations, each linking to the account's games, where their ratings are voided.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from config.metrics import exposition
 from config.queue_depth import queue_depths, timers_pending
+from games import rating_watch
 from games.kinds import kind_for
 from games.models import Game, GameEvent, GameStatus
 from games.tournaments.models import Tournament, TournamentStatus
@@ -108,6 +111,14 @@ def figures(now: datetime | None = None) -> list[tuple[str, list[Row]]]:
             [(name, depth) for name, depth in queue_depths().items()] or [(unknown, "")],
         ),
         (_("Tournaments running"), [(t.name, _running_label(t)) for t in running]),
+        (
+            _("Rated pairs over the daily limit (24 h): rated games together"),
+            rating_watch.pairs_over_limit(now),
+        ),
+        (
+            _("Rated games resigned before the third turn (24 h): game"),
+            rating_watch.quick_resignations(now),
+        ),
     ]
 
 

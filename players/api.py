@@ -93,7 +93,12 @@ class RegisterView(APIView):
         tags=["accounts"],
     )
     @idempotent
-    @refuses(Refusal.WEAK_PASSWORD, Refusal.USERNAME_TAKEN)
+    @refuses(
+        Refusal.WEAK_PASSWORD,
+        Refusal.USERNAME_TAKEN,
+        Refusal.USERNAME_CONFUSABLE,
+        Refusal.DISPLAY_NAME_TAKEN,
+    )
     def post(self, request: Request) -> Response:
         data = parse(RegisterInput, request.data)
         player = services.player_register(**data)

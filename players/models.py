@@ -45,6 +45,24 @@ class PlayerManager(UserManager["Player"]):
             return None
         return "taken" if any(matches) else "confusable"
 
+    def display_name_impersonates(
+        self, display_name: str, *, username: str, exclude_pk: int | None = None
+    ) -> bool:
+        """Whether ``display_name`` looks like (TR39 skeleton) another account's username, or
+        the name deleted accounts go by: it would show as that account on every seat,
+        leaderboard row and page. An account may always show its own username."""
+        name = display_name_clean(display_name)
+        # Skeletons fold case after mapping (TR39 maps ``m`` to ``rn``, not ``M``): both forms.
+        keys = {skeleton_key(name), skeleton_key(name.casefold())}
+        if not name or keys & {skeleton_key(username), skeleton_key(username.casefold())}:
+            return False
+        if keys & {skeleton_key(DELETED_NAME), skeleton_key(DELETED_NAME.casefold())}:
+            return True
+        others = self.filter(username_skeleton__in=keys)
+        if exclude_pk is not None:
+            others = others.exclude(pk=exclude_pk)
+        return others.exists()
+
 
 class Player(AbstractUser):
     """An account that can sit at games: a person, or a bot driven through the API.
@@ -77,6 +95,13 @@ class Player(AbstractUser):
         super().clean()
         if not isinstance(self.username, str):  # the form already refused the field
             return
+        if Player.objects.display_name_impersonates(
+            self.display_name, username=self.username, exclude_pk=self.pk
+        ):
+            raise ValidationError(
+                {"display_name": _("This display name looks like another player's username.")},
+                code="display_name_taken",
+            )
         if Player.objects.name_conflict(self.username, exclude_pk=self.pk) == "confusable":
             raise ValidationError(
                 {"username": _("This username looks too much like an existing one.")},

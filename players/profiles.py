@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -22,9 +24,19 @@ HISTORY = 20
 
 
 class RatingSerializer(serializers.ModelSerializer[PlayerRating]):
+    provisional = serializers.SerializerMethodField(
+        help_text=_(
+            "The rating is still uncertain (its deviation is above the leaderboards' limit): "
+            "it is not listed on the leaderboard."
+        )
+    )
+
     class Meta:
         model = PlayerRating
-        fields = ["kind", "rating", "deviation", "games", "updated_at"]
+        fields = ["kind", "rating", "deviation", "provisional", "games", "updated_at"]
+
+    def get_provisional(self, rating: PlayerRating) -> bool:
+        return bool(rating.deviation > settings.LEADERBOARD_MAX_DEVIATION)
 
 
 # Renders dicts: one, or a list of them with many=True.

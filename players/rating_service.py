@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from games.kinds import kind_for
@@ -70,8 +71,16 @@ def game_rate(*, game: Any) -> list[RatingChange]:
 
 
 def leaderboard(kind: str) -> QuerySet[PlayerRating]:
+    """The ratings a leaderboard lists: not provisional ones (their deviation above
+    ``LEADERBOARD_MAX_DEVIATION``, as Lichess leaves them off), so a few lucky games against a
+    second account put nobody at the top."""
     return (
-        PlayerRating.objects.filter(kind=kind, games__gt=0, player__is_active=True)
+        PlayerRating.objects.filter(
+            kind=kind,
+            games__gt=0,
+            player__is_active=True,
+            deviation__lte=settings.LEADERBOARD_MAX_DEVIATION,
+        )
         .select_related("player")
         .order_by("-rating", "deviation", "player__username")
     )

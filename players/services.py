@@ -26,6 +26,8 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         messages = getattr(exc, "messages", [str(exc)])
         # Django's validators say what is wrong, already in the request's language.
         raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
+    if Player.objects.display_name_impersonates(display_name, username=candidate.username):
+        raise Refusal.DISPLAY_NAME_TAKEN.error()
     conflict = Player.objects.name_conflict(candidate.username)
     if conflict is not None:
         raise (

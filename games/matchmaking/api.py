@@ -109,6 +109,9 @@ class SeekListCreateView(APIView):
         Refusal.INVALID_OPTION,
         Refusal.INVALID_TURN_CLOCK,
         Refusal.RATED_SEEK_NEEDS_CLOCK,
+        Refusal.RATED_OPTION_NOT_ALLOWED,
+        Refusal.RATED_NEEDS_FINISHED_GAMES,
+        Refusal.TOO_MANY_ABORTS,
         Refusal.INVALID_RATING_RANGE,
         Refusal.TOO_MANY_OPEN_SEEKS,
     )
@@ -191,6 +194,7 @@ class GameRematchView(APIView):
         Refusal.GAME_NOT_FINISHED,
         Refusal.REMATCH_ALREADY_OFFERED,
         Refusal.REMATCH_UNAVAILABLE,
+        Refusal.TOURNAMENT_REMATCH,
     )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         state = rematch.game_rematch(game_id=game_id, player=request_player(request))

@@ -1,6 +1,8 @@
-"""Rematches: every account seated at a finished game offers to play it again; with the last
-offer a new game starts with the same kind, options, clock, rating and seats, the seats turned
-one place (the second seat plays first, and so on).
+"""Rematches: every account that controls a seat of a finished game (its own seat, or the hot
+seats of the game it created) offers to play it again; with the last offer a new game starts
+with the same kind, options, clock and seats, the seats turned one place (the second seat plays
+first, and so on), created by an account that plays in it. A tournament's games have none: the
+tournament pairs its own.
 
 The finished game's row is locked while an offer is made, so the offers of a table are counted
 one at a time and the rematch starts once.
@@ -11,12 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 
 from config.refusals import Refusal
 from games import live, services
 from games.loading import game_found
 from games.matchmaking.models import RematchOffer
+from games.matchmaking.rated import rated_between
 from games.models import Game, GameId, GameStatus, Occupant, Seat
+from games.tournaments.models import TournamentGame
 from players.models import Player
 from players.services import player_hold
 
@@ -31,50 +36,73 @@ class RematchState:
     rematch: Game | None
 
 
+def controllers(game: Game) -> dict[int, list[int]]:
+    """The accounts whose consent a rematch needs, each with the seats it controls: every seated
+    account, and the creator of a game with hot seats (played from its client)."""
+    seats: dict[int, list[int]] = {}
+    for seat in game.seats.all():
+        if seat.player_id is not None:
+            seats.setdefault(seat.player_id, []).append(seat.index)
+        elif seat.occupant == Occupant.HOTSEAT:
+            seats.setdefault(game.created_by_id, []).append(seat.index)
+    return seats
+
+
 @transaction.atomic
 def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     game = game_found(game_id, lock=True)
     seats = list(game.seats.all())
-    people = {seat.player_id: seat.index for seat in seats if seat.player_id is not None}
+    people = controllers(game)
     if player.pk not in people:
         raise Refusal.NOT_A_SEAT_HOLDER.error()
     if game.status != GameStatus.FINISHED:
         raise Refusal.GAME_NOT_FINISHED.error()
+    if TournamentGame.objects.filter(game_id=game.pk).exists():
+        raise Refusal.TOURNAMENT_REMATCH.error()
     if RematchOffer.objects.filter(game=game, player=player).exists():
         raise Refusal.REMATCH_ALREADY_OFFERED.error()
     RematchOffer.objects.create(game=game, player=player)
     offered = set(RematchOffer.objects.filter(game=game).values_list("player_id", flat=True))
-    offered_seats = sorted(people[player_id] for player_id in offered)
+    offered_seats = sorted(index for account in offered for index in people[account])
     if offered != set(people):
-        base = {"type": "rematch_offered", "game": str(game.pk), "seat": people[player.pk]}
+        base = {"type": "rematch_offered", "game": str(game.pk), "seat": min(people[player.pk])}
         live.publish_on_commit([(other, base) for other in people if other != player.pk])
         return RematchState(game=game, offered_seats=offered_seats, rematch=None)
 
     # Every account seated again, held as a join holds it (players.services.player_hold): one
     # banned or deleted since the game ended is not put in a new game.
-    accounts = {seat.player.pk: seat.player for seat in seats if seat.player is not None}
-    for player_id in sorted(accounts):
-        mine = player_id == player.pk
-        refusal = Refusal.INVALID_TOKEN if mine else Refusal.REMATCH_UNAVAILABLE
-        player_hold(player=accounts[player_id], refusal=refusal)
-    rematch = _start_again(game, seats)
+    for account in sorted(people):
+        refusal = Refusal.INVALID_TOKEN if account == player.pk else Refusal.REMATCH_UNAVAILABLE
+        player_hold(player=Player(pk=account), refusal=refusal)
+    # Made by an account that plays in it, against its own limits: the creator of the first game
+    # if it played (it holds the hot seats, if any), else the account whose offer completed this.
+    creator = game.created_by if game.created_by_id in people else player
+    rematch = _start_again(game, seats, creator)
     RematchOffer.objects.filter(game=game).update(rematch=rematch)
     seat_of = {seat.player_id: seat.index for seat in rematch.seats.all() if seat.player_id}
     live.publish_on_commit(
         [
             (
-                player_id,
+                account,
                 {
                     "type": "rematch_started",
                     "game": str(rematch.pk),
                     "previous": str(game.pk),
-                    "seat": seat_of[player_id],
+                    "seat": seat_of.get(account, _first_hot_seat(rematch)),
                 },
             )
-            for player_id in people
+            for account in people
         ]
     )
     return RematchState(game=game, offered_seats=offered_seats, rematch=rematch)
+
+
+def _accounts(seats: list[Seat]) -> list[Player]:
+    return [seat.player for seat in seats if seat.player is not None]
+
+
+def _first_hot_seat(game: Game) -> int | None:
+    return next((s.index for s in game.seats.all() if s.occupant == Occupant.HOTSEAT), None)
 
 
 def rematch_offers(*, game_id: GameId) -> RematchState:
@@ -82,11 +110,11 @@ def rematch_offers(*, game_id: GameId) -> RematchState:
     every account has offered: what a page opened after an offer needs, since the stream's
     ``rematch_offered`` reached only the pages open then."""
     game = game_found(game_id)
-    seat_of = {seat.player_id: seat.index for seat in game.seats.all() if seat.player_id}
+    people = controllers(game)
     offers = list(RematchOffer.objects.filter(game=game).select_related("rematch"))
     return RematchState(
         game=game,
-        offered_seats=sorted(seat_of[offer.player_id] for offer in offers),
+        offered_seats=sorted(i for offer in offers for i in people.get(offer.player_id, ())),
         rematch=next((offer.rematch for offer in offers if offer.rematch is not None), None),
     )
 
@@ -99,15 +127,16 @@ def _spec(seat: Seat) -> services.SeatSpec:
     return services.SeatSpec(type="computer", level=seat.level, name=seat.name)
 
 
-def _start_again(game: Game, seats: list[Seat]) -> Game:
+def _start_again(game: Game, seats: list[Seat], creator: Player) -> Game:
     turned = seats[1:] + seats[:1]
     new = services.game_create(
-        creator=game.created_by,  # hot-seat seats are played from the creator's client
+        creator=creator,
         kind=game.kind,
         seats=[_spec(seat) for seat in turned],
         options=game.options,
         turn_clock_seconds=game.turn_clock_seconds,
-        rated=game.rated,
+        # Within the pair's daily rated games (games.matchmaking.rated), else played unrated.
+        rated=game.rated and rated_between(_accounts(seats), timezone.now()),
         assistance=game.assistance,
     )
-    return services.game_start(game_id=new.pk, player=game.created_by)
+    return services.game_start(game_id=new.pk, player=creator)

@@ -32,6 +32,7 @@ from config.refusals import Refusal, refused_by_rules
 from games import live, services
 from games.kinds import kind_for
 from games.matchmaking.models import Seek, SeekStatus
+from games.matchmaking.rated import rated_between, rated_seek_check
 from games.models import Game
 from games.rules import RuleError
 from players import ratings
@@ -96,6 +97,8 @@ def seek_create(
     except RuleError as exc:
         raise refused_by_rules(exc) from None
     full_options = dataclasses.asdict(parsed)
+    if rated:
+        rated_seek_check(player=player, kind=kind, options=full_options, now=now)
     options_key = json.dumps(full_options, sort_keys=True, separators=(",", ":"))
 
     # Taken before the account's row: a pairing holding it never waits for a row that a seek
@@ -128,7 +131,7 @@ def seek_create(
         seek.save()
         return seek
     seek.status = SeekStatus.PAIRED
-    seek.game = _pair(other, seek)
+    seek.game = _pair(other, seek, now)
     seek.save()
     other.status, other.game = SeekStatus.PAIRED, seek.game
     other.save(update_fields=["status", "game"])
@@ -188,9 +191,10 @@ def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
     return candidates.order_by("created_at", "id")
 
 
-def _pair(first: Seek, second: Seek) -> Game:
+def _pair(first: Seek, second: Seek, now: datetime) -> Game:
     """The started game of two seeks, through the games' own services; who sits first is drawn
-    (the first seat plays first)."""
+    (the first seat plays first). Rated seeks make a rated game, unless the two have played
+    their rated games of the day together (games.matchmaking.rated): then it says unrated."""
     players = [first.player, second.player]
     if secrets.randbelow(2):
         players.reverse()
@@ -200,7 +204,7 @@ def _pair(first: Seek, second: Seek) -> Game:
         seats=[services.SeatSpec(type="player", player=p) for p in players],
         options=first.options,
         turn_clock_seconds=first.turn_clock_seconds,
-        rated=first.rated,
+        rated=first.rated and rated_between(players, now),
         by_account=False,
     )
     return services.game_start(game_id=game.pk, player=players[0])

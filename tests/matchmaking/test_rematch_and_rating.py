@@ -7,7 +7,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from pytest_django import DjangoCaptureOnCommitCallbacks
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from games import ending
 from games.api.stream_schema import NOTES
@@ -91,7 +91,8 @@ def test_only_seated_players_offer_a_rematch() -> None:
     assert (response.status_code, response.json()["code"]) == (403, "not_a_seat_holder")
 
 
-def test_a_rated_game_paired_by_seeks_is_rated_when_it_ends() -> None:
+def test_a_rated_game_paired_by_seeks_is_rated_when_it_ends(settings: Settings) -> None:
+    settings.RATED_MIN_FINISHED_GAMES = 0  # two new accounts (tests/api/test_rated_play.py)
     ann, bob = api_client(), api_client()
     body = {"kind": "yatzy", "rated": True, "turn_clock_seconds": 60}
     ann.ok("post", "/api/v1/seeks/", body, status=201)

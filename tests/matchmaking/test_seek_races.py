@@ -11,6 +11,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -60,8 +61,8 @@ def race(count: int, request: Callable[[int], Any]) -> list[Any]:
 def test_twenty_racing_seeks_never_pair_a_seek_twice(monkeypatch: pytest.MonkeyPatch) -> None:
     real_pair = seeks._pair
 
-    def slow_pair(first: Seek, second: Seek) -> Game:
-        game = real_pair(first, second)
+    def slow_pair(first: Seek, second: Seek, now: datetime) -> Game:
+        game = real_pair(first, second, now)
         time.sleep(0.05)  # the others arrive while this pairing holds its lock
         return game
 

@@ -68,7 +68,8 @@ def test_two_compatible_seeks_start_one_game(
     ],
     ids=["kind", "options", "clock", "rated", "range"],
 )
-def test_incompatible_seeks_wait(other: dict[str, Any]) -> None:
+def test_incompatible_seeks_wait(other: dict[str, Any], settings: Settings) -> None:
+    settings.RATED_MIN_FINISHED_GAMES = 0  # new accounts (tests/api/test_rated_play.py)
     ann, bob = api_client(), api_client()
     ann.ok("post", SEEKS, YATZY, status=201)
     assert bob.ok("post", SEEKS, other, status=201)["status"] == "open"

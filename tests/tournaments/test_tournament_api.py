@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
+from pytest_django import Settings
 from rest_framework.test import APIClient
 
 from games import automation
@@ -71,7 +72,7 @@ def test_admins_schedule_players_register_and_withdraw(
 
 
 def test_standings_and_rounds_of_a_finished_tournament(
-    staff: Client, make_client: MakeClient, anon: APIClient
+    staff: Client, make_client: MakeClient, anon: APIClient, settings: Settings
 ) -> None:
     tournament = schedule(staff, rated=True)
     ann = make_client("ann")
@@ -100,11 +101,15 @@ def test_standings_and_rounds_of_a_finished_tournament(
     assert len(rounds) == 3 and all(r["finished"] for r in rounds)
     assert all(len(r["byes"]) == 1 and len(r["games"]) == 1 for r in rounds)
 
+    # Two rated games leave ann's rating provisional: on her profile, not yet on the board.
+    assert anon.get("/api/v1/leaderboards/yatzy/").json() == []
+    profile = anon.get("/api/v1/players/ann/").json()
+    assert profile["ratings"][0]["kind"] == "yatzy"
+    assert profile["ratings"][0]["games"] == 2 and profile["ratings"][0]["provisional"]
+    settings.LEADERBOARD_MAX_DEVIATION = 350  # every rating listed: the board as it reads them
     board = anon.get("/api/v1/leaderboards/yatzy/").json()
     assert [row["username"] for row in board] == ["ann"]
     assert board[0]["games"] == 2
-    profile = anon.get("/api/v1/players/ann/").json()
-    assert profile["ratings"][0]["kind"] == "yatzy"
     assert profile["tournaments"][0]["tournament"] == tournament["id"]
     assert len(profile["games"]) == 2
     assert anon.get("/api/v1/leaderboards/chess/").json()["code"] == "unknown_kind"

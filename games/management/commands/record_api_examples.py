@@ -249,10 +249,12 @@ def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
     # Withdrawing: a seek nobody has taken yet.
     seek_id = rec.call(ann, "post", "/seeks/", {"kind": "ten_thousand"}, keep=False)["id"]
     rec.call(ann, "delete", "/seeks/{seek_id}/", seek_id=seek_id)
-    waiting = rec.call(ann, "post", "/seeks/", seek, keep=False)["id"]
-    rec.call(ann, "get", "/seeks/")
-    # The operation's example is the seek that pairs: the game has started.
-    game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
+    # Two new accounts: rather than finish three games each first (RATED_MIN_FINISHED_GAMES).
+    with override_settings(RATED_MIN_FINISHED_GAMES=0):
+        waiting = rec.call(ann, "post", "/seeks/", seek, keep=False)["id"]
+        rec.call(ann, "get", "/seeks/")
+        # The operation's example is the seek that pairs: the game has started.
+        game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
     rec.call(ann, "get", "/seeks/{seek_id}/", seek_id=waiting)  # paired since: its game
     rec.call(ann, "post", "/games/{game_id}/resign/", {}, game_id=game_id, keep=False)
     rec.call(ann, "post", "/games/{game_id}/rematch/", game_id=game_id, keep=False)
