@@ -23,6 +23,7 @@ from tests.factories import (
     api_client,
     api_game,
     game_url,
+    grant,
     new_game,
     new_tournament,
     scored_turn,
@@ -199,3 +200,31 @@ def test_the_staff_s_games_and_events_are_their_schemas(
             check(components, "EventData", event["data"])
     types = {e.type for e in GameEvent.objects.filter(game__in=[decided, aborted])}
     assert {"game_adjudicated", "game_finished", "game_aborted"} <= types
+
+
+def test_the_changelist_is_no_oracle_for_a_running_game_s_seed(ann: Player, bob: Player) -> None:
+    # A moderator who may only view games tries the regex attack: a filter on the seed that the
+    # page would answer with or without the game, one hex digit at a time.
+    viewer = grant(
+        account("viewer", password="viewer-password-1", is_staff=True), "games.view_game"
+    )
+    browser = StaffBrowser(viewer, "viewer-password-1")
+    game = new_game(ann, "yatzy", ["me", "open"], joiners=[bob])
+    seed = Game.objects.get(pk=game.pk).server_seed
+    assert seed  # a running game with fair dice: the secret to keep
+    wrong = "0" if seed[0] != "0" else "1"
+    answers = []
+    for guess in (seed[:2], wrong + seed[1]):
+        for lookup in ("server_seed__regex", "server_seed__startswith", "server_seed"):
+            page = browser.client.get(GAMES, {"id": str(game.pk), lookup: f"^{guess}"})
+            answers.append((page.status_code, listed(page)))
+    # Every guess is refused alike: nothing tells a right one from a wrong one.
+    assert set(answers) == {(400, None)}
+    # The page itself still lists the game.
+    assert listed(browser.client.get(GAMES, {"id": str(game.pk)})) == 1
+
+
+def listed(page: Any) -> int | None:
+    """How many games the changelist lists (None: no changelist, the page was refused)."""
+    changelist = page.context["cl"] if page.status_code == 200 else None
+    return None if changelist is None else int(changelist.result_count)
