@@ -248,11 +248,10 @@ REST_FRAMEWORK = {
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else [])
     # for a client that asks for Accept: application/problem+json alone
     + ["config.renderers.ProblemJSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",  # DRF's, bounded in depth
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: a form body (a web page's hidden form, sent without a CORS preflight) would let
+    # any site register accounts or try passwords from its visitors' addresses. The admin and
+    # /api-auth/ are Django's own forms, not the API's parsers.
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],  # DRF's, bounded in depth
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",  # + each operation's problems
     "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",

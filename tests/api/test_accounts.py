@@ -102,3 +102,27 @@ def test_login_is_throttled_with_retry_after(anon: APIClient, settings: Settings
         assert response.json()["retry_after"] > 0
     finally:
         SimpleRateThrottle.THROTTLE_RATES = original
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/x-www-form-urlencoded", "username=formed&password=correct-horse-battery"),
+        (
+            "multipart/form-data; boundary=b",
+            '--b\r\nContent-Disposition: form-data; name="username"\r\n\r\nformed\r\n'
+            '--b\r\nContent-Disposition: form-data; name="password"\r\n\r\n'
+            "correct-horse-battery\r\n--b--\r\n",
+        ),
+        ("text/plain", '{"username": "formed", "password": "correct-horse-battery"}'),
+    ],
+    ids=["urlencoded", "multipart", "text"],
+)
+def test_the_api_reads_json_bodies_only(anon: APIClient, content_type: str, body: str) -> None:
+    # What a hidden form on any web page can send without a CORS preflight: it registers no
+    # account (nor tries a password) from its visitors' addresses.
+    for url in ("/api/v1/accounts/register/", "/api/v1/accounts/token/"):
+        response = anon.generic("POST", url, body, content_type=content_type)
+        assert response.status_code == 415, response.content
+        assert response.json()["code"] == "unsupported_media_type"
+    assert not Player.objects.filter(username="formed").exists()
