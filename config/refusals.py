@@ -158,6 +158,11 @@ class Refusal(enum.Enum):
         CONFLICT,
         _("You have too many games with the computer open or in play: finish one first."),
     )
+    TOO_MANY_OPEN_GAMES = Entry(
+        "too_many_open_games",
+        CONFLICT,
+        _("You have too many games waiting for players: start or cancel one first."),
+    )
     ASSISTANCE_NOT_ALLOWED = Entry(
         "assistance_not_allowed",
         BAD,

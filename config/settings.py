@@ -412,6 +412,8 @@ GAMES_DICE_ROLLER = "games.rules.secure_roller"
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 # Games with a computer seat one account may have open or in play at once (games.services).
 MAX_COMPUTER_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_COMPUTER_GAMES_PER_ACCOUNT", "5"))
+# Open games (waiting for players) one account may have at once: the lobby is not one account's.
+MAX_OPEN_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_GAMES_PER_ACCOUNT", "5"))
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
 # Ending games (games.ending): how long the seat to play must have been idle before another seat
 # may claim it, in a game without a turn clock (with one, the clock); how long a game may wait

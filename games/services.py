@@ -94,9 +94,10 @@ def game_create(
     a rated game never has it (a tournament's games pass ``assistance=False`` too).
     ``by_account``: a game an account makes itself (the API, a rematch), whose row is held
     (``player_hold``: a ban or a deletion running meanwhile either sees the game or refuses it),
-    and which keeps at most ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a computer seat open or
-    in play (the computer's moves are the workers' time, shared by every game). Tournaments,
-    which the staff schedule, and pairings, which hold both accounts themselves, pass False."""
+    and which keeps at most ``MAX_OPEN_GAMES_PER_ACCOUNT`` games open (waiting for players) and
+    ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a computer seat open or in play (the
+    computer's moves are the workers' time, shared by every game). Tournaments, which the staff
+    schedule, and pairings, which hold both accounts themselves, pass False."""
     if turn_clock_seconds is not None and turn_clock_seconds <= 0:
         raise Refusal.INVALID_TURN_CLOCK.error()  # no clock is None, never 0
     if assistance is None:
@@ -118,6 +119,7 @@ def game_create(
         _check_client_seed(spec.client_seed, f"seats.{index}.client_seed", spec.type)
     if by_account:
         player_hold(player=creator)
+        _check_open_games(creator)
         if computers:
             _check_computer_games(creator)
 
@@ -144,6 +146,14 @@ def game_create(
         ]
     )
     return game
+
+
+def _check_open_games(creator: Player) -> None:
+    # Under the account's row (player_hold): two creations at once cannot both pass the count.
+    limit = int(settings.MAX_OPEN_GAMES_PER_ACCOUNT)
+    waiting = Game.objects.filter(created_by=creator, status=GameStatus.OPEN).count()
+    if waiting >= limit:
+        raise Refusal.TOO_MANY_OPEN_GAMES.error(params={"limit": limit})
 
 
 def _check_computer_games(creator: Player) -> None:

@@ -90,6 +90,7 @@ class GameListCreateView(generics.ListAPIView[Game]):
         Refusal.INVALID_SEAT_COUNT,
         Refusal.DUPLICATE_ME_SEAT,
         Refusal.UNKNOWN_LEVEL,
+        Refusal.TOO_MANY_OPEN_GAMES,
         Refusal.TOO_MANY_COMPUTER_GAMES,
     )
     def post(self, request: Request) -> Response:

@@ -36,3 +36,24 @@ def test_games_with_the_computer_are_capped_per_account(
     game.save(update_fields=["status"])
     api_game(ann, seats=("me", "computer"))
     assert ann.get(game_url(first["id"])).status_code == 200
+
+
+def test_open_games_are_capped_per_account(make_client: MakeClient, settings: Settings) -> None:
+    # One account filled the lobby with twelve open games in a row.
+    settings.MAX_OPEN_GAMES_PER_ACCOUNT = 3
+    ann, bob = make_client(), make_client()
+    waiting = [api_game(ann, seats=("me", "open"), start=False) for _game in range(3)]
+    response = ann.post(
+        "/api/v1/games/", {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "too_many_open_games"
+    assert response.json()["params"] == {"limit": 3}
+    assert Game.objects.filter(created_by__username=ann.username).count() == 3
+    # Another account has its own count; a game that starts or is cancelled frees a place.
+    api_game(bob, seats=("me", "open"), start=False)
+    bob.ok("post", game_url(waiting[0]["id"], "join/"))
+    ann.ok("post", game_url(waiting[0]["id"], "start/"))
+    ann.ok("delete", game_url(waiting[1]["id"]), status=204)
+    for _game in range(2):
+        api_game(ann, seats=("me", "open"), start=False)
