@@ -105,7 +105,8 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         return False
 
-    @admin.action(description=VERIFY_REPLAY)
+    # It only reads (and logs that it looked): anyone who may view games may run it.
+    @admin.action(description=VERIFY_REPLAY, permissions=["view"])
     def verify_replay(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         bad = []
         for game in queryset:

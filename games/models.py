@@ -98,6 +98,14 @@ class Game(models.Model):
                 name="game_deadline_due",
             ),
         ]
+        constraints = [
+            # A rated game gets no computer help, whoever writes the row (the admin included).
+            models.CheckConstraint(
+                condition=~models.Q(rated=True, assistance=True),
+                name="game_rated_without_assistance",
+                violation_error_message=_("A rated game cannot have hints and previews."),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {str(self.id)[:8]}"

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
@@ -27,8 +29,36 @@ class PlayerAdmin(UserAdmin):
     list_filter = (*UserAdmin.list_filter, ("deleted_at", admin.EmptyFieldListFilter))
     actions = ["ban", "unban", "delete_account"]
 
+    # A moderator (``change_player`` without being a superuser) moderates players: it cannot
+    # raise its own powers or anyone's, nor touch a superuser's account, which would be the same.
+    POWERS = ("is_superuser", "is_staff", "groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        fields = tuple(super().get_readonly_fields(request, obj))
+        return fields if _superuser(request) else (*fields, *self.POWERS)
+
+    def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        if obj is not None and obj.is_superuser and not _superuser(request):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        if obj is not None and obj.is_superuser and not _superuser(request):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def _out_of_reach(self, request: HttpRequest, queryset: QuerySet[Player]) -> bool:
+        """Whether the selection holds a superuser a moderator may not act on (it is told)."""
+        if _superuser(request) or not queryset.filter(is_superuser=True).exists():
+            return False
+        message = gettext("Only a superuser may act on a superuser's account.")
+        self.message_user(request, message, messages.ERROR)
+        return True
+
     @admin.action(description=_("Ban the selected players"), permissions=["change"])
     def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        if self._out_of_reach(request, queryset):
+            return None
         me = request_player(request)
         if queryset.filter(pk=me.pk).exists():
             self.message_user(request, gettext("You cannot ban yourself."), messages.ERROR)
@@ -67,6 +97,9 @@ class PlayerAdmin(UserAdmin):
 
     @admin.action(description=_("Unban the selected players"), permissions=["change"])
     def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        if self._out_of_reach(request, queryset):
+            return None
+
         def act(reason: str) -> None:
             for player in queryset:
                 moderation.player_unban(player_id=player.pk)
@@ -89,6 +122,8 @@ class PlayerAdmin(UserAdmin):
     ) -> TemplateResponse | None:
         """The account's own deletion (players.deletion), done by an admin: anonymised, not
         erased, so its games and their logs stay."""
+        if self._out_of_reach(request, queryset):
+            return None
         me = request_player(request)
         if queryset.filter(pk=me.pk).exists():
             self.message_user(
@@ -128,6 +163,10 @@ class PlayerAdmin(UserAdmin):
             submit=gettext("Delete the accounts"),
             act=act,
         )
+
+
+def _superuser(request: HttpRequest) -> bool:
+    return bool(getattr(request.user, "is_superuser", False))
 
 
 def _counts(done: moderation.CutOff) -> dict[str, int]:

@@ -1,7 +1,8 @@
 """Glicko-2 ratings per game kind, updated once per finished rated game.
 
 A multi-seat game counts as pairwise results by placement. Computer seats are opponents with a
-fixed rating for their level; only accounts' ratings change.
+fixed rating for their level; hot seats (people without an account) are left out; only accounts'
+ratings change.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from games.kinds import kind_for
+from games.models import Occupant
 from players import ratings as glicko
 from players.models import PlayerRating, RatingChange
 
@@ -25,7 +27,13 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     transaction; the unique (game, player) change rows make a second call do nothing."""
     if not game.rated or RatingChange.objects.filter(game=game).exists():
         return []
-    seats = list(game.seats.select_related("player").order_by("index"))
+    # Hot seats are people playing from their host's device, with no account and no rating to
+    # stand for them: they are left out of the table (a computer seat stands for its level).
+    seats = [
+        seat
+        for seat in game.seats.select_related("player").order_by("index")
+        if seat.occupant != Occupant.HOTSEAT
+    ]
     places = [seat.place for seat in seats]
     kind = kind_for(game.kind)
     # Its players' rows locked in one order, the one players.rating_void locks a kind's in: two
@@ -36,23 +44,23 @@ def game_rate(*, game: Any) -> list[RatingChange]:
         .filter(player_id__in=accounts, kind=game.kind)
         .order_by("pk")
     )
-    stored: dict[int, PlayerRating] = {}
+    stored: dict[int, PlayerRating] = {}  # by position in the table
     before = []
-    for seat in seats:
+    for position, seat in enumerate(seats):
         if seat.player is not None:
             row = (
                 PlayerRating.objects.select_for_update()
                 .filter(player=seat.player, kind=game.kind)
                 .first()
             ) or PlayerRating.objects.create(player=seat.player, kind=game.kind)
-            stored[seat.index] = row
+            stored[position] = row
             before.append(glicko.Rating(row.rating, row.deviation, row.volatility))
         else:
             before.append(glicko.Rating(kind.level_rating(seat.level), COMPUTER_DEVIATION))
     after = glicko.update_table(before, places)
     changes = []
-    for index, row in stored.items():
-        new = after[index]
+    for position, row in stored.items():
+        new = after[position]
         changes.append(
             RatingChange(
                 game=game,

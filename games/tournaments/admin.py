@@ -92,7 +92,7 @@ class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
             obj.created_by = request_player(request)
         super().save_model(request, obj, form, change)
 
-    @admin.action(description=START_NOW)
+    @admin.action(description=START_NOW, permissions=["change"])
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         started = 0
         for tournament in queryset:
@@ -105,7 +105,7 @@ class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
         )
         self.message_user(request, message % {"count": started})
 
-    @admin.action(description=CANCEL)
+    @admin.action(description=CANCEL, permissions=["change"])
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
             try:
