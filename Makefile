@@ -15,6 +15,8 @@ NGINX_DIR ?= $(CURDIR)/var/nginx/$(PORT)
 # Prometheus multiprocess mode (config/metrics.py): one directory for the processes of one
 # `make run` or `make serve`, emptied before they start.
 PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus/$(PORT)
+# supervisord's configuration and files for the processes of one `make run` or `make serve`.
+SUPERVISOR_DIR ?= $(CURDIR)/var/supervisor/$(PORT)
 
 .PHONY: install run serve lock test lint format typecheck migrate messages compilemessages examples clean
 
@@ -30,13 +32,15 @@ migrate: install
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 
-# Web, worker and scheduler together (honcho), on SQLite and a broker in files: no server needed.
+# Web, worker and scheduler together, on SQLite and a broker in files: no server needed. Each
+# process is supervised (config/deploy/supervise.py: supervisor restarts one that dies).
 # Their metrics, the worker's and the timers' too, add up at /metrics (one multiprocess directory).
 run: migrate compilemessages
 	$(BIN)/python manage.py build_ai_tables
 	rm -rf $(PROMETHEUS_MULTIPROC_DIR) && mkdir -p $(PROMETHEUS_MULTIPROC_DIR)
 	DEBUG=$${DEBUG:-true} HOST=$(HOST) PORT=$(PORT) PROMETHEUS_MULTIPROC_DIR=$(PROMETHEUS_MULTIPROC_DIR) \
-		PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho -f config/deploy/Procfile -d . start
+		PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/python config/deploy/supervise.py config/deploy/Procfile \
+		$(SUPERVISOR_DIR)
 
 # The production web tier, exactly as deployed (docker-compose runs the same three commands):
 # gunicorn (WSGI: the REST API, admin, docs) and uvicorn (the event streams, games.streams) behind
@@ -58,7 +62,7 @@ serve: install compilemessages
 		NGINX_WORKERS=$(NGINX_WORKERS) NGINX_DIR=$(NGINX_DIR) \
 		WEB_CONCURRENCY=$(WEB_CONCURRENCY) STREAM_WORKERS=$(STREAM_WORKERS) \
 		PATH="$(CURDIR)/$(BIN):$$PATH" sh -c '$(BIN)/python config/deploy/render_nginx.py $(NGINX_DIR) \
-		&& exec $(BIN)/honcho -f config/deploy/Procfile.serve -d . start'
+		&& exec $(BIN)/python config/deploy/supervise.py config/deploy/Procfile.serve $(SUPERVISOR_DIR)'
 
 # The image's dependencies, every one pinned (config/deploy/requirements.lock): the project's
 # own pins and what they pull in, resolved in a clean virtualenv. Run after changing pyproject's

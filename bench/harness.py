@@ -455,9 +455,9 @@ class Process:
 
 class MakeServe(Process):
     """``make serve`` on ``port`` (nginx; gunicorn and the stream tier on the next two ports
-    unless ``make_vars`` name others). make runs honcho in make's own process group, but honcho
+    unless ``make_vars`` name others). make runs supervisord in make's own process group, but it
     starts each tier in a group of its own: the tiers are found in the process tree. ``stop``
-    sends SIGTERM to make's group, so honcho stops its tiers as it does on Ctrl-C, waits for every
+    sends SIGTERM to make's group, so supervisord stops its tiers as on Ctrl-C, waits for every
     process seen in the tree, then kills whatever is left of it, by pid and by group (no orphan
     outlives the bench)."""
 

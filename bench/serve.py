@@ -104,8 +104,8 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 
 
 def become_subreaper() -> bool:
-    """Orphans of this process's children come back to it instead of init: honcho starts each tier
-    in a session of its own, and one left behind by a dying honcho stays findable here."""
+    """Orphans of this process's children come back to it instead of init: supervisord starts each
+    tier in a group of its own, and one left behind by a dying supervisord stays findable here."""
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return int(libc.prctl(36, 1, 0, 0, 0)) == 0  # PR_SET_CHILD_SUBREAPER
@@ -121,14 +121,14 @@ def reap() -> None:
 
 
 def tier_roots(serve: MakeServe) -> dict[str, list[int]]:
-    """The root process of each tier: what honcho started for each line of the Procfile."""
+    """The root process of each tier: what supervisord started for each line of the Procfile."""
     members = serve.descendants()
     procs = proc_table()
     roots: dict[str, list[int]] = {}
     for pid in members:
         parent = procs.get(pid, (0, "", 0.0))[0]
         line = cmdline(pid)
-        if "honcho" not in cmdline(parent) or "honcho" in line:
+        if "supervisord" not in cmdline(parent) or "supervisord" in line:
             continue
         for tier in ("gunicorn", "uvicorn", "nginx"):
             if tier in line:
@@ -652,7 +652,7 @@ def server_log_errors(*logs: Path) -> Counter[str]:
     for log in logs:
         with contextlib.suppress(OSError):
             for line in log.read_text(errors="replace").splitlines():
-                if "honcho" in line or "system " in line:
+                if "supervisord" in line or "system " in line:
                     continue
                 match = pattern.search(line)
                 if match and match.group(1).split()[-1] in (
@@ -783,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"  machine:  {os.cpu_count()} cores, busy before start: {machine_busy():.2f} cores")
     if not subreaper:
-        print("  note: not a child subreaper; a tier outliving honcho is stopped by pid")
+        print("  note: not a child subreaper; a tier outliving supervisord is stopped by pid")
     try:
         with terminate_on_signals():
             database.create()

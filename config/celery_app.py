@@ -8,7 +8,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from config import task_context, worker_metrics
 
-app = Celery("dice")
+# config.broker: its connections, with a guard on kombu's Redis transport (a worker that lost Redis
+# could exit; the module says how).
+app = Celery("dice", amqp="config.broker:AMQP")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

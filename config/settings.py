@@ -332,6 +332,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost the broker tries again for as long as it takes (Celery's default gives up
+# after 100 tries, some 45 minutes, and exits): a long Redis outage ends with the workers back.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = TIME_ZONE
 # The timer task (games.tasks.fire_timer, registered under its former name games.tasks.timeout)
 # has a queue of its own (GAMES_TIMERS=celery: served by a worker that does nothing else, so a due

@@ -23,14 +23,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from config.deploy import supervise
+
 ROOT = Path(__file__).resolve().parents[2]
 PROCFILE = ROOT / "config" / "deploy" / "Procfile"
 
 
 def procfile(path: Path = PROCFILE) -> dict[str, str]:
-    """The Procfile's commands by process name."""
-    lines = (line.split(":", 1) for line in path.read_text().splitlines() if ":" in line)
-    return {name.strip(): command.strip() for name, command in lines if not name.startswith("#")}
+    """The Procfile's commands by process name, read as `make run` and `make serve` read it."""
+    return supervise.procfile(path.read_text())
 
 
 def free_base_ports(count: int, first: int = 8600, last: int = 8700) -> list[int]:
@@ -92,8 +93,8 @@ class Process:
         self.popen.wait(timeout=10)
 
     def stop(self) -> None:
-        """SIGTERM to its group; whatever outlives it (honcho starts each of its processes in a
-        session of its own) is killed by pid."""
+        """SIGTERM to its group; whatever outlives it (supervisor starts each of its processes in
+        a group of its own) is killed by pid."""
         descendants = family(self.popen.pid)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.popen.pid, signal.SIGTERM)

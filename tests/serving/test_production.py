@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-production-secret-" + "x9Y8z7W6" * 6
@@ -96,6 +97,18 @@ def test_the_compose_file_ships_no_secret_and_checks_its_tiers() -> None:
     for tier in ("api", "streams"):
         assert "healthcheck:" in services[tier], tier
     assert "condition: service_healthy" in services["proxy"]
+
+
+def test_every_long_running_service_of_compose_is_restarted() -> None:
+    """A container that exits is started again (the process managers of `make run` and `make
+    serve` do the same: tests/serving/test_supervise.py); only the one-shot migrate is not."""
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    policies = {name: service.get("restart") for name, service in services.items()}
+    assert policies.pop("migrate") == "no"
+    assert {"api", "streams", "proxy", "worker", "timers", "beat", "postgres", "redis"} <= set(
+        policies
+    )
+    assert set(policies.values()) == {"unless-stopped"}, policies
 
 
 def test_the_image_runs_as_its_own_user_from_the_lock() -> None:

@@ -85,7 +85,7 @@ class Tier:
         return response.status, json.loads(data) if data else None
 
     def stop(self) -> None:
-        """honcho ends the tiers it started, each in a session of its own; any that outlive it
+        """supervisor ends the tiers it started, each in a group of its own; any that outlive it
         are killed by pid."""
         self.process.stop()
 
