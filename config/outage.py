@@ -9,7 +9,10 @@ while the exception is being handled) and the stream tier's reads (``games.strea
 
 How long a request may wait for the database is bounded in settings (``connect_timeout``, the
 pool's ``timeout``); the pool checks each connection it lends and drops a broken one, so it
-reconnects by itself once the database is back.
+reconnects by itself once the database is back. Once a process has met the outage, its requests
+wait for a connection only ``BRIEF_WAIT_SECONDS`` until one is lent again: a sync worker held the
+pool's whole wait by each request would make the requests queued behind it wait that many times
+over, so the bound would grow with the load.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ import logging
 import sys
 
 import psycopg
+from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.signals import connection_created
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.views import defaults
 
@@ -30,6 +37,10 @@ log = logging.getLogger(__name__)
 #: What ``Retry-After`` says: about the time the pool takes to notice the database is back (it
 #: tries to connect again about every second, see settings).
 RETRY_AFTER_SECONDS = 2
+#: The wait for a connection while the database is out of reach: about what making one takes.
+#: The pool goes on trying to connect meanwhile (each borrower starts a try if none is under way),
+#: and the first connection lent gives the pool its whole wait back.
+BRIEF_WAIT_SECONDS = 0.25
 # SQLSTATEs of a server that cannot serve anyone, whatever the request: a connection exception
 # (class 08), a shutdown or a start under way (57P01-57P03), no connection slot or resource left
 # (class 53). A failure without a state is the connection's own (refused, closed, timed out).
@@ -55,9 +66,20 @@ def unavailable(cause: BaseException | None = None) -> ApiError:
     """The refusal of a request the database failed, logged once for the operators."""
     if cause is not None:
         log.warning("database out of reach: %s: %s", type(cause).__name__, cause)
+    pool = getattr(connection, "pool", None)  # PostgreSQL's, with the pool option only
+    if pool is not None:
+        pool.timeout = BRIEF_WAIT_SECONDS
     error = Refusal.SERVICE_UNAVAILABLE.error()
     error.wait = RETRY_AFTER_SECONDS
     return error
+
+
+@receiver(connection_created)
+def _reachable_again(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
+    """A connection lent (Django "connects" at each borrow): the pool's whole wait again."""
+    pool = getattr(connection, "pool", None)
+    if pool is not None and pool.timeout == BRIEF_WAIT_SECONDS:
+        pool.timeout = connection.settings_dict["OPTIONS"]["pool"].get("timeout", 30.0)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

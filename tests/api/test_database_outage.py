@@ -22,7 +22,7 @@ from tests.api.test_problems import problem
 from tests.conftest import on_postgres
 from tests.factories import MakeClient, api_game, game_url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("whole_pool_wait")]
 
 GAME = game_url("00000000-0000-4000-8000-000000000000")
 
@@ -172,6 +172,24 @@ def test_a_pooled_connection_whose_server_went_away_is_never_lent(
     connection.ensure_connection()
     assert connection.connection is not None
     assert connection.connection.info.backend_pid not in {pid for pid, _done in ended}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_once_out_of_reach_requests_wait_briefly_until_a_connection_is_lent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pool = connection.pool
+    if pool is None:
+        pytest.skip("no pool of our own (DB_POOL off, or PgBouncer)")
+    whole = pool.timeout
+    assert whole > outage.BRIEF_WAIT_SECONDS
+    with monkeypatch.context() as patched:
+        failing_reads(patched, as_django_raises(PoolTimeout("no connection")))
+        unavailable(APIClient().get(GAME))
+    assert pool.timeout == outage.BRIEF_WAIT_SECONDS
+    assert APIClient().get(GAME).status_code == 404  # served: a connection was lent
+    assert pool.timeout == whole
 
 
 def test_the_waits_for_the_database_are_bounded() -> None:

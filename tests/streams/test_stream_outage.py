@@ -13,7 +13,11 @@ from games.streams import reads
 from games.streams.app import StreamApp
 from tests.streams import asgi
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("whole_pool_wait"),
+]
 
 GAME = "/api/v1/games/00000000-0000-4000-8000-000000000000/"
 
