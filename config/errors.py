@@ -39,6 +39,11 @@ class Entry:
 class ApiError(exceptions.APIException):
     """A refused request. Made by ``Refusal.error``, which picks the class of the entry's status."""
 
+    #: Seconds after which a retry may succeed (a throttled request, the database out of reach):
+    #: DRF's handler sends it as ``Retry-After``, as it does a ``Throttled``'s, and the body as
+    #: ``retry_after``.
+    wait: float | None = None
+
     def __init__(
         self,
         entry: Entry,
@@ -107,7 +112,7 @@ def error_body(exc: exceptions.APIException) -> dict[str, Any]:
     params = getattr(exc, "params", None)
     if params:
         body["params"] = params
-    wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+    wait = getattr(exc, "wait", None)
     if wait is not None:
         body["retry_after"] = int(wait + 0.999)
     return body

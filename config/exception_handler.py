@@ -24,6 +24,7 @@ from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
 from config.errors import error_body
+from config.outage import out_of_reach, unavailable
 from config.problems import PROBLEM_JSON, origin_of, problem_head
 from config.refusals import Refusal
 
@@ -61,7 +62,9 @@ def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, DjangoValidationError):
+    if out_of_reach(exc):  # the database stopped or restarting: 503 and Retry-After, not a 500
+        exc = unavailable(exc)
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     elif isinstance(exc, Http404):
         exc = Refusal.NOT_FOUND.error()

@@ -70,6 +70,13 @@ class Refusal(enum.Enum):
     )
     JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
     SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
+    # The database out of reach (stopped, restarting, cut off): not a failure of the request, so
+    # not a 500; Retry-After says when to ask again (config.outage).
+    SERVICE_UNAVAILABLE = Entry(
+        "service_unavailable",
+        http.HTTP_503_SERVICE_UNAVAILABLE,
+        _("The service cannot reach its database for the moment: try again in a few seconds."),
+    )
     UNKNOWN_ERROR_CODE = Entry("not_found", MISSING, _("There is no error with this code."))
     # Idempotency-Key on the requests that create (config.idempotency)
     INVALID_IDEMPOTENCY_KEY = Entry(

@@ -5,8 +5,8 @@ A view method names the refusals it can give beyond the usual with
 ``application/problem+json`` answer per status, listing its codes, from those and from what
 every operation of its kind can answer: 400 ``invalid_input`` with a body, 401 where a token is
 read (``authentication_failed``) or required (``not_authenticated``), 404 ``not_found`` with a
-path parameter, 429 ``throttled``, and the ``Idempotency-Key`` refusals where it is taken; 403
-and the rest each view names.
+path parameter, 429 ``throttled``, the ``Idempotency-Key`` refusals where it is taken, and 503
+``service_unavailable`` everywhere; 403 and the rest each view names.
 """
 
 from __future__ import annotations
@@ -65,7 +65,9 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     errors = ProblemErrorSerializer(  # type: ignore[assignment]  # DRF's stubs: Serializer.errors
         many=True, required=False, help_text="invalid_input: one entry per field at fault"
     )
-    retry_after = serializers.IntegerField(required=False, help_text="throttled: seconds to wait")
+    retry_after = serializers.IntegerField(
+        required=False, help_text="throttled, service_unavailable: seconds to wait (Retry-After)"
+    )
 
 
 class ApiSchema(AutoSchema):
@@ -114,3 +116,6 @@ class ApiSchema(AutoSchema):
             yield Refusal.NOT_FOUND
         if self.view.get_throttles():
             yield Refusal.THROTTLED
+        # The database out of reach (config.outage): any operation may meet it, if only to look
+        # its token up.
+        yield Refusal.SERVICE_UNAVAILABLE

@@ -145,15 +145,27 @@ elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
     # (planning the seats-and-game lock was half of the database's work for a move).
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
+if _ON_POSTGRES:
+    # With the database's host gone, a connection fails in seconds, not at the system's TCP
+    # time-out (minutes); the request is answered 503 (config.outage). libpq's least is 2.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 3
 if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
     # A small pool per process (psycopg_pool): a request, a task or a stream read borrows a
     # connection and gives it back, without a new connection each time.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+    # The pool checks each connection it lends (an empty query): one whose server went away (a
+    # restart) is replaced, never handed to a request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
-        "timeout": 30,
+        # Each thread has an idle connection at hand, so a wait is for a new connection: this
+        # bounds it, the database stopped or restarting, before the 503 (config.outage).
+        "timeout": 2,
+        # A reconnection gives up after this, and the next borrower starts another at once: the
+        # pool sees the database back within a second or so, not after psycopg_pool's back-off
+        # (1, 2, 4 ... s between tries) has grown through a long outage.
+        "reconnect_timeout": 2,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for the lock instead of failing at once: the move path is one short transaction,

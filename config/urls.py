@@ -30,3 +30,7 @@ urlpatterns = [
     path("api-auth/", include("rest_framework.urls")),
     path("play/", webclient.play, name="play"),
 ]
+
+# An exception nothing handled: 503 with Retry-After when it is the database out of reach, else
+# Django's own 500 (which config.problems turns into a problem under /api/v1/).
+handler500 = "config.outage.server_error"

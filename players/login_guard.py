@@ -76,7 +76,7 @@ class LoginGuard:
 
 def _waiting(error: ApiError, seconds: float) -> ApiError:
     # DRF's Throttled carries its wait: the handler sends it as Retry-After and retry_after.
-    error.wait = max(seconds, 0.001)  # type: ignore[attr-defined]
+    error.wait = max(seconds, 0.001)
     return error
 
 

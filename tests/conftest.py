@@ -108,3 +108,17 @@ def ann(db: None) -> Player:
 def organiser(db: None) -> Player:
     """A staff account, "org", who may schedule tournaments."""
     return factories.organiser()
+
+
+@pytest.fixture
+def whole_pool_wait() -> Iterator[None]:
+    """An outage refusal shortens the process's wait for a pooled connection until one is lent
+    (config.outage), and the test client keeps its connection, so none is: the next tests get
+    the pool's whole wait back here."""
+    from django.db import connection
+
+    pool = getattr(connection, "pool", None)
+    whole = pool.timeout if pool is not None else None
+    yield
+    if pool is not None:
+        pool.timeout = whole

@@ -224,6 +224,8 @@ class StreamApp:
                 await self._game(request, receive, send, game["game"], game["what"])
         except BadQuery as bad:
             await refuse(send, request, Refusal.INVALID_QUERY.error(field=bad.field))
+        except ApiError as refused:  # a read before the answer began (the database out of reach)
+            await refuse(send, request, refused)
         finally:
             await self.limits().release(admission)
 
@@ -352,7 +354,9 @@ async def stream(send: Send, receive: Receive, request: Request, pump: Callable[
             {body, gone}, timeout=limits.lifetime(), return_when=asyncio.FIRST_COMPLETED
         )
         failure = body.exception() if body.done() and not body.cancelled() else None
-        if failure is not None and not isinstance(failure, Overflow | OSError):
+        # A refusal mid-stream (a gap's read with the database out of reach, logged where it was
+        # refused) ends the stream like a slow client's: it reconnects with Last-Event-ID.
+        if failure is not None and not isinstance(failure, Overflow | OSError | ApiError):
             log.error("stream failed", exc_info=failure)
     finally:
         STREAMS_OPEN.dec()

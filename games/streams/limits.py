@@ -165,7 +165,7 @@ def _raise_for(verdict: tuple[int, int], holder: Holder) -> None:
         return
     if status == 1:
         error: ApiError = Refusal.THROTTLED.error()
-        error.wait = max(value / 1000, 0.001)  # type: ignore[attr-defined]
+        error.wait = max(value / 1000, 0.001)
         raise error
     per = "address" if value == 1 else "account"
     cap = holder.sets()[value - 1][1]

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import translation
 
+from config.outage import out_of_reach, unavailable
 from games import live
 from games.kinds import kind_for
 
@@ -47,8 +48,14 @@ def _borrowing(read: Callable[..., T], *args: Any) -> T:
 
 
 async def run(read: Callable[..., T], *args: Any) -> T:
-    """Run a sync database read on the pool, holding a connection only while it runs."""
-    return await asyncio.get_running_loop().run_in_executor(_pool(), _borrowing, read, *args)
+    """Run a sync database read on the pool, holding a connection only while it runs. The
+    database out of reach is refused as the API refuses it: 503 ``service_unavailable``."""
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_pool(), _borrowing, read, *args)
+    except Exception as exc:
+        if out_of_reach(exc):
+            raise unavailable(exc) from exc
+        raise
 
 
 @dataclass(slots=True, eq=False)

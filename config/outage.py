@@ -1,0 +1,101 @@
+"""The database out of reach: what a request that needed it is answered.
+
+While PostgreSQL is stopped, restarting or cut off, a request fails at its connection (refused,
+or the pool's wait for one over: ``PoolTimeout``) or in the middle of a query (the server gone).
+The request is not at fault and the server is not broken: it is answered 503
+``service_unavailable`` with ``Retry-After``, never a 500. Every tier answers so: the API's
+exception handler (DRF's views), ``server_error`` (Django's ``handler500``, for the rest: it runs
+while the exception is being handled) and the stream tier's reads (``games.streams.reads``).
+
+How long a request may wait for the database is bounded in settings (``connect_timeout``, the
+pool's ``timeout``); the pool checks each connection it lends and drops a broken one, so it
+reconnects by itself once the database is back. Once a process has met the outage, its requests
+wait for a connection only ``BRIEF_WAIT_SECONDS`` until one is lent again: a sync worker held the
+pool's whole wait by each request would make the requests queued behind it wait that many times
+over, so the bound would grow with the load.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import psycopg
+from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.signals import connection_created
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.views import defaults
+
+from config.errors import ApiError
+from config.problems import API_PREFIX, problem_response
+from config.refusals import Refusal
+
+log = logging.getLogger(__name__)
+
+#: What ``Retry-After`` says: about the time the pool takes to notice the database is back (it
+#: tries to connect again about every second, see settings).
+RETRY_AFTER_SECONDS = 2
+#: The wait for a connection while the database is out of reach: about what making one takes.
+#: The pool goes on trying to connect meanwhile (each borrower starts a try if none is under way),
+#: and the first connection lent gives the pool its whole wait back.
+BRIEF_WAIT_SECONDS = 0.25
+# SQLSTATEs of a server that cannot serve anyone, whatever the request: a connection exception
+# (class 08), a shutdown or a start under way (57P01-57P03), no connection slot or resource left
+# (class 53). A failure without a state is the connection's own (refused, closed, timed out).
+_SERVER_STATES = ("08", "53", "57P01", "57P02", "57P03")
+
+
+def out_of_reach(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or one it was raised from (Django wraps psycopg's), says the database
+    cannot be reached. A deadlock, a cancelled query or a constraint is the request's own: no."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, psycopg.InterfaceError):  # a connection already closed
+            return True
+        if isinstance(exc, psycopg.OperationalError):
+            state = exc.sqlstate
+            return state is None or state.startswith(_SERVER_STATES)
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def unavailable(cause: BaseException | None = None) -> ApiError:
+    """The refusal of a request the database failed, logged once for the operators."""
+    if cause is not None:
+        log.warning("database out of reach: %s: %s", type(cause).__name__, cause)
+    pool = getattr(connection, "pool", None)  # PostgreSQL's, with the pool option only
+    if pool is not None:
+        pool.timeout = BRIEF_WAIT_SECONDS
+    error = Refusal.SERVICE_UNAVAILABLE.error()
+    error.wait = RETRY_AFTER_SECONDS
+    return error
+
+
+@receiver(connection_created)
+def _reachable_again(sender: object, connection: BaseDatabaseWrapper, **kwargs: object) -> None:
+    """A connection lent (Django "connects" at each borrow): the pool's whole wait again."""
+    pool = getattr(connection, "pool", None)
+    if pool is not None and pool.timeout == BRIEF_WAIT_SECONDS:
+        pool.timeout = connection.settings_dict["OPTIONS"]["pool"].get("timeout", 30.0)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: 503 when the exception being handled is the database out of reach, else
+    500; a problem under ``/api/v1/`` (from any middleware, even one outside
+    ``ApiProblemMiddleware``), Django's page or plain words elsewhere."""
+    api = request.path.startswith(API_PREFIX)
+    if not out_of_reach(sys.exc_info()[1]):
+        if api:
+            return problem_response(request, Refusal.SERVER_ERROR.error())
+        return defaults.server_error(request)
+    error = unavailable()
+    if api:
+        response = problem_response(request, error)
+    else:
+        words = str(error.detail)
+        response = HttpResponse(words, status=error.status_code, content_type="text/plain")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
