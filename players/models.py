@@ -74,6 +74,9 @@ class Player(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
     # players.identity.skeleton_key(username): a lookalike of a taken name is found by one lookup.
     username_skeleton = models.CharField(max_length=64, db_index=True, editable=False, default="")
+    # Set by migration 0008 on the accounts registered while a lookalike of theirs already was
+    # (before the skeleton was unique): kept as they are, outside the uniqueness below.
+    skeleton_shared = models.BooleanField(default=False, db_default=False, editable=False)
     # Set when the account was deleted (players.deletion): its rows stay, anonymised, so the games
     # it played keep their seats and logs.
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
@@ -88,7 +91,15 @@ class Player(AbstractUser):
                 Lower("username"),
                 name="player_username_unique_any_case",
                 violation_error_message=_("A user with that username already exists."),
-            )
+            ),
+            # Lookalikes refused by the database, not only by the check before the insert: two
+            # registrations of lookalike names at once cannot both pass it.
+            models.UniqueConstraint(
+                fields=["username_skeleton"],
+                condition=models.Q(skeleton_shared=False),
+                name="player_username_skeleton_unique",
+                violation_error_message=_("This username looks too much like an existing one."),
+            ),
         ]
 
     def clean(self) -> None:

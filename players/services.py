@@ -37,8 +37,10 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     try:
         with transaction.atomic():
             candidate.save()
-    except IntegrityError:  # lost a race with another registration of the same name
-        raise Refusal.USERNAME_TAKEN.error() from None
+    except IntegrityError:  # lost a race with a registration of the same name, or a lookalike
+        lost_to = Player.objects.name_conflict(candidate.username)
+        refusal = Refusal.USERNAME_CONFUSABLE if lost_to == "confusable" else Refusal.USERNAME_TAKEN
+        raise refusal.error() from None
     return candidate
 
 

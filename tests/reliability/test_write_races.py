@@ -36,6 +36,7 @@ from games.models import Game, GameEvent, GameStatus, Seat
 from games.moderation import player_ban
 from games.tournaments import services as tournaments
 from games.tournaments.models import Entrant, Tournament
+from players.identity import skeleton_key
 from players.models import Player
 from tests.automation.checks import assert_whole_log
 from tests.factories import account, deadline, new_game, new_tournament, organiser, token
@@ -589,6 +590,36 @@ def test_two_registrations_of_one_name(served: Served, held: bool) -> None:
         answers = race(register, register, held_row(hold, held))
         check(answers, {("ok", "username_taken"), ("username_taken", "ok")})
         assert Player.objects.filter(username=name).count() == 1
+
+
+def test_two_registrations_of_lookalike_names(served: Served, held: bool) -> None:
+    # "m" and "rn" look alike (their TR39 skeletons are one): the check before the insert lets
+    # both through when they come at once; the skeleton's unique index does not.
+    for _try in range(TRIES):
+        stem = f"racer{uuid.uuid4().hex[:8]}"
+        password = "correct-horse-battery-staple"
+        first = served.call(
+            "POST", "accounts/register/", {"username": f"{stem}m", "password": password}
+        )
+        second = served.call(
+            "POST", "accounts/register/", {"username": f"{stem}rn", "password": password}
+        )
+        # Held: a third lookalike's row, uncommitted: both wait on the skeleton's unique index.
+        assert skeleton_key(f"{stem}m") == skeleton_key(f"{stem}rn")
+        hold = Hold(
+            [
+                (
+                    "INSERT INTO players_player (password, is_superuser, username, first_name,"
+                    " last_name, email, is_staff, is_active, date_joined, display_name,"
+                    " username_skeleton, skeleton_shared) VALUES ('', false, %s, '', '', '',"
+                    " false, true, now(), '', %s, false)",
+                    [f"{stem}x", skeleton_key(f"{stem}m")],
+                )
+            ]
+        )
+        answers = race(first, second, held_row(hold, held))
+        check(answers, {("ok", "username_confusable"), ("username_confusable", "ok")})
+        assert Player.objects.filter(username__startswith=stem).count() == 1
 
 
 def signed_up(served: Served) -> tuple[Player, str, str]:
