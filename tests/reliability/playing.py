@@ -9,6 +9,7 @@ from __future__ import annotations
 import http.client
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from games.models import GameStatus
@@ -39,6 +40,16 @@ def request(port: int, method: str, path: str, body: Any = None, token: str = ""
         return status, json.loads(data) if data else None
     except ValueError:  # the proxy's own page
         return status, None
+
+
+def wait_until(check: Callable[[], bool], polls: int = 600, every: float = 0.1) -> bool:
+    """Until ``check()`` holds, or after ``polls`` looks (a time-out by their count, not by the
+    clock): whether it held."""
+    for _poll in range(polls):
+        if check():
+            return True
+        time.sleep(every)
+    return False
 
 
 def turn_over(event: dict[str, Any]) -> bool:

@@ -29,7 +29,7 @@ import shutil
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +42,7 @@ from tests.automation.checks import assert_whole_log
 from tests.factories import account, token
 from tests.reliability.following import Follower
 from tests.reliability.machine import Machine, new_run, server_env
-from tests.reliability.playing import Player
+from tests.reliability.playing import Player, request, wait_until
 from tests.serving.stacks import free_base_ports
 
 pytestmark = [
@@ -95,16 +95,6 @@ def play(player: Player, game_id: str) -> None:
         time.sleep(PACE_SECONDS)
 
 
-def wait_until(check: Callable[[], bool], polls: int = 600, every: float = 0.1) -> bool:
-    """Until ``check()`` holds, or after ``polls`` looks (a time-out by their count, not by the
-    clock): whether it held."""
-    for _poll in range(polls):
-        if check():
-            return True
-        time.sleep(every)
-    return False
-
-
 def versions(game_ids: list[str]) -> dict[str, int]:
     rows = Game.objects.filter(pk__in=game_ids).values_list("pk", "version")
     return {str(pk): version for pk, version in rows}
@@ -120,6 +110,7 @@ def log_of(machine: Machine, game_id: str) -> list[dict[str, Any]]:
 class Kill:
     killed_at: float  # time.monotonic()
     restarted_at: float
+    up_at: float  # the tier answered again
     at_kill: dict[str, int]  # each game's version
     at_restart: dict[str, int]
 
@@ -143,9 +134,13 @@ def play_through_a_restart(
         at_restart = versions(game_ids)
         restarted_at = time.monotonic()
         machine.restart("streams")
+        # How long the tier takes to start, whatever the clients do: its own port answers.
+        stream_tier = f"/api/v1/games/{tables[0][1]}/events/?after=0&wait=0.1"
+        assert wait_until(lambda: request(machine.port + 2, "GET", stream_tier)[0] == 200, 3000)
+        up_at = time.monotonic()
         for future in playing:
             future.result(timeout=600)
-    return Kill(killed_at, restarted_at, at_kill, at_restart)
+    return Kill(killed_at, restarted_at, up_at, at_kill, at_restart)
 
 
 def test_streams_resume_without_gap_or_duplicate_after_the_stream_tier_restarts(
@@ -234,6 +229,7 @@ def test_streams_resume_without_gap_or_duplicate_after_the_stream_tier_restarts(
                 "events_committed_while_away": while_away,
                 "player_polls_failed": sum(p.failed_polls for p in players),
                 "seconds_from_restart_until": {
+                    "stream_tier_answering": round(kill.up_at - restarted_at, 2),
                     "every_follower_streaming": round(max(back), 2),
                     "median_follower_streaming": round(statistics.median(back), 2),
                     "every_follower_had_events": round(max(heard), 2),

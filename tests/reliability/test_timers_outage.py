@@ -6,10 +6,10 @@ rolls three times and never scores, so that every one of its turns is scored by 
 3 s after the last roll (as tests/serving/test_two_stacks.py plays them). A few games also have a
 turn clock, on which the player does not even roll its first turn.
 
-Injected: every game waits on its timer, their deadlines a moment apart and in an order unlike
-the games' (half of the third rolls just before the kill, half after); the timers process and
-beat are SIGKILLed (as a machine dies), and the clocked games are started. ``OUTAGE_SECONDS``
-later both are started again with the same commands.
+Injected: half the games make their third roll at once, and the timers process and beat are
+SIGKILLed (as a machine dies) while those wait on their auto-confirm; the other half make theirs
+one by one, their deadlines a moment apart and in an order unlike the games', and the clocked
+games are started. ``OUTAGE_SECONDS`` later both are started again with the same commands.
 
 Checks: nothing fired while they were away; every timer then overdue fired once, after the
 restart (each of the player's turns scored once, automatically, no box twice, no fire twice in the
@@ -46,7 +46,7 @@ from games.rules.yatzy import BOXES
 from tests.automation.checks import assert_whole_log
 from tests.factories import account, token
 from tests.reliability.machine import Machine, new_run, server_env
-from tests.reliability.playing import Player
+from tests.reliability.playing import Player, wait_until
 from tests.serving.stacks import free_base_ports
 
 pytestmark = [
@@ -125,11 +125,14 @@ def roll_twice(player: Player, game_id: str) -> Any:
 
 
 def finish(player: Player, game: dict[str, Any]) -> None:
-    """From a turn left to its timer, every turn left to the auto-confirm, to the end."""
-    game = player.wait_for_my_turn(game)
+    """Every turn left to the auto-confirm, to the end (from a turn left to its timer, or one
+    whose timer fired before the kill)."""
     while game["status"] != GameStatus.FINISHED:
-        roll_out(player, game["id"])
-        game = player.wait_for_my_turn(player.game(game["id"]))
+        if player.my_turn(game):
+            roll_out(player, game["id"])
+            game = player.game(game["id"])
+        else:
+            game = player.wait_for_my_turn(game)
 
 
 @dataclass(frozen=True)
@@ -159,22 +162,23 @@ def play_through_an_outage(
 ) -> Outage:
     with ThreadPoolExecutor(len(auto)) as pool:
         games = list(pool.map(lambda table: roll_twice(*table), auto))
-    # Against the order the games were made, so that no other order (of ids, of rows) passes
-    # for the deadlines'.
-    order = list(reversed(range(len(auto))))
-    half = len(order) // 2
     waiting: dict[str, int] = {}
 
-    def third_rolls(indexes: list[int]) -> None:
-        for index in indexes:
-            player, game_id = auto[index]
-            waiting[game_id] = player.move(game_id, {"type": "roll"})["version"]
-            time.sleep(STAGGER_SECONDS)
+    def third_roll(table: tuple[Player, str]) -> None:
+        player, game_id = table
+        waiting[game_id] = player.move(game_id, {"type": "roll"})["version"]
 
-    third_rolls(order[:half])
+    # Half at once, just before the kill, so that they are still waiting at it (a few of them
+    # may not be, on a slow machine); the other half after it, one by one, against the order
+    # the games were made, so that no other order (of ids, of rows) passes for the deadlines'.
+    half = len(auto) // 2
+    with ThreadPoolExecutor(half) as pool:
+        list(pool.map(third_roll, auto[half:]))
     killed = time.time()
     machine.kill("timers", "beat")
-    third_rolls(order[half:])
+    for table in reversed(auto[:half]):
+        third_roll(table)
+        time.sleep(STAGGER_SECONDS)
     for player, game_id in clocked:
         waiting[game_id] = player.start(game_id)["version"]
         time.sleep(STAGGER_SECONDS)
@@ -193,9 +197,25 @@ def play_through_an_outage(
         if version == waiting[str(pk)]:  # still waiting on its timer
             assert deadline is not None, pk
             overdue.append(Timer(str(pk), version, deadline, str(pk) in clocks))
-    before_kill = {auto[index][1] for index in order[:half]}
+    before_kill = {game_id for _player, game_id in auto[half:]}
+    # Before the players go on (a clocked game's player would roll the turn its clock is for).
+    timers = {timer.game: timer.version for timer in overdue}
+    fired = Game.objects.filter(pk__in=list(timers))
+
+    def moved_on() -> bool:
+        return all(v > timers[str(pk)] for pk, v in fired.values_list("pk", "version"))
+
+    assert wait_until(moved_on, polls=1200), "an overdue timer never fired"
     by_deadline = sorted(overdue, key=lambda timer: timer.deadline)
     return Outage(killed, restarted, waiting, by_deadline, before_kill)
+
+
+def logged_at(text: str, words: str) -> float | None:
+    """When a process's JSON log first said ``words`` (epoch seconds), if it did."""
+    for line in text.splitlines():
+        if line.startswith("{") and words in (entry := json.loads(line)).get("message", ""):
+            return datetime.fromisoformat(entry["time"]).timestamp()
+    return None
 
 
 def overtaken(fires: list[float]) -> list[int]:
@@ -246,12 +266,19 @@ def test_overdue_timers_fire_once_in_order_after_the_timers_process_and_beat_com
     assert all(fire.automatic and fire.actor_id is None for fire in fires)
     at = [fire.created_at.timestamp() for fire in fires]
     assert min(at) >= outage.restarted
-    by_runner = {(timer.game, str(timer.version)) for timer in overdue} & set(runs)
     seen = [
         (timer.deadline.timestamp() - outage.killed, fire - outage.restarted, timer.clocked)
         for timer, fire in zip(overdue, at, strict=True)
     ]
     assert max(overtaken(at)) <= TIMERS_THREADS - 1, (overtaken(at), seen)
+
+    # The figures: who fired the overdue timers (the timers process logs each of its fires),
+    # and when, after the restart.
+    by_runner = {(timer.game, str(timer.version)) for timer in overdue} & set(runs)
+    timers, beat = machine.runs["timers"][-1], machine.runs["beat"][-1]
+
+    def since(moment: float | None) -> float | None:
+        return None if moment is None else round(moment - outage.restarted, 2)
 
     print(
         json.dumps(
@@ -269,6 +296,8 @@ def test_overdue_timers_fire_once_in_order_after_the_timers_process_and_beat_com
                     "sweep": len(fires) - len(by_runner),
                 },
                 "seconds_from_restart_until": {
+                    "timers_ready": since(logged_at(timers.text(), "ready")),
+                    "beat_holding_the_lease": since(logged_at(beat.text(), "holds the lease")),
                     "first_fire": round(min(at) - outage.restarted, 2),
                     "last_fire": round(max(at) - outage.restarted, 2),
                 },
