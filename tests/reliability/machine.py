@@ -130,6 +130,7 @@ class Machine(Stack):
             self.processes[name].kill()
 
     def restart(self, *names: str) -> None:
+        """Start each of ``names`` again, dead, with its command: as a supervisor would."""
         for name in names:
             assert not self.processes[name].alive(), name
             self.launch(name)

@@ -13,10 +13,10 @@ games are started. ``OUTAGE_SECONDS`` later both are started again with the same
 
 Checks: nothing fired while they were away; every timer then overdue fired once, after the
 restart (each of the player's turns scored once, automatically, no box twice, no fire twice in the
-timers process's log), in the order of the deadlines as far as the timers process promises it: it
-claims the earliest first, ``TIMERS_THREADS`` at a time, so a fire may overtake at most that many
-less one fires due before it, and beat's sweep (a sequential catch-up) none. Every game then
-finishes and replays to its snapshot.
+timers process's log), those due after the kill in the order of their deadlines as far as the
+timers process promises it: it claims the earliest first, ``TIMERS_THREADS`` at a time, so a fire
+may overtake at most that many less one fires due before it, and beat's sweep (a sequential
+catch-up) none. Every game then finishes and replays to its snapshot.
 
 Printed: what was injected; how many timers were overdue, how many the timers process fired and
 how many the sweep; how long after the restart the first and the last of them fired.
@@ -261,16 +261,24 @@ def test_overdue_timers_fire_once_in_order_after_the_timers_process_and_beat_com
         assert early.automatic and early.created_at.timestamp() < outage.killed, game_id
 
     # Each overdue timer fired after the restart, automatically, in deadline order but for fires
-    # claimed together.
+    # claimed together. (One due before the kill may have been claimed by the killed process and
+    # lost from the wheel: the sweep's, after its grace, in an order the timers process does not
+    # see. The order is checked of those due after the kill.)
     fires = [fire_of(timer.game, timer.version) for timer in overdue]
     assert all(fire.automatic and fire.actor_id is None for fire in fires)
     at = [fire.created_at.timestamp() for fire in fires]
     assert min(at) >= outage.restarted
+    after_kill = [
+        fire
+        for timer, fire in zip(overdue, at, strict=True)
+        if timer.deadline.timestamp() > outage.killed
+    ]
     seen = [
         (timer.deadline.timestamp() - outage.killed, fire - outage.restarted, timer.clocked)
         for timer, fire in zip(overdue, at, strict=True)
     ]
-    assert max(overtaken(at)) <= TIMERS_THREADS - 1, (overtaken(at), seen)
+    assert len(after_kill) >= GAMES // 2 + CLOCKED
+    assert max(overtaken(after_kill)) <= TIMERS_THREADS - 1, (overtaken(after_kill), seen)
 
     # The figures: who fired the overdue timers (the timers process logs each of its fires),
     # and when, after the restart.
@@ -302,6 +310,7 @@ def test_overdue_timers_fire_once_in_order_after_the_timers_process_and_beat_com
                     "last_fire": round(max(at) - outage.restarted, 2),
                 },
                 "fires_overtaking_earlier_deadlines": sum(1 for n in overtaken(at) if n),
+                "overdue_due_before_the_kill": len(at) - len(after_kill),
             }
         )
     )
