@@ -94,8 +94,11 @@ def sweep(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     grace = timedelta(seconds=settings.GAMES_SWEEP_GRACE_SECONDS)
     moved = 0
+    # The longest waiting first, as the timers process claims them (unordered, this took the
+    # model's order, the newest game first): after an outage, no timer waits behind one due
+    # after it, and with more than 500 overdue the oldest are not left to the next sweeps.
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__lte=now - grace)
-    for game_id, version in due.values_list("pk", "version")[:500]:
+    for game_id, version in due.order_by("deadline_at").values_list("pk", "version")[:500]:
         moved += game_fire_timer(game_id=game_id, version=version, now=now)
     idle_since = now - grace - timedelta(seconds=settings.GAMES_COMPUTER_MOVE_DELAY)
     stalled = Game.objects.filter(

@@ -158,6 +158,31 @@ def test_the_sweep_catches_lost_timers_and_stalled_computer_turns(
     assert GameEvent.objects.filter(game=stalled, automatic=True).count() == 1
 
 
+def test_the_sweep_catches_up_the_earliest_deadline_first(
+    ann: Player, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # After the timers process was away, the sweep fires what it missed as the timers process
+    # claims it: the longest overdue first, never one due later ahead of it.
+    settings.GAMES_SWEEP_GRACE_SECONDS = 1.0
+    games = [rolled_out(ann) for _game in range(4)]
+    # Due in an order unlike that of the games' making, either way (the model's default order).
+    due_in = [1, 3, 0, 2]
+    long_ago = timezone.now() - timedelta(minutes=1)
+    for game, seconds in zip(games, due_in, strict=True):
+        Game.objects.filter(pk=game.pk).update(deadline_at=long_ago + timedelta(seconds=seconds))
+    fired: list[str] = []
+    fire = automation.game_fire_timer
+
+    def spy(*, game_id: Any, version: int, now: Any = None) -> bool:
+        fired.append(str(game_id))
+        return fire(game_id=game_id, version=version, now=now)
+
+    monkeypatch.setattr(automation, "game_fire_timer", spy)
+    assert automation.sweep() == len(games)
+    by_deadline = sorted(zip(due_in, games, strict=True), key=lambda due: due[0])
+    assert fired == [str(game.pk) for _seconds, game in by_deadline]
+
+
 def test_computer_seat_levels_are_checked(ann: Player) -> None:
     from config.errors import InvalidInput
 

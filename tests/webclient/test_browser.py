@@ -7,9 +7,10 @@ context (another person, signed out) watches that game live and sees every move;
 person joins an open game from the lobby and hears on the account stream that it is their turn;
 a person enters a tournament and withdraws; two people seek a game from the lobby, are paired
 into one, and after a resignation both ask for a rematch and land in the new game; a seek paired
-while its page's account stream was down still takes that page to the game once it reconnects.
-Every wait is on a state of the page, never a fixed sleep. About two minutes on this
-project's 2-core machine.
+while its page's account stream was down still takes that page to the game once it reconnects;
+a watched game's stream refused while the stream tier is away (the proxy's 502) is opened again
+by the page, which then shows every move once. Every wait is on a state of the page, never a
+fixed sleep. About two minutes on this project's 2-core machine.
 
 With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
 written to docs/screenshots/; else to the test's temporary folder.
@@ -32,7 +33,7 @@ from tests.webclient.live import ROOT, LiveServer
 
 if TYPE_CHECKING:  # the module importorskip returns, read with its types
     from playwright import sync_api as playwright_api
-    from playwright.sync_api import Browser, Page, ViewportSize
+    from playwright.sync_api import Browser, Page, Route, ViewportSize
 else:  # where Playwright is not installed, these tests are skipped rather than failed
     playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -133,6 +134,51 @@ def filled(page: Page, seat: int) -> int:
 def language(page: Page, code: str) -> None:
     page.get_by_test_id("language").select_option(code)
     expect(page.get_by_test_id("game")).to_be_visible()
+
+
+def test_a_watched_game_goes_on_live_after_its_stream_was_refused(
+    browser: Browser, server: LiveServer
+) -> None:
+    """While the stream tier is away (killed, restarting) the proxy answers a game's stream with
+    a 502, and a browser's EventSource gives up for good on an answer that is not a stream: the
+    page opens a new one a moment later, from the last event it has, and misses nothing."""
+    host = new_page(browser, server, DESKTOP)
+    register(host, "kai")
+    host.get_by_test_id("nav-new").click()
+    host.get_by_test_id("kind").select_option("yatzy")
+    host.get_by_test_id("add-computer").click()
+    host.get_by_test_id("create").click()
+    game = host.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+
+    watcher = new_page(browser, server, PHONE)
+    refused: list[str] = []
+
+    def tier_away_twice(route: Route) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.url)
+            route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+        else:
+            route.continue_()
+
+    watcher.route(re.compile(rf"/api/v1/games/{game_id}/stream/"), tier_away_twice)
+    watcher.goto(f"{server.url}/play/#/watch/{game_id}")
+    expect(watcher.get_by_test_id("live")).to_have_class(re.compile(r"\bon\b"))
+    assert len(refused) == 2
+
+    # The host's turn, then the computer's: the watcher sees each move, once and in order.
+    host.get_by_test_id("roll").click()
+    host.locator("[data-testid^='box-']").first.click()
+    host.get_by_test_id("confirm").click()
+    expect(host.locator("td.filled[data-testid^='cell-1-']")).to_have_count(1)
+    final = version(host)
+    expect(watcher.get_by_test_id("game")).to_have_attribute("data-version", str(final))
+    log = watcher.get_by_test_id("log").locator("li")
+    expect(log).to_have_count(final)
+    seqs = log.evaluate_all("els => els.map(e => Number(e.dataset.seq))")
+    assert seqs == list(range(final, 0, -1))
+    assert errors_of(host) == [] and errors_of(watcher) == []
 
 
 def test_yatzy_against_the_computer(browser: Browser, server: LiveServer, shots: Path) -> None:

@@ -57,20 +57,44 @@ export async function api(method, path, body) {
 export const get = (path) => api("GET", path);
 export const post = (path, body) => api("POST", path, body ?? {});
 
-/** A game's events as they happen, from `after` on; EventSource resumes by itself. */
-export function gameStream(gameId, after, onEvent) {
-  const url = `${BASE}games/${gameId}/stream/?after=${after}&lang=${language()}`;
-  const source = new EventSource(url);
+// After a game's stream was refused: the stream tier's own `retry:`.
+const REOPEN_MS = 2000;
+
+/** A game's events as they happen, from `after` on, each once. EventSource resumes by itself
+ * when a stream drops (with Last-Event-ID), but gives up for good on an answer that is not a
+ * stream (the stream tier away or restarting: the proxy's 502): then a new one is opened after
+ * the server's usual pause, from the last event seen. `onOpen` and `onDown` tell the page when
+ * it is live and when not; `close()` ends it. */
+export function gameStream(gameId, after, { onEvent, onOpen, onDown }) {
   const seen = new Set();
+  let last = after;
+  let source = null;
+  let reopen = null;
   const handler = (message) => {
     const event = JSON.parse(message.data);
     if (seen.has(event.seq)) return;
     seen.add(event.seq);
+    last = Math.max(last, event.seq);
     onEvent(event);
   };
-  // Every event type is an SSE event name: listen to the ones the rules can send.
-  for (const type of EVENT_TYPES) source.addEventListener(type, handler);
-  return source;
+  const open = () => {
+    reopen = null;
+    source = new EventSource(`${BASE}games/${gameId}/stream/?after=${last}&lang=${language()}`);
+    // Every event type is an SSE event name: listen to the ones the rules can send.
+    for (const type of EVENT_TYPES) source.addEventListener(type, handler);
+    source.onopen = onOpen;
+    source.onerror = () => {
+      onDown();
+      if (source.readyState === EventSource.CLOSED) reopen = setTimeout(open, REOPEN_MS);
+    };
+  };
+  open();
+  return {
+    close() {
+      clearTimeout(reopen);
+      source.close();
+    },
+  };
 }
 
 export const EVENT_TYPES = [

@@ -169,14 +169,20 @@ export async function showGame(main, gameId, { watching }) {
   for (const event of history.events) note(event);
   draw();
   const after = Math.max(0, ...page.seen);
-  page.source = gameStream(gameId, after, (event) => {
-    note(event);
-    read();
+  page.source = gameStream(gameId, after, {
+    onEvent: (event) => {
+      note(event);
+      read();
+    },
+    onOpen: () => {
+      live.textContent = t("live");
+      live.classList.add("on");
+    },
+    onDown: () => {
+      live.textContent = t("connecting");
+      live.classList.remove("on");
+    },
   });
-  page.source.onopen = () => {
-    live.textContent = t("live");
-    live.classList.add("on");
-  };
   // A quarter second's tick for the countdowns; an open game has no events until it starts, so
   // its page reads it again every few seconds to show who joined.
   let polled = Date.now();
