@@ -94,7 +94,10 @@ def test_an_open_game_is_editable_a_started_one_is_not(staff: Client) -> None:
     waiting = new_game(pat, seats=["me", "open"], start=False)
     url = f"/admin/games/game/{waiting.pk}/change/"
     form = form_of(staff, url)
-    form["rated"] = "on"
+    form["rated"] = "on"  # with its assistance still on: refused (the database's constraint)
+    assert staff.post(url, form).status_code == 200
+    assert not Game.objects.get(pk=waiting.pk).rated
+    form.pop("assistance", None)  # an unticked box is not sent
     assert staff.post(url, form).status_code == 302
     assert Game.objects.get(pk=waiting.pk).rated
 
