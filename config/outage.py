@@ -1,7 +1,9 @@
-"""The database out of reach: what a request that needed it is answered.
+"""The database (or Redis) out of reach: what a request that needed it is answered.
 
 While PostgreSQL is stopped, restarting or cut off, a request fails at its connection (refused,
 or the pool's wait for one over: ``PoolTimeout``) or in the middle of a query (the server gone).
+While Redis is (every request's throttle and sign-in guard count there), the same: a refused or
+timed-out connection, each bounded to two seconds (settings: ``CACHES``, ``redis_client``).
 The request is not at fault and the server is not broken: it is answered 503
 ``service_unavailable`` with ``Retry-After``, never a 500. Every tier answers so: the API's
 exception handler (DRF's views), ``server_error`` (Django's ``handler500``, for the rest: it runs
@@ -21,6 +23,7 @@ import logging
 import sys
 
 import psycopg
+import redis
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
@@ -48,12 +51,15 @@ _SERVER_STATES = ("08", "53", "57P01", "57P02", "57P03")
 
 
 def out_of_reach(exc: BaseException | None) -> bool:
-    """Whether ``exc``, or one it was raised from (Django wraps psycopg's), says the database
-    cannot be reached. A deadlock, a cancelled query or a constraint is the request's own: no."""
+    """Whether ``exc``, or one it was raised from (Django wraps psycopg's), says the database or
+    Redis cannot be reached. A deadlock, a cancelled query or a constraint is the request's own:
+    no."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         if isinstance(exc, psycopg.InterfaceError):  # a connection already closed
+            return True
+        if isinstance(exc, redis.ConnectionError | redis.TimeoutError):  # loading included
             return True
         if isinstance(exc, psycopg.OperationalError):
             state = exc.sqlstate
@@ -65,7 +71,7 @@ def out_of_reach(exc: BaseException | None) -> bool:
 def unavailable(cause: BaseException | None = None) -> ApiError:
     """The refusal of a request the database failed, logged once for the operators."""
     if cause is not None:
-        log.warning("database out of reach: %s: %s", type(cause).__name__, cause)
+        log.warning("database or Redis out of reach: %s: %s", type(cause).__name__, cause)
     pool = getattr(connection, "pool", None)  # PostgreSQL's, with the pool option only
     if pool is not None:
         pool.timeout = BRIEF_WAIT_SECONDS

@@ -75,7 +75,10 @@ class Refusal(enum.Enum):
     SERVICE_UNAVAILABLE = Entry(
         "service_unavailable",
         http.HTTP_503_SERVICE_UNAVAILABLE,
-        _("The service cannot reach its database for the moment: try again in a few seconds."),
+        _(
+            "The service cannot reach its database or its cache for the moment: try again in "
+            "a few seconds."
+        ),
     )
     UNKNOWN_ERROR_CODE = Entry("not_found", MISSING, _("There is no error with this code."))
     # Idempotency-Key on the requests that create (config.idempotency)

@@ -8,6 +8,7 @@ Celery's registry finds them (``tests/automation/test_followups.py`` checks ever
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from celery import current_app
@@ -15,6 +16,8 @@ from django.conf import settings
 
 from config.redis_client import CommandBatch
 from games.timer_wheel import timer_schedule
+
+log = logging.getLogger(__name__)
 
 PLAY_COMPUTER_MOVE = "games.tasks.play_computer_move"
 #: games.tasks.fire_timer, registered under its former name (queued messages keep it).
@@ -29,12 +32,18 @@ def _queue(
     # Where the task modules are loaded (a worker, the tests) a signature runs the task's own
     # apply_async; elsewhere (a web process) it sends by name, routed by name all the same.
     signature = current_app.signature(name, args=args)
-    if eta is not None:
-        signature.apply_async(eta=eta)
-    elif countdown is not None:
-        signature.apply_async(countdown=countdown)
-    else:
-        signature.apply_async()
+    # After a commit: a broker out of reach must not turn a move that happened into an error.
+    # The task is the sweep's then (a stalled computer turn, a lost timer) or beat's tick's (a
+    # tournament's round).
+    try:
+        if eta is not None:
+            signature.apply_async(eta=eta)
+        elif countdown is not None:
+            signature.apply_async(countdown=countdown)
+        else:
+            signature.apply_async()
+    except Exception:
+        log.warning("could not queue %s%s: the sweep will", name, args, exc_info=True)
 
 
 def queue_computer_move(*, game_id: object, version: int) -> None:
