@@ -65,7 +65,8 @@ MIDDLEWARE = [
     "config.request_context.RequestContextMiddleware",  # X-Request-ID, logs' context, HTTP metrics
     "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS: before anything answers
     "config.middleware.BodyLimitMiddleware",  # a body past the limit is refused before it is read
-    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.security.SecurityMiddleware",  # Referrer-Policy: same-origin, too
+    "config.page_policy.PagePolicyMiddleware",  # the pages' CSP (/play/, the admin)
     "config.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
     # Under /api/v1/: Django's own errors (404, 405, 413, 500 pages) as problems, as the API's

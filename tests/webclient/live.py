@@ -47,6 +47,9 @@ class LiveServer:
             "THROTTLE_AUTH": "1000000/min",
             # Slow enough that a watcher sees the computer's dice, fast enough for a whole game.
             "COMPUTER_MOVE_DELAY": "0.2",
+            # Its new accounts seek rated games at once (the minimum of finished games a rated
+            # seek asks for is tests/api/test_rated_play.py's).
+            "RATED_MIN_FINISHED_GAMES": "0",
             "LOG_FORMAT": "text",
         }
         self.env.pop("CELERY_BROKER_URL", None)

@@ -108,6 +108,14 @@ def new_page(browser: Browser, server: LiveServer, viewport: ViewportSize) -> Pa
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # The page runs under its Content-Security-Policy (config.page_policy): a violation is an
+    # error of the page as much as an exception is.
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     ERRORS[page] = errors
     page.goto(f"{server.url}/play/")
     return page

@@ -1,0 +1,41 @@
+"""The pages' Content-Security-Policy (the web client at ``/play/`` and the admin): a script can
+come only from this origin's files, never from markup, so an injected name or note cannot run as
+code where the web client keeps its token (``localStorage``) or where staff act. The API answers
+JSON, which no browser runs, and needs none.
+
+The web client has no inline script or style (tests/webclient runs it under this policy and fails
+on any violation). Django's admin has no inline script either, but styles some elements inline:
+its styles may be inline, its scripts may not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+_COMMON = (
+    "default-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+POLICIES = {
+    "/play/": f"{_COMMON}; style-src 'self'",
+    "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'",
+}
+#: Browser features no page of ours uses, refused to whatever runs in them.
+PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
+
+
+class PagePolicyMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        for prefix, policy in POLICIES.items():
+            if request.path.startswith(prefix):
+                response.headers.setdefault("Content-Security-Policy", policy)
+                response.headers.setdefault("Permissions-Policy", PERMISSIONS)
+                break
+        return response
