@@ -14,6 +14,12 @@ choosing, or a draw): ``GameAdjudicated`` then the game's ``game_finished``, its
 stand, the winner first and every other seat still playing second (a draw: all first), seats
 that left after them as always.
 
+A game that reaches a limit of its length ends there (``LimitReached``, then the game's
+``game_finished``): the seats still playing placed by their totals as they stand (equal totals
+share a place: the leader wins, or the leaders draw), seats that left after them. The limits are
+each game's (Dés 10 000's rounds) and the server's (``EndAtLimit``: the move path's events per
+game), so that no game can go on for ever.
+
 A turn whose clock ran out is played by the stand-in (each game says how, never better than the
 player would: ``TimeOut``), and ``TurnTimedOut`` counts the seat's timed-out turns in a row; a
 turn the seat ends itself sets the count back to 0. A ``TimeOut`` that ``forfeits`` (the server
@@ -36,12 +42,20 @@ from games.rules.fairness import RevealedSeed
 
 #: Why a seat left: it resigned, another seat claimed its idle turn, its clock ran out twice.
 REASONS = ("resigned", "claimed", "timed_out")
+#: The limits a game's length may reach: its rounds (a game's own rule), its events (the server's).
+LIMITS = ("rounds", "events")
 
 
 def _reason_on_wire(reason: str) -> str:
     if reason not in REASONS:
         raise WireError(f"not a reason to leave: {reason!r}")
     return reason
+
+
+def _limit_on_wire(limit: str) -> str:
+    if limit not in LIMITS:
+        raise WireError(f"not a limit: {limit!r}")
+    return limit
 
 
 # --- commands -----------------------------------------------------------------------------------
@@ -107,10 +121,24 @@ class Adjudicate(WireForm):
     winner: Annotated[int | None, Wire(decode=_winner_on_wire)] = None
 
 
-Command: TypeAlias = Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate
+@dataclass(frozen=True)
+class EndAtLimit(WireForm):
+    """The server ends the game at a limit of its length (the move path's events per game)."""
+
+    type: ClassVar[str] = "end_at_limit"
+    #: The seat to play (the command is no seat's; the move path passes one).
+    seat: CommandSeat
+    limit: Annotated[str, Wire(check=_limit_on_wire)] = "events"
+    #: The limit's value, for the event.
+    count: int = 0
+
+
+Command: TypeAlias = Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
 #: The commands of this module by type: the public move path refuses them (they have their own
 #: endpoints, or are the server's or the staff's).
-COMMANDS: tuple[type[Command], ...] = (Resign, Claim, Abort, TimeOut, StaffAbort, Adjudicate)
+COMMANDS: tuple[type[Command], ...] = (
+    Resign, Claim, Abort, TimeOut, StaffAbort, Adjudicate, EndAtLimit,
+)  # fmt: skip
 TYPES = frozenset(command.type for command in COMMANDS)
 
 
@@ -152,8 +180,22 @@ class GameAdjudicated(WireForm):
     winner: int | None
 
 
-Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut | GameAdjudicated
-EVENTS: tuple[type[Event], ...] = (SeatLeft, GameAborted, TurnTimedOut, GameAdjudicated)
+@dataclass(frozen=True)
+class LimitReached(WireForm):
+    """The game reached a limit of its length; the game's ``game_finished`` follows, the seats
+    still playing placed by their totals as they stand."""
+
+    type: ClassVar[str] = "limit_reached"
+    #: Which limit: ``rounds`` (a game's own: Dés 10 000) or ``events`` (the server's).
+    limit: Annotated[str, Wire(check=_limit_on_wire)]
+    #: The limit: the rounds played, or the events a game's log may hold.
+    count: int
+
+
+Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut | GameAdjudicated | LimitReached
+EVENTS: tuple[type[Event], ...] = (
+    SeatLeft, GameAborted, TurnTimedOut, GameAdjudicated, LimitReached,
+)  # fmt: skip
 
 
 # --- the state's part ---------------------------------------------------------------------------
@@ -176,6 +218,8 @@ class Ending(Protocol):
     def timeouts(self) -> tuple[int, ...]: ...
     @property
     def adjudicated(self) -> bool | None: ...
+    @property
+    def limit_reached(self) -> bool | None: ...
 
 
 S = TypeVar("S", bound=Ending)
@@ -265,6 +309,8 @@ class Game:
     stand_in: Callable[[Any, Any], list[Any]]
     #: The game's ``game_finished`` with these places, the totals as they stand (adjudication).
     finished: Callable[[Any, tuple[int, ...]], Any]
+    #: Each seat's total as it stands.
+    totals: Callable[[Any], tuple[int, ...]]
 
 
 def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any]:
@@ -274,6 +320,8 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
     if isinstance(command, Adjudicate):
         places = adjudicated_places(state, command.winner)
         return [GameAdjudicated(winner=command.winner), game.finished(state, places)]
+    if isinstance(command, EndAtLimit):
+        return at_limit(game, state, command.limit, command.count)
     if command.seat in state.out:
         raise RuleError("seat_out")
     if isinstance(command, Abort):
@@ -302,18 +350,32 @@ def adjudicated_places(state: Ending, winner: int | None) -> tuple[int, ...]:
     return places_with_leavers(marks, state.out)
 
 
+def at_limit(game: Game, state: Ending, limit: str, count: int) -> list[Any]:
+    """The game ends at a limit of its length: ``limit_reached``, then ``game_finished`` with the
+    seats still playing placed by their totals as they stand (equal totals share a place), the
+    seats that left after them."""
+    places = places_with_leavers(game.totals(state), state.out)
+    return [LimitReached(limit=limit, count=count), game.finished(state, places)]
+
+
 def _leave(game: Game, state: Ending, seat: int, reason: str) -> list[Any]:
     left = SeatLeft(seat=seat, reason=reason)
     return [left, *game.finish(state, game.apply(state, left))]
 
 
+#: The events that close a game, after the turn that led to them.
+_CLOSING = frozenset({"limit_reached", "game_finished"})
+
+
 def timed_out(game: Game, state: Ending, events: list[Any]) -> list[Any]:
-    """The stand-in's ``events`` for the seat to play, with ``TurnTimedOut`` after its turn."""
+    """The stand-in's ``events`` for the seat to play, with ``TurnTimedOut`` after its turn (before
+    the events that close the game, if it led to its end)."""
     seat = state.turn_seat
     marker = TurnTimedOut(seat=seat, in_a_row=timeouts_of(state, seat) + 1)
-    if events and events[-1].type == "game_finished":
-        return [*events[:-1], marker, events[-1]]
-    return [*events, marker]
+    turn = len(events)
+    while turn and events[turn - 1].type in _CLOSING:
+        turn -= 1
+    return [*events[:turn], marker, *events[turn:]]
 
 
 def apply(game: Game, state: S, event: Event) -> S:
@@ -326,6 +388,8 @@ def apply(game: Game, state: S, event: Event) -> S:
         if event.winner is not None and event.winner not in live_seats(state):
             raise ValueError(f"seat {event.winner} cannot win")
         return replace(state, adjudicated=True)  # type: ignore[type-var]
+    if isinstance(event, LimitReached):
+        return replace(state, limit_reached=True)  # type: ignore[type-var]
     if event.seat in state.out or not 0 <= event.seat < state.seats:
         raise ValueError(f"seat {event.seat} cannot leave")
     left = replace(state, out=(*state.out, event.seat))  # type: ignore[type-var]
@@ -333,4 +397,6 @@ def apply(game: Game, state: S, event: Event) -> S:
 
 
 def is_ending(command: object) -> bool:
-    return isinstance(command, Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate)
+    return isinstance(
+        command, Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
+    )

@@ -21,6 +21,10 @@ Decisions this module makes where RULES.md is silent:
   straight back to it, so ``LastRoundStarted`` and ``GameFinished`` follow its ``TurnBanked``.
 - During the last round, other seats that pass the target change nothing: the round still ends
   when the turn comes back to the seat that triggered it.
+- A game ends at the end of its round ``MAX_ROUNDS`` (300) whatever else is under way, a last
+  round too (``ending.LimitReached``, reason ``rounds``): the seats still playing placed by their
+  banked totals, equal totals sharing a place. A round ends when the turn passes on from the last
+  seat still playing in seat order (in a game of one, at every turn).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from games.rules.base import DiceRoller, RuleError, WireError, places_for, requi
 from games.rules.fairness import Commitment
 from games.rules.ten_thousand_model import (
     DEFAULT_TARGET,
+    MAX_ROUNDS,
     MAX_SEATS,
     MIN_SEATS,
     TARGETS,
@@ -74,6 +79,7 @@ from games.rules.ten_thousand_scoring import (
 __all__ = [
     "DEFAULT_TARGET",
     "DICE",
+    "MAX_ROUNDS",
     "MAX_SEATS",
     "MIN_SEATS",
     "STRAIGHT_POINTS",
@@ -122,15 +128,22 @@ def start(
     seats: int,
     options: Mapping[str, Any] | TenThousandOptions | None = None,
     fairness: Commitment | None = None,
+    *,
+    max_rounds: int | None = None,
 ) -> list[Event]:
-    """The events that open a game of ``seats`` players (1-7)."""
+    """The events that open a game of ``seats`` players (1-7), which ends at the latest at the end
+    of round ``max_rounds`` (by default ``MAX_ROUNDS``)."""
     if isinstance(seats, bool) or not isinstance(seats, int) or not MIN_SEATS <= seats <= MAX_SEATS:
         raise RuleError("invalid_seat_count", field="seats", min=MIN_SEATS, max=MAX_SEATS)
+    if max_rounds is None:
+        max_rounds = MAX_ROUNDS
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise ValueError(f"not a limit of rounds: {max_rounds!r}")
     if isinstance(options, TenThousandOptions):
         opts = TenThousandOptions(target=check_target(options.target))
     else:
         opts = options_from_wire(options)
-    return [GameStarted(seats=seats, options=opts, fairness=fairness)]
+    return [GameStarted(seats=seats, options=opts, fairness=fairness, max_rounds=max_rounds)]
 
 
 def _set_aside(state: TenThousandState, keep: Sequence[object]) -> DiceSetAside:
@@ -211,7 +224,8 @@ def _end_turn(state: TenThousandState, tail: list[Event]) -> list[Event]:
 
 def _finish(before: TenThousandState, after: TenThousandState) -> list[Event]:
     """``game_finished`` if the game is over in ``after``: at most one seat is left of several,
-    or the turn came back to (or past, if it left) the seat that reached the target."""
+    or the turn came back to (or past, if it left) the seat that reached the target; else, at
+    the end of the game's last round allowed, ``limit_reached`` and ``game_finished``."""
     live = ending.live_seats(after)
     passed = before.turn_seat != after.turn_seat or after.seats == 1
     trigger = after.last_round_trigger
@@ -220,13 +234,15 @@ def _finish(before: TenThousandState, after: TenThousandState) -> list[Event]:
         and passed
         and ending.passes(after, before.turn_seat, after.turn_seat, trigger)
     )
-    if not over:
-        return []
-    return [
-        GameFinished(
-            totals=after.totals, places=ending.places_with_leavers(after.totals, after.out)
-        )
-    ]
+    if over:
+        return [
+            GameFinished(
+                totals=after.totals, places=ending.places_with_leavers(after.totals, after.out)
+            )
+        ]
+    if after.max_rounds is not None and after.rounds_played == after.max_rounds:
+        return ending.at_limit(_GAME, after, "rounds", after.max_rounds)
+    return []
 
 
 def _stand_in(state: TenThousandState, roller: DiceRoller) -> list[Event]:
@@ -275,19 +291,31 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
             raise ValueError("game_started must be the first event")
         if not MIN_SEATS <= event.seats <= MAX_SEATS:
             raise ValueError(f"bad seat count {event.seats}")
-        return TenThousandState(seats=event.seats, options=event.options, totals=(0,) * event.seats)
+        return TenThousandState(
+            seats=event.seats,
+            options=event.options,
+            totals=(0,) * event.seats,
+            max_rounds=event.max_rounds,
+            rounds_played=None if event.max_rounds is None else 0,
+        )
     if state is None:
         raise ValueError(f"{event.type} before game_started")
     if state.finished:
         raise ValueError(f"{event.type} after the game finished")
     if isinstance(event, GameFinished):
         few = len(ending.live_seats(state)) < min(2, state.seats)
-        if not (state.last_round or few or state.adjudicated) or len(event.places) != state.seats:
+        ended = state.last_round or few or state.adjudicated or state.limit_reached
+        if not ended or len(event.places) != state.seats:
             raise ValueError("game_finished before the last round is over")
         return replace(state, finished=True, totals=event.totals, places=event.places)
     # ending.EVENTS, spelt out so that the type checker narrows ``event`` (a tuple it cannot).
     if isinstance(
-        event, ending.SeatLeft | ending.GameAborted | ending.TurnTimedOut | ending.GameAdjudicated
+        event,
+        ending.SeatLeft
+        | ending.GameAborted
+        | ending.TurnTimedOut
+        | ending.GameAdjudicated
+        | ending.LimitReached,
     ):
         return ending.apply(_GAME, state, event)
     if isinstance(event, LastRoundStarted):
@@ -331,13 +359,19 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
 
 
 def _next_turn(state: TenThousandState) -> TenThousandState:
-    """The turn passes to the next seat still playing; the seat that ended it by itself (or
-    left) starts its timed-out turns in a row again (a stand-in's turn is counted after it)."""
+    """The turn passes to the next seat still playing, a round played when it comes round in seat
+    order; the seat that ended it by itself (or left) starts its timed-out turns in a row again
+    (a stand-in's turn is counted after it)."""
     if state.timeouts:
         state = ending.with_timeouts(state, state.turn_seat, 0)
+    seat = ending.next_seat(state, state.turn_seat)
+    rounds = state.rounds_played
+    if rounds is not None and seat <= state.turn_seat:
+        rounds += 1
     return replace(
         state,
-        turn_seat=ending.next_seat(state, state.turn_seat),
+        turn_seat=seat,
+        rounds_played=rounds,
         roll=(),
         kept=(),
         kept_points=(),
@@ -352,8 +386,17 @@ def _result(state: TenThousandState, places: tuple[int, ...]) -> GameFinished:
     return GameFinished(totals=state.totals, places=places)
 
 
+def _totals(state: TenThousandState) -> tuple[int, ...]:
+    return state.totals
+
+
 _GAME = ending.Game(
-    apply=apply, pass_turn=_next_turn, finish=_finish, stand_in=_stand_in, finished=_result
+    apply=apply,
+    pass_turn=_next_turn,
+    finish=_finish,
+    stand_in=_stand_in,
+    finished=_result,
+    totals=_totals,
 )
 
 #: ``replay(events)``: the state of a game is exactly the fold of its events.

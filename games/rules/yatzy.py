@@ -335,20 +335,28 @@ def _pass_turn(state: YatzyState) -> YatzyState:
 
 
 def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
-    if not (_over(state) or state.adjudicated) or len(event.places) != state.seats:
+    ended = _over(state) or state.adjudicated or state.limit_reached
+    if not ended or len(event.places) != state.seats:
         raise ValueError("game_finished before every box is used")
     return replace(state, finished=True, places=tuple(event.places))
 
 
 def _result(state: YatzyState, places: tuple[int, ...]) -> GameFinished:
     """The game finished with ``places`` (adjudicated), each seat's total as it stands."""
-    return GameFinished(
-        totals=tuple(state.totals(s).total for s in range(state.seats)), places=places
-    )
+    return GameFinished(totals=_totals(state), places=places)
+
+
+def _totals(state: YatzyState) -> tuple[int, ...]:
+    return tuple(state.totals(seat).total for seat in range(state.seats))
 
 
 _GAME = ending.Game(
-    apply=apply, pass_turn=_pass_turn, finish=_finish, stand_in=_stand_in, finished=_result
+    apply=apply,
+    pass_turn=_pass_turn,
+    finish=_finish,
+    stand_in=_stand_in,
+    finished=_result,
+    totals=_totals,
 )
 
 

@@ -187,6 +187,7 @@ Event: TypeAlias = (
     | ending.GameAborted
     | ending.TurnTimedOut
     | ending.GameAdjudicated
+    | ending.LimitReached
 )
 EVENTS = TaggedUnion[Event](
     GameStarted,
@@ -273,6 +274,8 @@ class YatzyState(WireForm):
     #: The staff decided the game (``ending.GameAdjudicated``); absent (None) otherwise, so the
     #: snapshots written before it stay as they were.
     adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
+    #: The game reached a limit of its length (``ending.LimitReached``); absent (None) otherwise.
+    limit_reached: Annotated[bool | None, OMITTED_IF_NONE] = None
 
     @property
     def current_seat(self) -> int | None:

@@ -11,6 +11,7 @@ import pytest
 
 from games.rules.base import RuleError
 from games.rules.ten_thousand import (
+    MAX_ROUNDS,
     TARGETS,
     Bank,
     Command,
@@ -98,9 +99,17 @@ def refused(state: TenThousandState, command: Command) -> RuleError:
 
 def test_start_opens_a_game() -> None:
     events = start(3)
-    assert events == [GameStarted(seats=3, options=TenThousandOptions(target=10000))]
+    assert events == [
+        GameStarted(seats=3, options=TenThousandOptions(target=10000), max_rounds=MAX_ROUNDS)
+    ]
     state = replay(events)
-    assert state == TenThousandState(seats=3, options=TenThousandOptions(), totals=(0, 0, 0))
+    assert state == TenThousandState(
+        seats=3,
+        options=TenThousandOptions(),
+        totals=(0, 0, 0),
+        max_rounds=MAX_ROUNDS,
+        rounds_played=0,
+    )
     assert state.current_seat == 0
     assert state.roll == ()
     assert state.dice_in_play == 6

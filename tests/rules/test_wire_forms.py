@@ -4,7 +4,10 @@ Events are stored in the database and sent to clients; states are the games' sna
 engines write must stay exactly what they wrote when ``wire_forms.jsonl`` was recorded, and what
 they wrote then must still decode to the same objects. Each line of the file is one event with the
 state after it. Re-record it (``.venv/bin/python -m tests.rules.test_wire_forms``) only when a wire
-form changes on purpose, and then old rows need a migration.
+form changes on purpose, and then old rows need a migration. The forms written before the games'
+limits of length (``wire_forms_before_limits.jsonl``: no ``max_rounds``, no ``limit_reached``) are
+the stored rows of the games begun before them: they must still decode and fold to exactly the
+states recorded beside them.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import pytest
 from games.rules import ten_thousand, yatzy
 
 GOLDEN = Path(__file__).with_name("wire_forms.jsonl")
+BEFORE_LIMITS = Path(__file__).with_name("wire_forms_before_limits.jsonl")
 ENGINES = {"yatzy": yatzy, "ten_thousand": ten_thousand}
 
 
@@ -84,11 +88,14 @@ def ten_thousand_game(seed: int) -> Iterator[tuple[Any, Any]]:
             yield event, state
 
 
-def scripted_game(kind: str, seats: int, script: list[str], seed: int) -> Iterator[tuple[Any, Any]]:
+def scripted_game(
+    kind: str, seats: int, script: list[str], seed: int, **limits: int
+) -> Iterator[tuple[Any, Any]]:
     """A game of ``seats`` played by ``script``: "roll", "mark" (yatzy: select a legal box) and
     the commands that end a game early ("time_out", "forfeit": a time out that forfeits, "claim"
-    by the next seat still playing, "resign" and "abort" by the seat to play) and the staff's
-    ("adjudicate": the seat to play wins, "draw", "staff_abort")."""
+    by the next seat still playing, "resign" and "abort" by the seat to play), the staff's
+    ("adjudicate": the seat to play wins, "draw", "staff_abort") and the server's ("limit": the
+    events per game reached). ``limits``: the start's (Dés 10 000's ``max_rounds``)."""
     engine = ENGINES[kind]
     rng = random.Random(seed)
 
@@ -96,7 +103,7 @@ def scripted_game(kind: str, seats: int, script: list[str], seed: int) -> Iterat
         return tuple(rng.randint(1, 6) for _ in range(n))
 
     options = {"auto_confirm_seconds": 2.5} if kind == "yatzy" else {"target": 5000}
-    (started,) = engine.start(seats, options)
+    (started,) = engine.start(seats, options, **limits)
     state = engine.apply(None, started)
     yield started, state
     for step in script:
@@ -110,6 +117,8 @@ def scripted_game(kind: str, seats: int, script: list[str], seed: int) -> Iterat
             command = {"type": "adjudicate", "winner": seat}
         elif step == "draw":
             command = {"type": "adjudicate", "winner": None}
+        elif step == "limit":
+            command = {"type": "end_at_limit", "limit": "events", "count": 40}
         elif step == "claim":
             seat = next(s for s in range(seat + 1, seat + seats) if s % seats not in state.out)
             seat %= seats
@@ -135,6 +144,10 @@ def recorded(kind: str) -> list[tuple[Any, Any]]:
     played += scripted_game(kind, 3, ["roll", "resign", "adjudicate"], seed=7)
     played += scripted_game(kind, 2, ["roll", "draw"], seed=8)
     played += scripted_game(kind, 2, ["roll", "time_out", "roll", "staff_abort"], seed=9)
+    # The limits of length: the server's events per game, Dés 10 000's rounds.
+    played += scripted_game(kind, 3, ["roll", "resign", "roll", "time_out", "limit"], seed=10)
+    if kind == "ten_thousand":
+        played += scripted_game(kind, 2, ["time_out"] * 4, seed=12, max_rounds=2)
     # A seat calls the game off before any dice are thrown (the only time it may).
     return played + list(scripted_game(kind, 2, ["abort"], seed=6))
 
@@ -159,6 +172,24 @@ def golden_lines(kind: str) -> list[str]:
 @pytest.mark.parametrize("kind", ENGINES)
 def test_encoding_is_byte_for_byte_the_recorded_one(kind: str) -> None:
     assert wire_lines(kind) == golden_lines(kind)
+
+
+@pytest.mark.parametrize("kind", ENGINES)
+def test_forms_written_before_the_limits_fold_as_they_did(kind: str) -> None:
+    """A game begun before the limits of length: its stored events decode, encode byte for byte as
+    they were, and fold to exactly the snapshots written then (no limit appears in them)."""
+    engine = ENGINES[kind]
+    lines = [json.loads(line) for line in BEFORE_LIMITS.read_text().splitlines()]
+    lines = [line for line in lines if line["game"] == kind]
+    assert len(lines) > 50
+    state = None
+    for line in lines:
+        event = engine.event_from_wire(line["event"])
+        assert json.dumps(event.to_wire()) == json.dumps(line["event"])
+        state = engine.apply(None if event.type == "game_started" else state, event)
+        assert json.dumps(state.to_wire()) == json.dumps(line["state"])
+        assert engine.state_from_wire(line["state"]) == state
+        assert state.limit_reached is None and getattr(state, "max_rounds", None) is None
 
 
 @pytest.mark.parametrize("kind", ENGINES)
@@ -199,12 +230,15 @@ def test_the_recorded_games_hold_every_event_type_and_state_shape(kind: str) -> 
     assert states[-1].finished and states[-1].aborted
     left = {event.reason for event, _ in played if event.type == "seat_left"}
     assert left == {"resigned", "claimed", "timed_out"}
+    limits = {event.limit for event, _ in played if event.type == "limit_reached"}
     if kind == "yatzy":
         assert any(s.selected is not None for s in states)
         assert any(s.yatzy_bonus_points != (0, 0) for s in states)
+        assert limits == {"events"}
     else:
         assert any(s.hot_dice for s in states)
         assert any(s.last_round_trigger is not None and not s.finished for s in states)
+        assert limits == {"events", "rounds"}
 
 
 if __name__ == "__main__":
