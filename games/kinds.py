@@ -13,7 +13,8 @@ In the spirit of scalachess's ``Variant``: a kind (``yatzy``, ``ten_thousand``) 
   and the turn clock's stand-in for a seat whose clock ran out (the rules' ``time_out``, which
   never plays better than the player would: ``games.rules.ending``), and the moves that leave
   the clock running (yatzy's ``select``);
-- its analysis for players (the keep preview of Dés 10 000).
+- its analysis for players (the keep preview of Dés 10 000);
+- its limit of events per game, at which the move path ends a game (``max_events``).
 
 Every other module asks ``kind_for(code)`` (one dict lookup) or goes through ``KINDS``: nothing
 outside this module and ``games.rules`` tells one kind from another. A new game is one rules module,
@@ -181,6 +182,10 @@ class Kind:
     computer: Callable[[Any, str], dict[str, Any]]
     #: The computer's advice to the seat to play (``games/{id}/hint/``).
     hint: Callable[[Any], dict[str, Any]]
+    #: The move that brings a game's log to this many events ends the game there (the rules'
+    #: ``end_at_limit``: the seats placed by their totals as they stand), so that no game's log,
+    #: which its replay and analysis fold, grows without bound. Well above any game played.
+    max_events: int
     auto_confirm: AutoConfirm | None = None
     #: The types of the events that leave the turn clock as it was (and a seat idle, for a
     #: claim): marking a box buys no time.
@@ -251,6 +256,9 @@ YATZY = Kind(
     default_level="optimal",
     computer=computer.yatzy_command,
     hint=computer.yatzy_hint,
+    # Never reached: the longest game there can be has 1,959 events (six seats, 13 turns each of
+    # 3 rolls, 20 marks, a box and a timed-out turn; the start, the end, the seats leaving).
+    max_events=2500,
     clock_kept_by=frozenset({yatzy.BoxSelected.type}),
     # The seeds' auto-confirm (000/001).
     rated_presets=MappingProxyType({"auto_confirm_seconds": (3.0,)}),
@@ -284,6 +292,9 @@ TEN_THOUSAND = Kind(
     default_level="expert",
     computer=computer.ten_thousand_command,
     hint=computer.ten_thousand_hint,
+    # A game ends at its round limit first (300 rounds: games.rules.ten_thousand.MAX_ROUNDS);
+    # this bounds the games begun before it, and a turn that would never end.
+    max_events=20000,
     preview=ten_thousand_view.preview,
     rated_presets=MappingProxyType({"target": ten_thousand.TARGETS}),
     analyst=Analyst(

@@ -25,7 +25,7 @@ from games import event_store, fairness, followups
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
-from games.rules import RuleError, ending
+from games.rules import DiceRoller, RuleError, ending
 from games.rules.fairness import is_client_seed
 from games.timers import MoveContext, deadline_after
 from players import rating_service
@@ -346,9 +346,29 @@ def _game_move(
         decided = engine.decide(state, parsed, roller)
     except RuleError as exc:
         raise refused_by_rules(exc) from None
+    decided = [*decided, *_at_limit(game, state, decided, roller)]
     events = fairness.after_decision(game, roller, decided)
     records, after = _append(game, state, events, actor=actor, automatic=automatic)
     return MoveResult(game=game, events=records, state=after)
+
+
+def _at_limit(
+    game: Game, state: WireState, decided: Sequence[WireEvent], roller: DiceRoller
+) -> list[WireEvent]:
+    """The events that end the game where this move brings its log to its kind's ``max_events``
+    (``limit_reached``, then ``game_finished`` with the totals as they stand); none before, nor
+    after a move that ended the game itself."""
+    kind = kind_for(game.kind)
+    if game.version + len(decided) < kind.max_events:
+        return []
+    after = state
+    for event in decided:
+        after = kind.engine.apply(after, event)
+    seat = after.current_seat
+    if seat is None:
+        return []
+    limit = ending.EndAtLimit(seat=seat, limit="events", count=kind.max_events)
+    return kind.engine.decide(after, limit, roller)
 
 
 def _append(

@@ -67,6 +67,9 @@ class EndingSerializer(Rendered):
     timeouts = _ints(help_text="Each seat's timed-out turns in a row")
     aborted = serializers.BooleanField(help_text="Called off: no result")
     adjudicated = serializers.BooleanField(help_text="The staff decided the result")
+    limit_reached = serializers.BooleanField(
+        help_text="The game ended at a limit of its length: the highest total won"
+    )
 
 
 class YatzyStateSerializer(EndingSerializer):
@@ -98,6 +101,14 @@ class KeptSerializer(Rendered):
 
 class TenThousandStateSerializer(EndingSerializer):
     target = serializers.IntegerField()
+    round = serializers.IntegerField(
+        allow_null=True,
+        help_text="The round being played (every seat plays one turn a round); null in a game "
+        "begun before the limit of rounds",
+    )
+    max_rounds = serializers.IntegerField(
+        allow_null=True, help_text="The game ends at the end of this round, the highest total first"
+    )
     turn_seat = serializers.IntegerField(allow_null=True, help_text="null once finished")
     totals = _ints(help_text="Each seat's banked total")
     roll = _ints(help_text="The current roll; empty when none is pending")

@@ -24,13 +24,14 @@ def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, An
 
 def ending_view(state: Any) -> dict[str, Any]:
     """What every game's view says of a game that may end early (``games.rules.ending``): the
-    seats that left, each seat's timed-out turns in a row, whether the game was aborted, and
-    whether the staff decided its result."""
+    seats that left, each seat's timed-out turns in a row, whether the game was aborted, whether
+    the staff decided its result, and whether it ended at a limit of its length."""
     return {
         "out": list(state.out),
         "timeouts": list(state.timeouts or (0,) * state.seats),
         "aborted": state.aborted,
         "adjudicated": bool(state.adjudicated),
+        "limit_reached": bool(state.limit_reached),
     }
 
 
@@ -98,6 +99,7 @@ ENDING_MESSAGES = {
     "game_aborted": _("The game was aborted: nobody wins."),
     "game_adjudicated": _("The game was decided by the staff."),
     "turn_timed_out": _("Time ran out: the turn was played for the player."),
+    "limit_reached": _("The game has reached its length limit: the highest total wins."),
 }
 _ENDING_WORDS = Translated(ENDING_MESSAGES)
 

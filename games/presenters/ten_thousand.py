@@ -12,6 +12,7 @@ from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points
 HOT_DICE = _("Hot dice!")
 LAST_ROUND = _("Last round!")
 LOST_ROUND = _("Lost round!")
+ROUND_LIMIT = _("The last round allowed: the game ends after it, the highest total first.")
 # The new-game form's name for a table with a computer opponent.
 HUMANS_PLUS_AI = _("Humans + 1 AI")
 MOVE_LABELS = {"roll": _("Roll"), "bank": _("Bank")}
@@ -27,6 +28,7 @@ _WORDS = Translated(
         "hot_dice": HOT_DICE,
         "last_round": LAST_ROUND,
         "round_lost": LOST_ROUND,
+        "round_limit": ROUND_LIMIT,
         "humans_plus_ai": HUMANS_PLUS_AI,
         **MOVE_LABELS,
     }
@@ -58,9 +60,14 @@ def present_rules(state: rules.TenThousandState) -> dict[str, Any]:
         messages.append({"code": "hot_dice", "text": words["hot_dice"]})
     if state.last_round and not state.finished:
         messages.append({"code": "last_round", "text": words["last_round"]})
+    round_now = _round(state)
+    if round_now is not None and round_now == state.max_rounds and not state.finished:
+        messages.append({"code": "round_limit", "text": words["round_limit"]})
     roll = list(state.roll)
     return {
         "target": state.target,
+        "round": round_now,
+        "max_rounds": state.max_rounds,
         "turn_seat": state.current_seat,
         "totals": list(state.totals),
         "roll": roll,
@@ -93,6 +100,14 @@ def present_rules(state: rules.TenThousandState) -> dict[str, Any]:
         if state.finished and not state.aborted
         else None,
     }
+
+
+def _round(state: rules.TenThousandState) -> int | None:
+    """The round being played (the last one once the game is over); None in a game begun before
+    the limit of rounds, which counts none."""
+    if state.max_rounds is None or state.rounds_played is None:
+        return None
+    return min(state.rounds_played + 1, state.max_rounds)
 
 
 def preview(wire_state: Mapping[str, Any], keep: list[int]) -> dict[str, Any]:

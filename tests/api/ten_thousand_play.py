@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.ten_thousand import keep_options, score_keep
+from games.rules.ten_thousand import MAX_ROUNDS, keep_options, score_keep
 from tests.doubles import ScriptedDice
 from tests.factories import Client, game_url
 
@@ -114,6 +114,7 @@ def check_event_log(events: list[dict[str, Any]], seats: int, target: int) -> li
         "type": "game_started",
         "seats": seats,
         "options": {"target": target},
+        "max_rounds": MAX_ROUNDS,
     }
     totals = [0] * seats
     turn = 0

@@ -100,5 +100,5 @@ export function gameStream(gameId, after, { onEvent, onOpen, onDown }) {
 export const EVENT_TYPES = [
   "game_started", "dice_rolled", "box_selected", "box_scored", "game_finished",
   "dice_set_aside", "hot_dice", "round_lost", "turn_banked", "last_round_started",
-  "seat_left", "game_aborted", "turn_timed_out",
+  "seat_left", "game_aborted", "turn_timed_out", "game_adjudicated", "limit_reached",
 ];
