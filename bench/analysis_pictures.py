@@ -69,15 +69,13 @@ def figures(kind: str, levels: Sequence[str], games: int) -> None:
 
 
 def picture(kind: str, levels: Sequence[str], names: list[str], seed: int, path: Path) -> None:
-    from games.analysis import Analysed
     from games.analysis_chart import render
     from games.kinds import kind_for
-    from games.models import Game
 
     analyst = kind_for(kind).analyst
     assert analyst is not None
     analysis = analyst.analyse(simulate(kind, levels, seed))
-    path.write_text(render(Analysed(Game(kind=kind), analyst, analysis, names)))
+    path.write_text(render(kind, analyst.chart(analysis), analysis.seats, names))
     print(f"wrote {path.relative_to(ROOT)}")
 
 

@@ -276,6 +276,9 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "120/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "20/min"),
+        # The reads that fold a game's log or read many games (analysis, its picture, replay,
+        # a player's statistics, the account's export), per account, else per address.
+        "expensive": os.environ.get("THROTTLE_EXPENSIVE", "30/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }

@@ -8,7 +8,9 @@ may thus make up to twice its rate across two windows that follow each other: wh
 floods needs, for a fraction of the cost.
 
 One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
-sign in), else ``user`` (by account) once authenticated, else ``anon`` (by address). The rates are
+sign in; ``expensive``: the reads that fold a game's log or read many games), else ``user`` (by
+account) once authenticated, else ``anon`` (by address). A scope counts by account once
+authenticated, else by address. The rates are
 the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the environment).
 """
 

@@ -4,22 +4,31 @@ and per decision, with the identity ``value = expected start + luck - skill loss
 A finished game's analysis is open to anyone. During play it is given only where the computer's
 help is (the game's ``assistance``: unrated games outside tournaments, unless turned off), for
 the moves already made.
+
+The fold of the log is kept per game version (``games.fold_cache``) as ``Kept``: the seats'
+lines, the picture's chart, and the answer's long lists (its turns, decisions and rolls) written
+as JSON once, in no language and without the seats' names. Each answer is made from it: the head
+(the method in the request's language, the seats with their names as they are now) written per
+request, the long lists spliced in as they were written.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
+from rest_framework.renderers import JSONRenderer
 
-from ai.analysis import Analysis, Decision, Roll, SeatLine, Turn
+from ai.analysis import Chart, Decision, Roll, SeatLine, Turn
 from config.refusals import Refusal
+from games import fold_cache
 from games.fairness import OVER
 from games.kinds import Analyst, kind_for
 from games.models import Game, GameId, GameStatus
-from games.selectors import game_events, game_get
+from games.selectors import game_get
 
 #: Values are given to this many decimals; the identity holds up to that rounding.
 DECIMALS = 2
@@ -35,29 +44,49 @@ def _allowed(game: Game) -> None:
 
 
 @dataclass(frozen=True)
-class Analysed:
-    game: Game
-    analyst: Analyst
-    analysis: Analysis
-    #: Each seat's name, in seat order.
-    names: list[str]
+class Kept:
+    """A game's analysis at one version, as it is kept: in no language, without the seats'
+    names. A few small objects and one string, so that reading it back costs little."""
+
+    finished: bool
+    #: Each seat's line, in seat order.
+    lines: list[SeatLine]
+    #: What the picture plots.
+    chart: Chart
+    #: The answer's ``"turns":[...],"decisions":[...],"rolls":[...]``, as the API writes JSON.
+    lists: bytes
 
 
-def game_analysed(game_id: GameId) -> Analysed:
-    """The game's analysis, where it may be given (else the refusal)."""
+def game_to_analyse(game_id: GameId) -> tuple[Game, Analyst]:
+    """The game (its seats loaded) and its kind's analyst, where its analysis may be given (else
+    the refusal): nothing is folded yet."""
     game = game_get(game_id)
     analyst = kind_for(game.kind).analyst
     if analyst is None:
         raise Refusal.ANALYSIS_NOT_AVAILABLE.error()
     _allowed(game)
-    analysis = _analyse(game, analyst)
-    return Analysed(game, analyst, analysis, [seat.display_name for seat in game.seats.all()])
+    return game, analyst
 
 
-def _analyse(game: Game, analyst: Analyst) -> Analysis:
-    engine = kind_for(game.kind).engine
-    rows = game_events(game).iterator()
-    return analyst.analyse((row.seq, engine.event_from_wire(row.data)) for row in rows)
+def seat_names(game: Game) -> list[str]:
+    """Each seat's name now, in seat order."""
+    return [seat.display_name for seat in game.seats.all()]
+
+
+def game_kept(game: Game, analyst: Analyst) -> Kept:
+    """The game's analysis at its version: folded once, then read back (``games.fold_cache``)."""
+    return fold_cache.per_version(game, "analysis", lambda: _kept(game, analyst))
+
+
+def _kept(game: Game, analyst: Analyst) -> Kept:
+    analysis = fold_cache.analysis_folded(game, analyst)
+    lists = {
+        "turns": [_turn(t) for t in analysis.turns],
+        "decisions": [_decision(d) for d in analysis.decisions],
+        "rolls": [_roll(r) for r in analysis.rolls],
+    }
+    written = JSONRenderer().render(lists)
+    return Kept(analysis.finished, analysis.seats, analyst.chart(analysis), written[1:-1])
 
 
 #: A finished game's analysis never changes: its seats' summaries are kept this long.
@@ -85,16 +114,11 @@ def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
             assert analyst is not None
             missing[key] = [
                 {"luck": line.luck, "skill_loss": line.skill_loss, "accuracy": line.accuracy}
-                for line in _analyse(game, analyst).seats
+                for line in fold_cache.analysis_folded(game, analyst).seats
             ]
     if missing:
         cache.set_many(missing, SUMMARY_SECONDS)
     return {keys[key].pk: summaries for key, summaries in {**found, **missing}.items()}
-
-
-def game_analysis(game_id: GameId) -> dict[str, Any]:
-    """The analysis of the game, as the API answers it."""
-    return body(game_analysed(game_id))
 
 
 def _r(value: float) -> float:
@@ -141,14 +165,12 @@ def _chance(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def body(analysed: Analysed) -> dict[str, Any]:
-    game, analyst, analysis, names = (
-        analysed.game, analysed.analyst, analysed.analysis, analysed.names,
-    )  # fmt: skip
+def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:
+    """The answer but its long lists: in the request's language, with the seats' names."""
     return {
         "game": str(game.pk),
         "kind": game.kind,
-        "finished": analysis.finished,
+        "finished": kept.finished,
         "method": {
             "values": str(analyst.values),
             "luck": _(
@@ -164,8 +186,15 @@ def body(analysed: Analysed) -> dict[str, Any]:
                 else _("For every seat: final = expected start + luck - skill loss.")
             ),
         },
-        "seats": [_seat(line, names[line.seat]) for line in analysis.seats],
-        "turns": [_turn(t) for t in analysis.turns],
-        "decisions": [_decision(d) for d in analysis.decisions],
-        "rolls": [_roll(r) for r in analysis.rolls],
+        "seats": [_seat(line, names[line.seat]) for line in kept.lines],
     }
+
+
+def written(head_json: bytes, kept: Kept) -> bytes:
+    """The whole answer as JSON: the head as written (an object), the long lists after it."""
+    return head_json[:-1] + b"," + kept.lists + b"}"
+
+
+def body(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:
+    """The whole answer as data (what ``written`` writes)."""
+    return {**head(game, analyst, kept, names), **json.loads(b"{" + kept.lists + b"}")}

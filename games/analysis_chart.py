@@ -7,13 +7,13 @@ chance to win in a two-seat Dés 10 000), and beside each seat its luck and skil
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from ai.analysis import Chart, SeatLine
-from games.analysis import Analysed
 from games.models import GameKind
 
 WIDTH, HEIGHT = 760, 420
@@ -56,9 +56,9 @@ def _number(value: float, chance: bool) -> str:
     return number_format(round(value))
 
 
-def render(analysed: Analysed) -> str:
-    """The SVG document."""
-    chart = analysed.analyst.chart(analysed.analysis)
+def render(kind_code: str, chart: Chart, lines: Sequence[SeatLine], names: Sequence[str]) -> str:
+    """The SVG document of a game of ``kind_code``: ``chart`` plotted, each seat's line (its
+    luck, skill loss and result) beside it under its name."""
     low, high = _bounds(chart)
     steps = max(1, max((len(line) for line in chart.lines), default=1) - 1)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -70,7 +70,7 @@ def render(analysed: Analysed) -> str:
         return TOP + plot_h * (1 - (v - low) / (high - low or 1))
 
     chance = chart.measure == "chance"
-    kind = dict(GameKind.choices).get(analysed.game.kind, analysed.game.kind)
+    kind = dict(GameKind.choices).get(kind_code, kind_code)
     title = _("%(game)s: luck and skill") % {"game": kind}
     out = [
         "<?xml version='1.0' encoding='UTF-8'?>",
@@ -111,17 +111,17 @@ def render(analysed: Analysed) -> str:
             f"<polyline class='seat' data-seat='{seat}' points='{points}' fill='none' "
             f"stroke='{colour}' stroke-width='2.5' stroke-linejoin='round'/>"
         )
-    out += _legend(analysed, LEFT + plot_w + 20)
+    out += _legend(lines, names, LEFT + plot_w + 20)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _legend(analysed: Analysed, left: int) -> list[str]:
+def _legend(lines: Sequence[SeatLine], names: Sequence[str], left: int) -> list[str]:
     out = []
-    for line in analysed.analysis.seats:
+    for line in lines:
         top = TOP + 10 + line.seat * 78
         colour = COLOURS[line.seat % len(COLOURS)]
-        name = analysed.names[line.seat] or _("Seat %(number)d") % {"number": line.seat + 1}
+        name = names[line.seat] or _("Seat %(number)d") % {"number": line.seat + 1}
         out += [
             f"<rect x='{left}' y='{top - 10}' width='14' height='14' fill='{colour}'/>",
             f"<text x='{left + 20}' y='{top + 2}' {FONT} font-size='13' "

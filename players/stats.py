@@ -113,11 +113,15 @@ class StatsSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class StatsView(APIView):
+    # It reads up to fifty games' analyses per kind (each folded once, then kept).
+    throttle_scope = "expensive"
+
     @extend_schema(
         summary="A player's statistics",
         description=(
             "Per game kind: games, wins, average score, and average luck, skill loss and "
-            "accuracy over the latest finished games; the rating history."
+            "accuracy over the latest finished games; the rating history. Throttled by the "
+            "`expensive` rate."
         ),
         responses=StatsSerializer,
         tags=["players"],

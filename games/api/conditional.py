@@ -4,6 +4,10 @@ The tag is strong: it names one representation byte for byte. A game's body is a
 version, its taken seats and status (a join or a start changes no version), the language it is
 written in and the viewer (``your_seats``), which ``Vary`` names; the tag holds them all.
 
+A game's analysis (``analysis/``, ``analysis.svg``) and its replay (``replay/``) have tags of
+their own: the analysis is a function of the game's version, the language and the seats' names;
+a replay of the event it was replayed to, the game's version (which it says) and the language.
+
 ``If-Match`` on a move is its precondition: one of this game's tags (``"v12..."``, whichever
 language and viewer it was read in, as all name the state at version 12), a bare version
 (``12``, ``"12"``) or ``*`` (any). A tag of another version answers 412 ``precondition_failed``;
@@ -12,7 +16,9 @@ a weak tag (``W/"..."``) never matches (RFC 9110's strong comparison).
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Sequence
 
 from django.utils import translation
 from rest_framework.request import Request
@@ -32,6 +38,19 @@ def game_etag(game: Game, request: Request) -> str:
     viewer = request.user.pk if request.user.is_authenticated else 0
     language = translation.get_language() or "en"
     return f'"v{game.version}.s{taken}.{game.status}.{language}.u{viewer}"'
+
+
+def analysis_etag(game: Game, names: Sequence[str]) -> str:
+    """The tag of the game's analysis and of its picture, in the active language."""
+    language = translation.get_language() or "en"
+    seats = hashlib.blake2b("\x1f".join(names).encode(), digest_size=6).hexdigest()
+    return f'"a{game.version}.{language}.{seats}"'
+
+
+def replay_etag(game: Game, at: int) -> str:
+    """The tag of the game's state after event ``at``, in the active language."""
+    language = translation.get_language() or "en"
+    return f'"r{at}.v{game.version}.{language}"'
 
 
 def if_match_version(request: Request) -> int | None:

@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -18,10 +19,17 @@ from rest_framework.views import APIView
 from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
-from games import analysis, analysis_chart, ending, selectors, services
+from games import analysis, analysis_chart, ending, fold_cache, selectors, services
 from games.api import schema_types as t
 from games.api import serializers as s
-from games.api.conditional import UNMATCHABLE, game_etag, if_match_version, not_modified
+from games.api.conditional import (
+    UNMATCHABLE,
+    analysis_etag,
+    game_etag,
+    if_match_version,
+    not_modified,
+    replay_etag,
+)
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
@@ -388,21 +396,49 @@ class GameEventsView(APIView):
         return Response({"version": game.version, "events": rendered})
 
 
+#: The ``ETag`` and ``If-None-Match`` of the reads that answer a game's folds.
+_FOLD_TAG_PARAMETERS = [OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)]
+#: Their answers are in the request's language (``?lang=`` is in the URL itself).
+_VARY = "Accept-Language"
+
+
+def _tagged(response: HttpResponse, etag: str) -> HttpResponse:
+    response["ETag"] = etag
+    response["Vary"] = _VARY
+    return response
+
+
 class GameReplayView(APIView):
+    throttle_scope = "expensive"
+
     @extend_schema(
         summary="The state at an event",
-        description=("The game's state as it was after event `at` (by default the latest)."),
-        parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
-        responses=t.ReplaySerializer,
+        description=(
+            "The game's state as it was after event `at` (by default the latest). Each state is "
+            "replayed once and kept (a finished game's for 30 days); a strong `ETag`: "
+            "`If-None-Match` answers 304. Throttled by the `expensive` rate."
+        ),
+        parameters=[
+            OpenApiParameter("at", int, description="The seq to replay up to"),
+            *_FOLD_TAG_PARAMETERS,
+        ],
+        responses={200: t.ReplaySerializer, 304: None},
         tags=["games"],
     )
     @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
-    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
-        state = selectors.game_state_at(game, at=at)
+        assert at is not None  # the default is a version
+        if not 0 <= at <= game.version:
+            raise Refusal.INVALID_SEQ.error()
+        etag = replay_etag(game, at)
+        if not_modified(request, etag):
+            return _tagged(Response(status=304), etag)
+        state = fold_cache.game_state_at(game, at)
         presented = None if state is None else kind_for(game.kind).presenter.present_rules(state)
-        return Response({"at": at, "version": game.version, "state": presented})
+        body = {"at": at, "version": game.version, "state": presented}
+        return _tagged(Response(body), etag)
 
 
 class GamePreviewView(APIView):
@@ -468,41 +504,20 @@ class GameHintView(APIView):
 class GameAnalysisView(APIView):
     """Luck against skill: per seat and per decision, from the computer's exact values."""
 
+    throttle_scope = "expensive"
+
     @extend_schema(
         summary="Luck against skill",
         description=(
             "Per seat and per decision: the move made, the best move, their expected values and "
             "the loss; per seat the expected start, luck, skill loss, accuracy and final score "
             "(final = expected start + luck - skill loss). For a finished game; during play only "
-            "where the game allows assistance."
+            "where the game allows assistance. The log is analysed once per game version and "
+            "kept (a finished game's for 30 days); a strong `ETag`: `If-None-Match` answers 304. "
+            "Throttled by the `expensive` rate."
         ),
-        responses=s.AnalysisSerializer,
-        tags=["games"],
-    )
-    @refuses(
-        Refusal.GAME_NOT_FOUND,
-        Refusal.GAME_NOT_STARTED,
-        Refusal.ANALYSIS_AFTER_THE_GAME,
-        Refusal.ANALYSIS_NOT_AVAILABLE,
-    )
-    def get(self, request: Request, game_id: uuid.UUID) -> Response:
-        return Response(analysis.game_analysis(game_id))
-
-
-class GameAnalysisChartView(APIView):
-    """The analysis as a picture: each seat's expected score or chance to win over the game."""
-
-    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
-        # A browser's <img> asks for images: the refusals still answer as JSON.
-        return super().perform_content_negotiation(request, force=True)
-
-    @extend_schema(
-        summary="The analysis as a picture",
-        description=(
-            "An SVG of each seat's expected final score round by round (Yatzy) or chance to win "
-            "turn by turn (Dés 10 000, two seats), with luck, skill loss and final score."
-        ),
-        responses={(200, "image/svg+xml"): OpenApiTypes.STR},
+        parameters=_FOLD_TAG_PARAMETERS,
+        responses={200: s.AnalysisSerializer, 304: None},
         tags=["games"],
     )
     @refuses(
@@ -512,5 +527,54 @@ class GameAnalysisChartView(APIView):
         Refusal.ANALYSIS_NOT_AVAILABLE,
     )
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
-        svg = analysis_chart.render(analysis.game_analysed(game_id))
-        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+        game, analyst = analysis.game_to_analyse(game_id)
+        names = analysis.seat_names(game)
+        etag = analysis_etag(game, names)
+        if not_modified(request, etag):
+            return _tagged(Response(status=304), etag)
+        kept = analysis.game_kept(game, analyst)
+        renderer = request.accepted_renderer
+        if not isinstance(renderer, JSONRenderer):  # the browsable API (development)
+            return _tagged(Response(analysis.body(game, analyst, kept, names)), etag)
+        # The long lists as they were written once; only the head is written now.
+        head = renderer.render(analysis.head(game, analyst, kept, names))
+        written = analysis.written(head, kept)
+        return _tagged(HttpResponse(written, content_type=renderer.media_type), etag)
+
+
+class GameAnalysisChartView(APIView):
+    """The analysis as a picture: each seat's expected score or chance to win over the game."""
+
+    throttle_scope = "expensive"
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # A browser's <img> asks for images: the refusals still answer as JSON.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        summary="The analysis as a picture",
+        description=(
+            "An SVG of each seat's expected final score round by round (Yatzy) or chance to win "
+            "turn by turn (Dés 10 000, two seats), with luck, skill loss and final score. Drawn "
+            "from the analysis kept per game version; a strong `ETag`: `If-None-Match` answers "
+            "304. Throttled by the `expensive` rate."
+        ),
+        parameters=_FOLD_TAG_PARAMETERS,
+        responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},
+        tags=["games"],
+    )
+    @refuses(
+        Refusal.GAME_NOT_FOUND,
+        Refusal.GAME_NOT_STARTED,
+        Refusal.ANALYSIS_AFTER_THE_GAME,
+        Refusal.ANALYSIS_NOT_AVAILABLE,
+    )
+    def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
+        game, analyst = analysis.game_to_analyse(game_id)
+        names = analysis.seat_names(game)
+        etag = analysis_etag(game, names)
+        if not_modified(request, etag):
+            return _tagged(HttpResponse(status=304), etag)
+        kept = analysis.game_kept(game, analyst)
+        svg = analysis_chart.render(game.kind, kept.chart, kept.lines, names)
+        return _tagged(HttpResponse(svg, content_type="image/svg+xml; charset=utf-8"), etag)
