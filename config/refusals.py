@@ -116,6 +116,17 @@ class Refusal(enum.Enum):
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )
+    # The account's export (players.export_files): written by the workers, then downloaded.
+    EXPORT_NOT_FOUND = Entry(
+        "not_found",
+        MISSING,
+        _("No export of this account: ask for one (POST accounts/me/export/)."),
+    )
+    EXPORT_NOT_READY = Entry(
+        "export_not_ready",
+        CONFLICT,
+        _("The export is not ready: see its status at accounts/me/export/."),
+    )
     # The sign-in guard (players.login_guard): Retry-After says when to try again.
     LOGIN_THROTTLED = Entry(
         "login_throttled",

@@ -292,6 +292,11 @@ REST_KNOX = {
     "TOKEN_PREFIX": "dice_",
 }
 
+# The account's export (players.export_files): written by the workers this many games a step,
+# kept this long once ready (or once asked for, if it never is), then deleted.
+EXPORT_BATCH = 100
+EXPORT_KEEP_HOURS = float(os.environ.get("EXPORT_KEEP_HOURS", "24"))
+
 # Idempotency-Key on the requests that create (config.idempotency): how long a key is kept; a
 # retry after that creates again.
 IDEMPOTENCY_KEY_TTL = timedelta(hours=float(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24")))
@@ -376,6 +381,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "players.tasks.purge_idempotency_keys",
         "schedule": 3600.0,
         "options": {"expires": 600},
+    },
+    "sweep-account-exports": {
+        "task": "players.tasks.sweep_account_exports",
+        "schedule": 60.0,
+        "options": {"expires": 120},
     },
     "tick-tournaments": {
         "task": "games.tournaments.tasks.tick_tournaments",

@@ -23,6 +23,7 @@ from knox.models import AuthToken
 
 from config.refusals import Refusal
 from games.moderation import CutOff, player_cut_off
+from players.export_files import account_exports_delete
 from players.models import DELETED_NAME, IdempotencyKey, Player
 
 #: What the deletion writes before the cut-off: every changed field but the username (a key).
@@ -83,6 +84,8 @@ def account_delete(*, player_id: int) -> CutOff:
     done = player_cut_off(player=player)
     # Stored answers to its retried requests (they name the account as it was).
     IdempotencyKey.objects.filter(scope=f"player:{player.pk}").delete()
+    # Its export: everything it had, email included.
+    account_exports_delete(player=player)
     _admin_log_renamed(player, old_username)
     # The username last. It is a key (its unique index): writing it takes the row FOR UPDATE,
     # which a transaction referring to the account (a seat, an event, a rating change) waits for

@@ -1,36 +1,27 @@
-"""``GET accounts/me/export/``: everything the server keeps of an account, as one JSON document:
-the account, every game it sat in or created with each game's whole event log, every rating
-change, every tournament entry.
+"""An account's export: everything the server keeps of it, as one JSON document: the account,
+every game it sat in or created with each game's whole event log, every rating change, every
+tournament entry (its schema: ``ExportSerializer``).
 
-The answer is streamed: games are read a hundred at a time (their events in one query per
-hundred), written out and dropped, so a large account's export never sits whole in memory.
+The document is written in pieces (``players.export_files`` stores them, a step each): its head,
+then the games a batch at a time (their events in one query per batch), then its tail; the pieces
+joined in order are the document.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from itertools import groupby
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Q
-from django.http import StreamingHttpResponse
-from django.utils import timezone
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import IsAuthenticated
-from rest_framework.request import Request
-from rest_framework.views import APIView
 
 from games import live
 from games.models import Game, GameEvent
 from games.presenters.common import iso_datetime
-from players.auth import request_player
 from players.models import Player
-
-#: Games written out per batch (and per events query).
-BATCH = 100
 
 
 class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
@@ -95,7 +86,7 @@ class ExportEntrySerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class ExportSerializer(serializers.Serializer[dict[str, Any]]):
-    """The schema of the streamed document (the view writes it piece by piece)."""
+    """The schema of the document (written piece by piece)."""
 
     exported_at = serializers.DateTimeField()
     account = ExportAccountSerializer()
@@ -104,7 +95,7 @@ class ExportSerializer(serializers.Serializer[dict[str, Any]]):
     tournament_entries = ExportEntrySerializer(many=True)
 
 
-def _dumps(value: Any) -> str:
+def dumps(value: Any) -> str:
     return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
 
 
@@ -156,24 +147,8 @@ def _game(game: Game, events: list[GameEvent]) -> dict[str, Any]:
     }
 
 
-def _games(player: Player) -> Iterator[dict[str, Any]]:
-    ids = (
-        Game.objects.filter(Q(seats__player=player) | Q(created_by=player))
-        .order_by("created_at", "id")
-        .values_list("pk", flat=True)
-        .distinct()
-    )
-    batch: list[Any] = []
-    for game_id in ids.iterator(chunk_size=BATCH * 10):
-        batch.append(game_id)
-        if len(batch) == BATCH:
-            yield from _games_of(batch)
-            batch = []
-    if batch:
-        yield from _games_of(batch)
-
-
-def _games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
+def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
+    """The games of ``ids`` with their logs, oldest first: a few queries, however many."""
     games = (
         Game.objects.filter(pk__in=ids)
         .select_related("created_by")
@@ -213,44 +188,17 @@ def _entries(player: Player) -> Iterator[dict[str, Any]]:
         }
 
 
-def _array(items: Iterable[dict[str, Any]]) -> Iterator[str]:
-    yield "["
-    for n, item in enumerate(items):
-        yield ("," if n else "") + _dumps(item)
-    yield "]"
+def _array(items: Iterable[dict[str, Any]]) -> str:
+    return "[" + ",".join(dumps(item) for item in items) + "]"
 
 
-def account_export(*, player: Player) -> Iterator[str]:
-    """The account's document, in pieces of JSON text that join into one object."""
-    yield '{"exported_at":' + _dumps(iso_datetime(timezone.now()))
-    yield ',"account":' + _dumps(_account(player))
-    yield ',"games":'
-    yield from _array(_games(player))
-    yield ',"rating_changes":'
-    yield from _array(_rating_changes(player))
-    yield ',"tournament_entries":'
-    yield from _array(_entries(player))
-    yield "}"
+def document_head(player: Player, exported_at: datetime) -> str:
+    """The document up to its games: ``{"exported_at": ..., "account": {...}, "games": [``."""
+    head = '{"exported_at":' + dumps(iso_datetime(exported_at))
+    return head + ',"account":' + dumps(_account(player)) + ',"games":['
 
 
-class ExportView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        summary="Export my data",
-        description=(
-            "Everything the server keeps of the account, as one JSON document: the account, "
-            "every game it sat in or created with the game's whole event log, every rating "
-            "change and every tournament entry. Streamed: a large account's export starts at "
-            "once and is written as it is read."
-        ),
-        responses={200: ExportSerializer},
-        tags=["accounts"],
-    )
-    def get(self, request: Request) -> StreamingHttpResponse:
-        player = request_player(request)
-        response = StreamingHttpResponse(
-            account_export(player=player), content_type="application/json"
-        )
-        response["Content-Disposition"] = 'attachment; filename="account.json"'
-        return response
+def document_tail(player: Player) -> str:
+    """The document after its games: ``], "rating_changes": [...], ...}``."""
+    changes, entries = _array(_rating_changes(player)), _array(_entries(player))
+    return '],"rating_changes":' + changes + ',"tournament_entries":' + entries + "}"

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Case, Q, Value, When
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
@@ -216,3 +217,56 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}"
+
+
+class ExportStatus(models.TextChoices):
+    #: Being written by the workers, a batch of games at a time.
+    PENDING = "pending", _("Being written")
+    READY = "ready", _("Ready")
+    #: A batch could not be written: ask for a new export.
+    FAILED = "failed", _("Failed")
+
+
+class AccountExport(models.Model):
+    """An account's data as one JSON document (``players.export_files``), which the workers write
+    a batch of games at a time into ``AccountExportPart`` rows, and the account downloads. One
+    per account: a new request replaces a finished one. The beat task
+    ``players.tasks.sweep_account_exports`` deletes it ``EXPORT_KEEP_HOURS`` after it was ready
+    (or asked for, if it never was) and starts again a batch that stalled."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="data_export")
+    status = models.CharField(max_length=8, choices=ExportStatus.choices, default="pending")
+    requested_at = models.DateTimeField(default=timezone.now)
+    #: When a batch was last written (one that stalls is queued again by the sweep).
+    progressed_at = models.DateTimeField(default=timezone.now)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    #: Deleted then (the sweep).
+    expires_at = models.DateTimeField(db_index=True)
+    #: The parts written so far: the next batch writes part ``parts``.
+    parts = models.PositiveIntegerField(default=0)
+    #: The games written so far, and the last one (by creation, then id): the next batch starts
+    #: after it.
+    games = models.PositiveIntegerField(default=0)
+    after_created_at = models.DateTimeField(null=True, blank=True)
+    after_game = models.UUIDField(null=True, blank=True)
+    #: The document's bytes so far: as JSON, and as stored (each part gzip-compressed).
+    size = models.BigIntegerField(default=0)
+    stored_size = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.status} {self.parts} parts"
+
+
+class AccountExportPart(models.Model):
+    """A piece of an export's document, gzip-compressed on its own (a gzip member): the parts in
+    order are one gzip stream of the whole document."""
+
+    export = models.ForeignKey(AccountExport, on_delete=models.CASCADE, related_name="+")
+    index = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["export", "index"], name="export_part_once")]
+
+    def __str__(self) -> str:
+        return f"{self.export_id} part {self.index}"

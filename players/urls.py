@@ -1,13 +1,18 @@
 from django.urls import path
 
-from players import api, export, profiles, stats
+from players import api, export_api, profiles, stats
 
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
     path("accounts/token/", api.TokenObtainView.as_view(), name="account-token"),
     path("accounts/token/revoke/", api.TokenRevokeView.as_view(), name="account-token-revoke"),
     path("accounts/me/", api.MeView.as_view(), name="account-me"),
-    path("accounts/me/export/", export.ExportView.as_view(), name="account-export"),
+    path("accounts/me/export/", export_api.ExportView.as_view(), name="account-export"),
+    path(
+        "accounts/me/export/download/",
+        export_api.ExportDownloadView.as_view(),
+        name="account-export-download",
+    ),
     path("stream/tickets/", api.StreamTicketView.as_view(), name="stream-ticket"),
 ]
 

@@ -136,9 +136,18 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     (A + "accounts/me/", "GET"): (to("/api/v1/accounts/me/"), (401, 200, 200, 200, 200, 200)),
     (A + "accounts/me/", "DELETE"): (own_password, (401, 204, 204, 204, 204, 204)),
+    # The account's export: its own; nobody here has asked for one yet.
+    (A + "accounts/me/export/", "POST"): (
+        to("/api/v1/accounts/me/export/"),
+        (401, 202, 202, 202, 202, 202),
+    ),
     (A + "accounts/me/export/", "GET"): (
         to("/api/v1/accounts/me/export/"),
-        (401, 200, 200, 200, 200, 200),
+        (401, 404, 404, 404, 404, 404),
+    ),
+    (A + "accounts/me/export/download/", "GET"): (
+        to("/api/v1/accounts/me/export/download/"),
+        (401, 404, 404, 404, 404, 404),
     ),
     (A + "stream/tickets/", "POST"): (
         to("/api/v1/stream/tickets/"),

@@ -175,3 +175,32 @@ def test_a_real_worker_fires_the_auto_confirm_and_plays_the_computer_turn(
     computer = GameEvent.objects.filter(game=game, data__seat=1)
     assert computer.exists() and all(event.automatic for event in computer)
     assert_whole_log(game)
+
+
+def test_a_real_worker_writes_an_accounts_export_a_step_at_a_time(worker: Worker) -> None:
+    """The web request only asks; the worker writes every step (each queuing the next) and the
+    account downloads the document (players.export_files)."""
+    import gzip
+    import json
+
+    from players.models import AccountExport
+    from tests.factories import api_client, scored_turn
+
+    ann = api_client("ann")
+    player = Player.objects.get(username="ann")
+    games = [new_game(player, "yatzy", ["me"]) for _ in range(3)]
+    for game in games:
+        scored_turn(game, player)
+    # A hundred games a step (EXPORT_BATCH): three steps, the head, the games, the tail.
+    assert ann.post("/api/v1/accounts/me/export/").status_code == 202
+    wait_for(
+        lambda: AccountExport.objects.filter(player=player, status="ready").exists(),
+        60,
+        "the worker to write the export",
+        worker,
+    )
+    assert AccountExport.objects.get(player=player).parts == 3
+    response: Any = ann.get("/api/v1/accounts/me/export/download/", HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200
+    document = json.loads(gzip.decompress(b"".join(response.streaming_content)))
+    assert [g["id"] for g in document["games"]] == [str(g.pk) for g in games]
