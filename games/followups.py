@@ -17,7 +17,6 @@ from typing import Any
 from config.redis_client import redis_batch
 from games import jobs, live
 from games.models import Game, GameEvent
-from games.tournaments import scheduling
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ def after_commit(advance: Advance) -> None:
 
     1. publish: the game's streams and the players concerned hear of the new version;
     2. the server's own next move: the computer's turn, or the game's timer (auto-confirm, clock);
-    3. a finished tournament game may end its round.
+    3. a finished tournament game may end its round (``jobs.game_finished``).
 
     On Redis, the notes of 1 and the timer of 2 go in one round trip.
     """
@@ -119,4 +118,4 @@ def after_commit(advance: Advance) -> None:
             batch=batch,
         )
     if advance.finished:
-        scheduling.on_game_advanced(game_id=advance.game_id, finished=True)
+        jobs.game_finished(game_id=advance.game_id)

@@ -266,6 +266,17 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
     return True
 
 
+def tournament_table_finished(*, game_id: GameId | str) -> bool:
+    """A table's game is over (``games.jobs.game_finished`` names the task): its tournament may
+    advance. False for a game that is no tournament's table."""
+    tournament_id = (
+        TournamentGame.objects.filter(game_id=game_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    return tournament_id is not None and tournament_advance(tournament_id=tournament_id)
+
+
 def _next_round(tournament: Tournament) -> p.Round | None:
     number = tournament.current_round + 1
     history, results = pairing_history(tournament)
