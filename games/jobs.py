@@ -17,7 +17,7 @@ from celery import current_app
 from django.conf import settings
 
 from config.redis_client import CommandBatch
-from games.models import Game
+from games.models import Game, GameId
 from games.timer_wheel import timer_schedule
 
 log = logging.getLogger(__name__)
@@ -63,11 +63,15 @@ def queue_tournament_advance(*, tournament_id: int) -> None:
     _queue(ADVANCE_TOURNAMENT, tournament_id)
 
 
-def game_finished(*, game_id: object) -> None:
+def queue_table_finished(*, game_id: GameId) -> None:
+    _queue(TABLE_FINISHED, str(game_id))
+
+
+def game_finished(*, game_id: GameId) -> None:
     """A finished game that is a tournament's table: its round may be over (a task, so rounds do
     not wait for beat; beat's tick catches any that is lost). Other games queue nothing."""
     if Game.objects.filter(pk=game_id, tournament_game__isnull=False).exists():
-        _queue(TABLE_FINISHED, str(game_id))
+        queue_table_finished(game_id=game_id)
 
 
 def schedule_followups(
