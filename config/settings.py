@@ -146,6 +146,9 @@ elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
     # (planning the seats-and-game lock was half of the database's work for a move).
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
+# The hot paths' shortcuts through Django's internals (config.orm_shortcuts); false takes the
+# plain ORM path of each, should a Django upgrade break one before it is mended.
+ORM_SHORTCUTS = env_bool("ORM_SHORTCUTS", True)
 if _ON_POSTGRES:
     # With the database's host gone, a connection fails in seconds, not at the system's TCP
     # time-out (minutes); the request is answered 503 (config.outage). libpq's least is 2.

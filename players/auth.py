@@ -26,7 +26,7 @@ from knox.models import get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 
-from config.queries import PreparedSelect
+from config.orm_shortcuts import PreparedSelect
 from config.refusals import Refusal
 from players.models import Player
 
