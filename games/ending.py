@@ -22,7 +22,8 @@ from config.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus
-from games.services import MoveResult, computer_seats, controlled_seats, game_move
+from games.seating import controlled_seats
+from games.services import MoveResult, computer_seats, game_move
 from players.models import Player
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from config.errors import ApiError
 from config.refusals import Refusal
-from games import live
+from games import live, notes
 from games.leaving import GamesLeft, player_running_games_end
 from games.matchmaking.seeks import seeks_withdraw_for_player
 from games.tournaments.models import Entrant, TournamentStatus
@@ -95,7 +95,7 @@ def player_cut_off(*, player: Player) -> CutOff:
     withdrawn = entries_withdraw(player=player)
     games = player_running_games_end(player=player)
     # A stream opened before the cut-off would go on until its lifetime ends: the note ends it.
-    live.publish_on_commit([(player.pk, {"type": "account_closed"})])
+    live.publish_on_commit([(player.pk, notes.AccountClosed())])
     return CutOff(tokens=tokens, sessions=sessions, seeks=seeks, entries=withdrawn, games=games)
 
 

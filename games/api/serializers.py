@@ -17,7 +17,7 @@ from rest_framework import serializers
 from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
-from games.services import controlled_seats
+from games.seating import controlled_seats
 from players.identity import display_name_clean
 from players.models import Player
 

@@ -54,7 +54,7 @@ def test_nothing_follows_before_the_commit_and_then_in_order(
     assert publish["game_id"] == game.pk
     assert publish["version"] == 2
     # Ann's turn (her own seat): she is told.
-    assert [(player, note["type"]) for player, note in publish["player_notes"]] == [
+    assert [(player, note.type) for player, note in publish["player_notes"]] == [
         (ann.pk, "your_turn")
     ]
     schedule = calls[1][1]
