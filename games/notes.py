@@ -32,38 +32,34 @@ class Note:
 
 
 @dataclass(frozen=True)
-class YourTurn(Note):
+class _AboutSeat(Note):
+    game: str = field(metadata=UUID)
+    kind: str
+    version: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class YourTurn(_AboutSeat):
     """It is this seat's turn (sent on connect for every such game, then after each move that
     leaves the turn with you); `deadline`: when the timer plays it, if any."""
 
     type = "your_turn"
-    game: str = field(metadata=UUID)
-    kind: str
-    version: int
-    seat: int
     deadline: str | None = field(metadata=DATE_TIME)
 
 
 @dataclass(frozen=True)
-class GameStarted(Note):
+class GameStarted(_AboutSeat):
     """A game you sit at started."""
 
     type = "game_started"
-    game: str = field(metadata=UUID)
-    kind: str
-    version: int
-    seat: int
 
 
 @dataclass(frozen=True)
-class GameFinished(Note):
+class GameFinished(_AboutSeat):
     """A game you sit at is over."""
 
     type = "game_finished"
-    game: str = field(metadata=UUID)
-    kind: str
-    version: int
-    seat: int
 
 
 @dataclass(frozen=True)
