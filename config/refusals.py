@@ -356,6 +356,8 @@ class Refusal(enum.Enum):
         BAD,
         _("Dice must be given as distinct positions of the current roll."),
     )
+    # A list of dice longer than the game's dice, refused before any of its items is read.
+    TOO_MANY_DICE = Entry("too_many_dice", BAD, _("This names more dice than the game has."))
     UNKNOWN_BOX = Entry("unknown_box", BAD, _("There is no such box on the score sheet."), "box")
     INVALID_OPTION = Entry("invalid_option", BAD, _("This game option is not valid."))
     INVALID_SEAT_COUNT = Entry(
