@@ -420,6 +420,7 @@ async def respond(
     status: int,
     body: dict[str, Any],
     content_type: str = "application/json",
+    extra: tuple[tuple[bytes, bytes], ...] = (),
 ) -> None:
     payload = json.dumps(body, separators=(",", ":")).encode()
     headers = [
@@ -428,6 +429,7 @@ async def respond(
         (b"content-language", request.language.encode()),
         (b"vary", b"Accept-Language, Origin"),
         *cors.answer_headers(request.headers),
+        *extra,
     ]
     if "retry_after" in body:  # a throttled refusal, as the API's handler sends it
         headers.append((b"retry-after", str(body["retry_after"]).encode()))
@@ -446,8 +448,10 @@ async def preflight(send: Send, request: Request) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def refuse(send: Send, request: Request, exc: ApiError) -> None:
+async def refuse(
+    send: Send, request: Request, exc: ApiError, extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
     """A refusal of the one vocabulary (config.refusals) in the API's one error shape, an RFC 9457
     problem: the same codes, words and body as the WSGI tier's."""
     body = problem_body(exc, request.origin)
-    await respond(send, request, exc.status_code, body, PROBLEM_JSON)
+    await respond(send, request, exc.status_code, body, PROBLEM_JSON, extra)
