@@ -69,6 +69,10 @@ class Refusal(enum.Enum):
         _("The request headers are too large."),
     )
     JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
+    # A Host outside ALLOWED_HOSTS (both tiers): its problem's type is relative, naming no host.
+    DISALLOWED_HOST = Entry(
+        "disallowed_host", BAD, _("This server does not answer for that host name."), "Host"
+    )
     SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
     # The database out of reach (stopped, restarting, cut off): not a failure of the request, so
     # not a 500; Retry-After says when to ask again (config.outage).
@@ -352,6 +356,8 @@ class Refusal(enum.Enum):
         BAD,
         _("Dice must be given as distinct positions of the current roll."),
     )
+    # A list of dice longer than the game's dice, refused before any of its items is read.
+    TOO_MANY_DICE = Entry("too_many_dice", BAD, _("This names more dice than the game has."))
     UNKNOWN_BOX = Entry("unknown_box", BAD, _("There is no such box on the score sheet."), "box")
     INVALID_OPTION = Entry("invalid_option", BAD, _("This game option is not valid."))
     INVALID_SEAT_COUNT = Entry(

@@ -253,6 +253,12 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "2"))
 # the client's address is that many entries from its end (config.client_address). 0 (make run:
 # clients connect straight to the server) ignores the header; make serve and docker-compose set 1.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+# Every per-address count (throttles, the sign-in guard, the stream caps) counts an IPv6 client
+# by its first IPV6_BUCKET_PREFIX bits, one /64 by default: a subnet is one customer's, and a
+# whole address would give it 2^64 buckets (config.client_address.address_bucket).
+IPV6_BUCKET_PREFIX = int(os.environ.get("IPV6_BUCKET_PREFIX", "64"))
+if not 1 <= IPV6_BUCKET_PREFIX <= 128:
+    raise ImproperlyConfigured("IPV6_BUCKET_PREFIX is a prefix length, 1 to 128")
 
 _BROWSABLE = env_bool("BROWSABLE_API", DEBUG)
 REST_FRAMEWORK = {

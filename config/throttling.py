@@ -8,8 +8,9 @@ may thus make up to twice its rate across two windows that follow each other: wh
 floods needs, for a fraction of the cost.
 
 One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
-sign in), else ``user`` (by account) once authenticated, else ``anon`` (by address). The rates are
-the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the environment).
+sign in), else ``user`` (by account) once authenticated, else ``anon`` (by address: its bucket, an
+IPv6 client's /64, ``config.client_address``). The rates are the ``DEFAULT_THROTTLE_RATES`` of the
+REST_FRAMEWORK settings (``THROTTLE_*`` in the environment).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.client_address import client_address
+from config.client_address import client_bucket
 
 
 class RateThrottle(SimpleRateThrottle):
@@ -47,7 +48,8 @@ class RateThrottle(SimpleRateThrottle):
         # parse_rate gives (None, None) only for a None rate; the stubs' one return type cannot
         # say that a str gives two ints.
         limit, seconds = cast(tuple[int, int], self.parse_rate(rate))
-        ident = user.pk if authenticated else client_address(request.META)
+        # An address's bucket: an IPv6 client's whole /64 (config.client_address).
+        ident = user.pk if authenticated else client_bucket(request.META)
         key = self.cache_format % {"scope": scope, "ident": ident}
         count, left = hit(key, seconds)
         if count <= limit:

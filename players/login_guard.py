@@ -4,8 +4,9 @@ before it hashes a password.
 
 Two limits, both counted in the cache (Redis in production: shared by every process):
 
-- per client address (``config.client_address``), every attempt: the ``auth`` throttle rate
-  (``THROTTLE_AUTH``, 20 a minute), over every account it tries;
+- per client address (its bucket, ``config.client_address``: an IPv6 client's /64), every
+  attempt: the ``auth`` throttle rate (``THROTTLE_AUTH``, 20 a minute), over every account it
+  tries;
 - per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
   of ``LOGIN_LOCKOUT_SECONDS`` (opened by the first), the account refuses further attempts until
   the window closes, so a distributed guesser gets a few tries an hour at most. The lock never
@@ -27,7 +28,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
-from config.client_address import client_address
+from config.client_address import client_bucket
 from config.errors import ApiError
 from config.refusals import Refusal
 from config.throttling import hit, rate
@@ -42,7 +43,9 @@ REFUSAL_ATTRIBUTE = "login_refusal"
 
 class LoginGuard:
     def __init__(self, request: HttpRequest | None, username: str) -> None:
-        self.address = client_address(request.META) if request is not None else ""
+        # The address's bucket (an IPv6 client's /64): the attempts of one subnet count
+        # together, and an owner whose IPv6 address changes within its /64 stays known.
+        self.address = client_bucket(request.META) if request is not None else ""
         account = unicodedata.normalize("NFKC", username).casefold()
         self._failures_key = f"login:failures:{account}"
         self._locked_key = f"login:locked:{account}"
