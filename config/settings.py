@@ -183,6 +183,8 @@ AUTHENTICATION_BACKENDS = ["players.login_guard.GuardedModelBackend"]
 LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("LOGIN_FAILURES_PER_ACCOUNT", "10"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_KNOWN_ADDRESS_DAYS = int(os.environ.get("LOGIN_KNOWN_ADDRESS_DAYS", "30"))
+# Django's database sessions, each signed-in one indexed by its account (players.sessions).
+SESSION_ENGINE = "players.sessions"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Live notes to the streams (games.live): Redis pub/sub, else a table the stream processes poll.

@@ -216,3 +216,17 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}"
+
+
+class AccountSession(models.Model):
+    """The account a browser session (the admin's, the browsable API's) is signed in as, written
+    as it signs in (players.sessions): ending an account's sessions is one indexed delete, where
+    it was a decoding of every session in the database. Goes with its session (CASCADE)."""
+
+    session = models.OneToOneField(
+        "sessions.Session", on_delete=models.CASCADE, primary_key=True, related_name="account"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="browser_sessions")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.session_id}"
