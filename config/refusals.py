@@ -107,6 +107,21 @@ class Refusal(enum.Enum):
         _("This username looks too much like an existing one."),
         "username",
     )
+    # A deleted account's placeholder name (players.identity.PLACEHOLDER_PREFIX), in any case or
+    # lookalike letters: nobody passes for a deleted account.
+    USERNAME_RESERVED = Entry(
+        "username_reserved",
+        BAD,
+        _("Usernames starting with “deleted-” are kept for deleted accounts."),
+        "username",
+    )
+    # A deleted account's former name, for DELETED_NAME_HOLD_DAYS (players.name_holds).
+    USERNAME_HELD = Entry(
+        "username_held",
+        CONFLICT,
+        _("This username belonged to an account deleted recently: it is held for a while."),
+        "username",
+    )
     DISPLAY_NAME_TAKEN = Entry(
         "display_name_taken",
         CONFLICT,

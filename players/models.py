@@ -230,3 +230,18 @@ class AccountSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.session_id}"
+
+
+class UsernameHold(models.Model):
+    """A deleted account's former username, refused to new accounts until ``held_until``
+    (``DELETED_NAME_HOLD_DAYS`` after the deletion), in any case and as a lookalike
+    (players.name_holds). Kept as two keyed hashes, never the name: the deletion forgets the
+    name, and the hold only has to recognise it when it is typed again."""
+
+    #: players.identity.hold_digests: the name as typed again (NFKC, case-folded), its skeleton.
+    name_digest = models.CharField(max_length=64, db_index=True, editable=False)
+    skeleton_digest = models.CharField(max_length=64, db_index=True, editable=False)
+    held_until = models.DateTimeField(db_index=True, editable=False)
+
+    def __str__(self) -> str:
+        return f"{self.name_digest[:12]} until {self.held_until:%Y-%m-%d}"

@@ -13,13 +13,16 @@ from knox.signals import token_expired
 
 from config.refusals import Refusal
 from players import login_guard
-from players.identity import username_normalise
+from players.identity import looks_like_placeholder, username_normalise
 from players.models import Player
+from players.name_holds import username_held
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str, display_name: str = "") -> Player:
     candidate = Player(username=username_normalise(username), display_name=display_name)
+    if looks_like_placeholder(candidate.username):
+        raise Refusal.USERNAME_RESERVED.error()
     try:
         validate_password(password, user=candidate)
     except Exception as exc:  # django's ValidationError: report it as input at fault
@@ -33,6 +36,10 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         raise (
             Refusal.USERNAME_TAKEN if conflict == "taken" else Refusal.USERNAME_CONFUSABLE
         ).error()
+    # After the conflict check: a deletion frees the name and holds it in one commit, so a
+    # registration that found the name free finds its hold too.
+    if username_held(candidate.username):
+        raise Refusal.USERNAME_HELD.error()
     candidate.set_password(password)
     try:
         with transaction.atomic():
