@@ -167,10 +167,13 @@ class Refusal(enum.Enum):
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
-    # Deleting an account (DELETE accounts/me/) asks for its password again.
+    # Deleting an account (DELETE accounts/me/) and changing its password (POST
+    # accounts/password/, on current_password) ask for its password again.
     WRONG_PASSWORD = Entry(
         "wrong_password", FORBIDDEN, _("This is not the account's password."), "password"
     )
+    # DELETE accounts/tokens/{id}/: none of the account's live tokens has this id.
+    TOKEN_NOT_FOUND = Entry("not_found", MISSING, _("No such token."))
 
     # --- games -------------------------------------------------------------------------------
     ASSISTANCE_OFF = Entry(

@@ -212,15 +212,17 @@ class MeView(APIView):
             "withdrawn. The client seeds it gave and the names of the hot seats in its games "
             "are blanked; every game it played keeps its whole log. Its former username is held "
             "for `DELETED_NAME_HOLD_DAYS` (no new account takes it, `username_held`). A wrong "
-            "password changes nothing."
+            "password changes nothing, and counts as a failed sign-in of the account."
         ),
         request=PasswordInput,
         responses={204: None},
         tags=["accounts"],
     )
     @body_on_delete
-    @refuses(Refusal.WRONG_PASSWORD)
+    @refuses(Refusal.WRONG_PASSWORD, Refusal.LOGIN_THROTTLED, Refusal.ACCOUNT_LOCKED)
     def delete(self, request: Request) -> Response:
         data = parse(PasswordInput, request.data)
-        account_delete_own(player=request_player(request), password=data["password"])
+        account_delete_own(
+            player=request_player(request), password=data["password"], request=request._request
+        )
         return Response(status=204)

@@ -27,10 +27,10 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import Q
+from django.http import HttpRequest
 from django.utils import timezone
 from knox.models import AuthToken
 
-from config.refusals import Refusal
 from games.loading import game_with_seats
 from games.models import Game, Occupant, Seat
 from games.moderation import CutOff, player_cut_off
@@ -38,6 +38,7 @@ from players.identity import PLACEHOLDER_PREFIX
 from players.login_guard import guard_forget
 from players.models import DELETED_NAME, IdempotencyKey, Player
 from players.name_holds import username_hold
+from players.services import password_confirm
 
 #: What the deletion writes before the cut-off: every changed field but the username (a key).
 _ANONYMISED = (
@@ -160,8 +161,10 @@ def account_delete(*, player_id: int) -> CutOff:
 
 
 @transaction.atomic
-def account_delete_own(*, player: Player, password: str) -> CutOff:
-    """The account deletes itself: only with its password (else nothing changes)."""
-    if not player.check_password(password):
-        raise Refusal.WRONG_PASSWORD.error()
+def account_delete_own(
+    *, player: Player, password: str, request: HttpRequest | None = None
+) -> CutOff:
+    """The account deletes itself: only with its password (else nothing changes), checked as a
+    sign-in is (``players.services.password_confirm``: a wrong one counts on the guard)."""
+    password_confirm(player=player, password=password, request=request)
     return account_delete(player_id=player.pk)

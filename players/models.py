@@ -119,7 +119,9 @@ class Player(AbstractUser):
                 code="username_confusable",
             )
 
-    def save(self, *args: Any, **kwargs: Any) -> None:  # passed on to Model.save as they come
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """``Model.save``'s arguments, and ``keep_token``: the digest of a token a new password
+        leaves alone."""
         self.username = username_normalise(self.username)
         self.username_skeleton = skeleton_key(self.username)
         self.display_name = display_name_clean(self.display_name)
@@ -128,12 +130,14 @@ class Player(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        # The password's own change (POST accounts/password/) keeps the token it was made with.
+        keep_token: str | None = kwargs.pop("keep_token", None)
         with transaction.atomic():  # the new password and the revocation: both or neither
             super().save(*args, **kwargs)
             if new_password:
                 from knox.models import AuthToken
 
-                AuthToken.objects.filter(user=self).delete()
+                AuthToken.objects.filter(user=self).exclude(pk=keep_token).delete()
 
     @property
     def public_name(self) -> str:
