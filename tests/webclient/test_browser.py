@@ -570,10 +570,10 @@ def test_the_account_page_changes_the_password_and_revokes_tokens(
     marked; revoking the other signs that browser out at its next request; changing the
     password keeps this one signed in; revoking its own token signs it out."""
     desk = new_page(browser, server, DESKTOP)
-    register(desk, "gus")
+    register(desk, "lou")
     phone = new_page(browser, server, PHONE)
-    sign_in(phone, "gus", "a-long-passphrase")
-    expect(phone.get_by_test_id("who")).to_have_text("gus")
+    sign_in(phone, "lou", "a-long-passphrase")
+    expect(phone.get_by_test_id("who")).to_have_text("lou")
 
     desk.get_by_test_id("nav-account").click()
     tokens = desk.get_by_test_id("token")
@@ -593,8 +593,8 @@ def test_the_account_page_changes_the_password_and_revokes_tokens(
     form.get_by_test_id("password-submit").click()
     expect(desk.get_by_test_id("notice")).to_contain_text("Password changed")
     expect(tokens).to_have_count(1)
-    sign_in(phone, "gus", "another-long-passphrase")
-    expect(phone.get_by_test_id("who")).to_have_text("gus")
+    sign_in(phone, "lou", "another-long-passphrase")
+    expect(phone.get_by_test_id("who")).to_have_text("lou")
 
     desk.reload()  # the phone's new token listed
     expect(tokens).to_have_count(2)
