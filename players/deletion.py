@@ -13,10 +13,10 @@ its entries about the account, their object named anew.
 What it typed into its games goes too: the client seeds of its seats (its own and the hot seats
 of the games it created) and the names of those hot seats, blanked on the seats once the
 deletion has committed (``seats_typed_blank``; a nameless hot seat shows as "Hot-seat player").
-The game's log, append-only, keeps what it recorded. And what
-its name left elsewhere: the sign-in guard's keys (its failures, lock and known addresses), and
-the name itself is held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds), so nobody registers
-it the day after. No new name may start like the placeholder (``username_reserved``).
+The game's log, append-only, keeps what it recorded. And what its name left elsewhere: the
+sign-in guard's keys (its failures, lock and known addresses) are deleted, and the name itself is
+held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds), so nobody registers it the day after.
+No new name may start like the placeholder (``username_reserved``).
 """
 
 from __future__ import annotations

@@ -106,7 +106,6 @@ def token_revoke_by_id(*, player: Player, public_id: str) -> None:
     account's token is not found either)."""
     for token in _live(player):
         if token_id(token) == public_id:
-            token.delete()
-            cache.delete(_used_key(public_id))
+            token.delete()  # its note of use expires with the time the token had left
             return
     raise Refusal.TOKEN_NOT_FOUND.error()
