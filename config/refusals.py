@@ -111,6 +111,21 @@ class Refusal(enum.Enum):
         _("This username looks too much like an existing one."),
         "username",
     )
+    # A deleted account's placeholder name (players.identity.PLACEHOLDER_PREFIX), in any case or
+    # lookalike letters: nobody passes for a deleted account.
+    USERNAME_RESERVED = Entry(
+        "username_reserved",
+        BAD,
+        _("Usernames starting with “deleted-” are kept for deleted accounts."),
+        "username",
+    )
+    # A deleted account's former name, for DELETED_NAME_HOLD_DAYS (players.name_holds).
+    USERNAME_HELD = Entry(
+        "username_held",
+        CONFLICT,
+        _("This username belonged to an account deleted recently: it is held for a while."),
+        "username",
+    )
     DISPLAY_NAME_TAKEN = Entry(
         "display_name_taken",
         CONFLICT,
@@ -156,10 +171,13 @@ class Refusal(enum.Enum):
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
-    # Deleting an account (DELETE accounts/me/) asks for its password again.
+    # Deleting an account (DELETE accounts/me/) and changing its password (POST
+    # accounts/password/, on current_password) ask for its password again.
     WRONG_PASSWORD = Entry(
         "wrong_password", FORBIDDEN, _("This is not the account's password."), "password"
     )
+    # DELETE accounts/tokens/{id}/: none of the account's live tokens has this id.
+    TOKEN_NOT_FOUND = Entry("not_found", MISSING, _("No such token."))
 
     # --- games -------------------------------------------------------------------------------
     ASSISTANCE_OFF = Entry(

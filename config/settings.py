@@ -186,6 +186,10 @@ AUTHENTICATION_BACKENDS = ["players.login_guard.GuardedModelBackend"]
 LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("LOGIN_FAILURES_PER_ACCOUNT", "10"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_KNOWN_ADDRESS_DAYS = int(os.environ.get("LOGIN_KNOWN_ADDRESS_DAYS", "30"))
+# A deleted account's username is refused to new accounts for this many days (players.name_holds).
+DELETED_NAME_HOLD_DAYS = float(os.environ.get("DELETED_NAME_HOLD_DAYS", "30"))
+# Django's database sessions, each signed-in one indexed by its account (players.sessions).
+SESSION_ENGINE = "players.sessions"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Live notes to the streams (games.live): Redis pub/sub, else a table the stream processes poll.
@@ -380,6 +384,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-idempotency-keys": {
         "task": "players.tasks.purge_idempotency_keys",
+        "schedule": 3600.0,
+        "options": {"expires": 600},
+    },
+    "purge-username-holds": {
+        "task": "players.tasks.purge_username_holds",
         "schedule": 3600.0,
         "options": {"expires": 600},
     },

@@ -172,6 +172,8 @@ class Seat(models.Model):
             return str(self.player.public_name)
         if self.occupant == Occupant.COMPUTER:
             return str(_("Computer"))
+        if self.occupant == Occupant.HOTSEAT:  # its name blanked with its creator's deletion
+            return str(_("Hot-seat player"))
         return ""
 
     @property
