@@ -10,9 +10,8 @@ its styles may be inline, its scripts may not.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from django.http import HttpRequest, HttpResponse
+from django.utils.deprecation import MiddlewareMixin
 
 _COMMON = (
     "default-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -27,12 +26,11 @@ POLICIES = {
 PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 
-class PagePolicyMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+class PagePolicyMiddleware(MiddlewareMixin):
+    """Both sync and async (MiddlewareMixin): a sync-only middleware would make every open
+    stream hold a thread under ASGI."""
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         for prefix, policy in POLICIES.items():
             if request.path.startswith(prefix):
                 response.headers.setdefault("Content-Security-Policy", policy)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.orm_shortcuts import prefetched
 from games.kinds import KINDS
 
 #: The game kinds as a field's choices (``GameKind.YATZY`` is ``"yatzy"``): their codes and names
@@ -113,16 +114,9 @@ class Game(models.Model):
     def use_seats(self, seats: list[Seat]) -> None:
         """Make ``seats`` (read with this game, in index order) what ``game.seats.all()`` gives, as
         ``prefetch_related`` would have, so that reading them again costs no query."""
-        cache = self.__dict__.setdefault("_prefetched_objects_cache", {})
-        cache.pop("seats", None)
-        # The manager's own queryset, so that ``game.seats.filter(...)`` still means this game.
-        queryset = self.seats.get_queryset()
         for seat in seats:
             seat.game = self
-        queryset._result_cache = seats
-        # Private to Django's QuerySet (as prefetch_related sets it); its stub does not declare it.
-        queryset._prefetch_done = True  # type: ignore[attr-defined]
-        cache["seats"] = queryset
+        prefetched(self, "seats", seats)
 
 
 class Seat(models.Model):
@@ -178,6 +172,8 @@ class Seat(models.Model):
             return str(self.player.public_name)
         if self.occupant == Occupant.COMPUTER:
             return str(_("Computer"))
+        if self.occupant == Occupant.HOTSEAT:  # its name blanked with its creator's deletion
+            return str(_("Hot-seat player"))
         return ""
 
     @property

@@ -27,6 +27,7 @@ from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import DiceRoller, RuleError, ending
 from games.rules.fairness import is_client_seed
+from games.seating import controlled_seats
 from games.timers import MoveContext, deadline_after
 from players import rating_service
 from players.identity import display_name_clean
@@ -246,19 +247,6 @@ def game_start(*, game_id: GameId, player: Player) -> Game:
     game.started_at = timezone.now()
     _append(game, None, events, actor=player, automatic=False, more=fairness.COMMITTED_FIELDS)
     return game
-
-
-def controlled_seats(game: Game, player: Player | None) -> set[int]:
-    """The seats this account may move for: its own, and the hot-seat seats of games it created."""
-    if player is None or not player.is_authenticated:
-        return set()
-    owns_hotseats = game.created_by_id == player.pk
-    return {
-        seat.index
-        for seat in game.seats.all()
-        if (seat.occupant == Occupant.PLAYER and seat.player_id == player.pk)
-        or (seat.occupant == Occupant.HOTSEAT and owns_hotseats)
-    }
 
 
 def game_move(

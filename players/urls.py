@@ -1,6 +1,6 @@
 from django.urls import path
 
-from players import api, export_api, profiles, stats
+from players import api, credentials_api, export_api, profiles, stats
 
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
@@ -12,6 +12,13 @@ urlpatterns = [
         "accounts/me/export/download/",
         export_api.ExportDownloadView.as_view(),
         name="account-export-download",
+    ),
+    path("accounts/password/", credentials_api.PasswordView.as_view(), name="account-password"),
+    path("accounts/tokens/", credentials_api.TokenListView.as_view(), name="account-tokens"),
+    path(
+        "accounts/tokens/<str:token_id>/",
+        credentials_api.TokenDetailView.as_view(),
+        name="account-token-detail",
     ),
     path("stream/tickets/", api.StreamTicketView.as_view(), name="stream-ticket"),
 ]

@@ -14,12 +14,18 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.bounded_lists import BoundedListField
 from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
-from games.services import controlled_seats
+from games.rules import ten_thousand, yatzy
+from games.seating import controlled_seats
 from players.identity import display_name_clean
 from players.models import Player
+
+#: The most seats a new game's request may list, checked before any seat is read: above the
+#: seats of every game (7), so that a request for a few too many is told ``invalid_seat_count``.
+MAX_SEAT_ENTRIES = 16
 
 SEAT_TYPES = [
     ("me", _("My own account")),
@@ -54,7 +60,11 @@ class SeatInput(serializers.Serializer[None]):
 class GameCreateInput(serializers.Serializer[None]):
     kind = serializers.ChoiceField(choices=GameKind.choices)
     options = serializers.DictField(required=False, default=dict)
-    seats = SeatInput(many=True, allow_empty=False)
+    # What many=True makes, said outright: its max_length is checked before any seat is read
+    # (config.bounded_lists).
+    seats: serializers.ListSerializer[None] = serializers.ListSerializer(
+        child=SeatInput(), allow_empty=False, max_length=MAX_SEAT_ENTRIES
+    )
     assistance = serializers.BooleanField(
         required=False,
         allow_null=True,
@@ -97,12 +107,17 @@ class MoveInput(serializers.Serializer[None]):
     """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
 
     type = serializers.CharField(help_text=_("yatzy: roll or score; ten_thousand: roll or bank"))
-    hold = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text=_("yatzy roll: dice to keep")
+    # The schema's words: the rules read hold and keep themselves, their length first.
+    hold = BoundedListField(
+        child=serializers.IntegerField(),
+        max_length=yatzy.DICE,
+        required=False,
+        help_text=_("yatzy roll: dice to keep"),
     )
     box = serializers.CharField(required=False, help_text=_("yatzy score: the box to fill"))
-    keep = serializers.ListField(
+    keep = BoundedListField(
         child=serializers.IntegerField(),
+        max_length=ten_thousand.DICE,
         required=False,
         help_text=_("ten_thousand: positions in the current roll to set aside"),
     )

@@ -35,6 +35,7 @@ from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
+from games.rules import ten_thousand
 from players.auth import request_player
 
 MAX_EVENT_PAGE = 500
@@ -226,6 +227,7 @@ class GameMoveView(APIView):
         Refusal.GAME_FINISHED,
         Refusal.UNKNOWN_MOVE,
         Refusal.INVALID_DICE_INDICES,
+        Refusal.TOO_MANY_DICE,
         Refusal.UNKNOWN_BOX,
         Refusal.NO_ROLLS_LEFT,
         Refusal.HOLD_BEFORE_FIRST_ROLL,
@@ -460,6 +462,7 @@ class GamePreviewView(APIView):
         Refusal.ASSISTANCE_OFF,
         Refusal.GAME_NOT_ACTIVE,
         Refusal.INVALID_DICE_INDICES,
+        Refusal.TOO_MANY_DICE,
     )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
@@ -470,9 +473,11 @@ class GamePreviewView(APIView):
             raise Refusal.ASSISTANCE_OFF.error()
         if game.status != GameStatus.ACTIVE or game.state is None:
             raise Refusal.GAME_NOT_ACTIVE.error()
-        raw = request.query_params.get("keep", "")
+        parts = [part for part in request.query_params.get("keep", "").split(",") if part.strip()]
+        if len(parts) > ten_thousand.DICE:  # its length before its items, as a move's keep
+            raise Refusal.TOO_MANY_DICE.error(field="keep", params={"max": ten_thousand.DICE})
         try:
-            keep = [int(part) for part in raw.split(",") if part.strip()]
+            keep = [int(part) for part in parts]
         except ValueError:
             raise Refusal.INVALID_DICE_INDICES.error(field="keep") from None
         return Response(preview(game.state, keep))

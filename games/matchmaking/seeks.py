@@ -29,7 +29,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.refusals import Refusal, refused_by_rules
-from games import live, services
+from games import live, notes, services
 from games.kinds import kind_for
 from games.matchmaking.models import Seek, SeekStatus
 from games.matchmaking.rated import rated_between, rated_seek_check
@@ -212,20 +212,16 @@ def _pair(first: Seek, second: Seek, now: datetime) -> Game:
 
 def _tell_paired(game: Game, seeks: list[Seek]) -> None:
     seat_of = {seat.player_id: seat.index for seat in game.seats.all()}
-    notes = [
+    told = [
         (
             seek.player_id,
-            {
-                "type": "seek_paired",
-                "seek": seek.pk,
-                "game": str(game.pk),
-                "kind": game.kind,
-                "seat": seat_of[seek.player_id],
-            },
+            notes.SeekPaired(
+                seek=seek.pk, game=str(game.pk), kind=game.kind, seat=seat_of[seek.player_id]
+            ),
         )
         for seek in seeks
     ]
-    live.publish_on_commit(notes)
+    live.publish_on_commit(told)
 
 
 @transaction.atomic

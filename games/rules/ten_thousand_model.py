@@ -71,6 +71,9 @@ Options = Annotated[TenThousandOptions, stored_options(TenThousandOptions)]
 
 
 def check_keep(keep: object) -> tuple[int, ...]:
+    # Its length before its items: a list of 100,000 is refused without reading one.
+    if isinstance(keep, list) and len(keep) > DICE:
+        raise RuleError("too_many_dice", field="keep", max=DICE)
     if (
         not isinstance(keep, list)
         or not all(isinstance(i, int) and not isinstance(i, bool) for i in keep)

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.bounded_lists import BoundedListField
 from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
@@ -91,6 +92,10 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         return cast(list[dict[str, Any]], EntrantSerializer(active, many=True).data)
 
 
+#: The most entrants of a tournament, and so of its computer entrants.
+MAX_ENTRANTS = 1024
+
+
 class TournamentCreateInput(serializers.Serializer[None]):
     name = serializers.CharField(max_length=100)
     kind = serializers.ChoiceField(choices=GameKind.choices)
@@ -101,12 +106,13 @@ class TournamentCreateInput(serializers.Serializer[None]):
     game_options = serializers.DictField(required=False, default=dict)
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     min_entrants = serializers.IntegerField(min_value=2, default=2)
-    max_entrants = serializers.IntegerField(min_value=2, max_value=1024, default=64)
+    max_entrants = serializers.IntegerField(min_value=2, max_value=MAX_ENTRANTS, default=64)
     rated = serializers.BooleanField(default=True)
     turn_clock_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=60)
     recurrence = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
-    computers = serializers.ListField(
+    computers = BoundedListField(
         child=serializers.CharField(max_length=20),
+        max_length=MAX_ENTRANTS,  # checked before any level is read
         required=False,
         default=list,
         help_text=_("Computer entrants to add, by level"),

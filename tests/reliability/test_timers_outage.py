@@ -81,6 +81,8 @@ def machine(transactional_db: None, tmp_path: Path) -> Iterator[Machine]:
         run,
         COMPUTER_MOVE_DELAY="0",
         MAX_COMPUTER_GAMES_PER_ACCOUNT=str(GAMES + CLOCKED),
+        # Every game is made before any starts: each player's all wait for players at once.
+        MAX_OPEN_GAMES_PER_ACCOUNT=str(GAMES + CLOCKED),
         TIMERS_THREADS=str(TIMERS_THREADS),
     )
     (port,) = free_base_ports(1, first=8900, last=8999)

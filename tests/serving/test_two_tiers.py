@@ -65,13 +65,24 @@ class Tier:
             if not self.process.alive():
                 raise AssertionError(f"make serve exited:\n{log.read_text()[-3000:]}")
             try:
-                if self.request("GET", "/health/live")[0] == 200:
+                if self.ready():
                     return
             except (OSError, ValueError):
                 pass
             time.sleep(0.3)
         self.stop()
         raise AssertionError(f"make serve did not answer:\n{log.read_text()[-3000:]}")
+
+    def ready(self) -> bool:
+        """Both tiers behind the proxy answer: gunicorn's health, and the stream tier (whose
+        refusal of a stream without a token is its own 401; nginx says 502 until it listens)."""
+        if self.request("GET", "/health/live")[0] != 200:
+            return False
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn.request("GET", "/api/v1/stream/", headers={"Accept": "text/event-stream"})
+        status = conn.getresponse().status
+        conn.close()
+        return status == 401
 
     def request(self, method: str, path: str, body: Any = None, token: str = "") -> Any:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)

@@ -1,12 +1,12 @@
 """Record the schema's examples from the API itself: ``manage.py record_api_examples``.
 
-Plays one short scenario through the real views (accounts, a game of each kind, the ending moves,
-a tournament's entry, an account's export and deletion) inside a transaction that is rolled back
-at the end, so the database is left as it was, and writes each operation's request and answer to
-``config/schema_examples.json``, which ``config.schema_examples`` adds to the OpenAPI schema. The
-examples are real answers, not hand-written ones; re-run after an answer's shape changes
-(tests/api/test_schema_examples.py checks every example against the schema and that every
-operation has one).
+Plays one short scenario through the real views (accounts, their tokens and password, a game of
+each kind, the ending moves, a tournament's entry, an account's export and deletion) inside a
+transaction that is rolled back at the end, so the database is left as it was, and writes each
+operation's request and answer to ``config/schema_examples.json``, which
+``config.schema_examples`` adds to the OpenAPI schema. The examples are real answers, not
+hand-written ones; re-run after an answer's shape changes (tests/api/test_schema_examples.py
+checks every example against the schema and that every operation has one).
 """
 
 from __future__ import annotations
@@ -148,6 +148,7 @@ def _scenario(rec: Recorder) -> None:
     rec.call(ann, "get", "/games/")
     throwaway, _ = _account(rec, "carl", keep=False)
     rec.call(throwaway, "post", "/accounts/token/revoke/")
+    _credentials(rec)
 
 
 def _yatzy(rec: Recorder, ann: Client, bob: Client) -> None:
@@ -295,6 +296,24 @@ def _tournament(rec: Recorder, ann: Client) -> int:
     rec.call(ann, "post", "/tournaments/{tournament_id}/withdraw/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/")
     return int(tournament_id)
+
+
+def _credentials(rec: Recorder) -> None:
+    """An account signed in on two clients lists its tokens, revokes the other client's, and
+    changes its password."""
+    erin, _ = _account(rec, "erin", keep=False)
+    rec.call(
+        _client(),
+        "post",
+        "/accounts/token/",
+        {"username": "erin", "password": PASSWORD},
+        keep=False,
+    )
+    tokens = rec.call(erin, "get", "/accounts/tokens/")
+    other = next(token["id"] for token in tokens if not token["current"])
+    rec.call(erin, "delete", "/accounts/tokens/{token_id}/", token_id=other)
+    change = {"current_password": PASSWORD, "new_password": "a-new-long-passphrase-9"}
+    rec.call(erin, "post", "/accounts/password/", change)
 
 
 def _own_data(rec: Recorder, bob: Client, tournament_id: int) -> None:

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('players', '0008_username_skeleton_unique'),
+        ('players', '0010_username_holds'),
     ]
 
     operations = [
