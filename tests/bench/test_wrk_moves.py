@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,6 +36,11 @@ class Recorder(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), Handler)
         self.moves: dict[str, list[dict[str, Any]]] = {}
         self.lock = threading.Lock()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # wrk drops its connections when its time is up: only another error is worth a trace
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class Handler(BaseHTTPRequestHandler):
