@@ -43,6 +43,7 @@ const WORDS = {
     pick: "Tap the dice to set aside", back: "Back", haveAccount: "Sign in",
     needAccount: "Create an account", status: "Status", entrants: "Entrants",
     starts: "Starts", kind: "Game", connecting: "Connecting…", live: "Live",
+    fairDice: "Fair dice · SHA-256 {hash}…",
   },
   fr: {
     levelOptimal: "Optimal (le plus fort)", levelCasual: "Décontracté (plus facile)",
@@ -84,6 +85,7 @@ const WORDS = {
     hold: "Touchez les dés à garder", pick: "Touchez les dés à mettre de côté", back: "Retour",
     haveAccount: "Se connecter", needAccount: "Créer un compte", status: "État",
     entrants: "Inscrits", starts: "Début", kind: "Jeu", connecting: "Connexion…", live: "En direct",
+    fairDice: "Dés équitables · SHA-256 {hash}…",
   },
   uk: {
     levelOptimal: "Оптимальний (найсильніший)", levelCasual: "Невимушений (легший)",
@@ -124,6 +126,7 @@ const WORDS = {
     pick: "Торкніться кубиків, щоб відкласти їх", back: "Назад", haveAccount: "Увійти",
     needAccount: "Створити обліковий запис", status: "Стан", entrants: "Учасники",
     starts: "Початок", kind: "Гра", connecting: "З'єднання…", live: "Наживо",
+    fairDice: "Чесні кубики · SHA-256 {hash}…",
   },
   el: {
     levelOptimal: "Βέλτιστο (το πιο δυνατό)", levelCasual: "Χαλαρό (πιο εύκολο)",
@@ -167,6 +170,7 @@ const WORDS = {
     pick: "Άγγιξε τα ζάρια που κρατάς στην άκρη", back: "Πίσω", haveAccount: "Σύνδεση",
     needAccount: "Δημιουργία λογαριασμού", status: "Κατάσταση", entrants: "Συμμετέχοντες",
     starts: "Έναρξη", kind: "Παιχνίδι", connecting: "Σύνδεση…", live: "Ζωντανά",
+    fairDice: "Τίμια ζάρια · SHA-256 {hash}…",
   },
   hr: {
     levelOptimal: "Optimalno (najjače)", levelCasual: "Opušteno (lakše)",
@@ -207,6 +211,7 @@ const WORDS = {
     hold: "Dodirnite kocke koje zadržavate", pick: "Dodirnite kocke koje odlažete", back: "Natrag",
     haveAccount: "Prijava", needAccount: "Izradi račun", status: "Stanje", entrants: "Sudionici",
     starts: "Početak", kind: "Igra", connecting: "Povezivanje…", live: "Uživo",
+    fairDice: "Poštene kocke · SHA-256 {hash}…",
   },
   ru: {
     levelOptimal: "Оптимальный (сильнейший)", levelCasual: "Непринуждённый (полегче)",
@@ -247,6 +252,7 @@ const WORDS = {
     pick: "Нажмите на кубики, чтобы отложить их", back: "Назад", haveAccount: "Войти",
     needAccount: "Создать аккаунт", status: "Статус", entrants: "Участники", starts: "Начало",
     kind: "Игра", connecting: "Подключение…", live: "В эфире",
+    fairDice: "Честные кубики · SHA-256 {hash}…",
   },
 };
 
