@@ -189,6 +189,16 @@ def test_an_invalid_seed_in_a_command_is_refused_and_changes_nothing(seed: objec
     assert ann.ok("get", game_url(game["id"])) == before
 
 
+def test_a_seed_sent_with_a_refused_move_is_not_kept() -> None:
+    ann = api_client("ann")
+    game = hotseat_game(ann, client_seed="kept")
+    moves = game_url(game["id"], "moves/")
+    early = {"type": "score", "box": "chance", "client_seed": "lost"}
+    assert ann.ok("post", moves, early, status=409)["code"] == "roll_first"
+    seats = ann.ok("get", game_url(game["id"]))["fairness"]["seats"]
+    assert seats[0] == {"seat": 0, "client_seed": "kept", "fixed": False}
+
+
 def test_a_seat_given_back_takes_its_seed_with_it() -> None:
     ann, bob, cleo = api_client("ann"), api_client("bob"), api_client("cleo")
     game = api_game(ann, "yatzy", ["me", "open"], start=False)
