@@ -48,8 +48,11 @@ run: migrate compilemessages
 # REDIS_URL, SECRET_KEY, ...); DEBUG is off unless set. Needs nginx (Debian: nginx-light).
 # Migrations are not run here: `manage.py migrate` once per release, not once per web machine.
 # Logs in JSON unless LOG_FORMAT says otherwise; the metrics of gunicorn's workers and of the
-# stream tier's add up at /metrics (PROMETHEUS_MULTIPROC_DIR, emptied here first).
+# stream tier's add up at /metrics (PROMETHEUS_MULTIPROC_DIR, emptied here first). More than one
+# gunicorn worker needs REDIS_URL (their throttle and sign-in counts are shared there): gunicorn's
+# configuration, run first, refuses to start them without it.
 serve: install compilemessages
+	@WEB_CONCURRENCY=$(WEB_CONCURRENCY) $(BIN)/python config/deploy/gunicorn.conf.py
 	@command -v nginx >/dev/null || { echo "make serve needs nginx: apt-get install nginx-light"; exit 1; }
 	mkdir -p var
 	rm -rf $(PROMETHEUS_MULTIPROC_DIR) && mkdir -p $(PROMETHEUS_MULTIPROC_DIR)

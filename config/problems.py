@@ -15,6 +15,7 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions
@@ -59,7 +60,20 @@ def problem_head(code: str, status: int, origin: str) -> dict[str, Any]:
 
 
 def origin_of(request: HttpRequest) -> str:
-    return f"{request.scheme}://{request.get_host()}"
+    """The scheme and host the request came to; none (a relative ``type``) for a host outside
+    ``ALLOWED_HOSTS``, which nothing the service answers may name."""
+    try:
+        return f"{request.scheme}://{request.get_host()}"
+    except DisallowedHost:
+        return ""
+
+
+def host_allowed(request: HttpRequest) -> bool:
+    try:
+        request.get_host()
+    except DisallowedHost:
+        return False
+    return True
 
 
 def problem_response(request: HttpRequest, exc: ApiError) -> HttpResponse:
@@ -104,6 +118,8 @@ class ApiProblemMiddleware(MiddlewareMixin):
 def _as_problem(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     status = response.status_code
     refusal = _DJANGO_STATUSES.get(status, Refusal.SERVER_ERROR)
+    if status == 400 and not host_allowed(request):  # Django's DisallowedHost, as the streams'
+        refusal = Refusal.DISALLOWED_HOST
     if refusal is Refusal.METHOD_NOT_ALLOWED:
         words = refusal.message.format(method=request.method)
         error = refusal.error(detail=words)

@@ -69,6 +69,10 @@ class Refusal(enum.Enum):
         _("The request headers are too large."),
     )
     JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
+    # A Host outside ALLOWED_HOSTS (both tiers): its problem's type is relative, naming no host.
+    DISALLOWED_HOST = Entry(
+        "disallowed_host", BAD, _("This server does not answer for that host name."), "Host"
+    )
     SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
     # The database out of reach (stopped, restarting, cut off): not a failure of the request, so
     # not a 500; Retry-After says when to ask again (config.outage).
@@ -105,6 +109,21 @@ class Refusal(enum.Enum):
         "username_confusable",
         CONFLICT,
         _("This username looks too much like an existing one."),
+        "username",
+    )
+    # A deleted account's placeholder name (players.identity.PLACEHOLDER_PREFIX), in any case or
+    # lookalike letters: nobody passes for a deleted account.
+    USERNAME_RESERVED = Entry(
+        "username_reserved",
+        BAD,
+        _("Usernames starting with “deleted-” are kept for deleted accounts."),
+        "username",
+    )
+    # A deleted account's former name, for DELETED_NAME_HOLD_DAYS (players.name_holds).
+    USERNAME_HELD = Entry(
+        "username_held",
+        CONFLICT,
+        _("This username belonged to an account deleted recently: it is held for a while."),
         "username",
     )
     DISPLAY_NAME_TAKEN = Entry(
@@ -152,10 +171,13 @@ class Refusal(enum.Enum):
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
-    # Deleting an account (DELETE accounts/me/) asks for its password again.
+    # Deleting an account (DELETE accounts/me/) and changing its password (POST
+    # accounts/password/, on current_password) ask for its password again.
     WRONG_PASSWORD = Entry(
         "wrong_password", FORBIDDEN, _("This is not the account's password."), "password"
     )
+    # DELETE accounts/tokens/{id}/: none of the account's live tokens has this id.
+    TOKEN_NOT_FOUND = Entry("not_found", MISSING, _("No such token."))
 
     # --- games -------------------------------------------------------------------------------
     ASSISTANCE_OFF = Entry(
@@ -239,6 +261,12 @@ class Refusal(enum.Enum):
         "client_seed_not_allowed",
         BAD,
         _("Only your own seat or a hot-seat player's seat can have a client seed."),
+        "client_seed",
+    )
+    CLIENT_SEED_FIXED = Entry(
+        "client_seed_fixed",
+        CONFLICT,
+        _("This seat's client seed is fixed: the seat has already rolled by it."),
         "client_seed",
     )
     ANALYSIS_AFTER_THE_GAME = Entry(
@@ -352,6 +380,8 @@ class Refusal(enum.Enum):
         BAD,
         _("Dice must be given as distinct positions of the current roll."),
     )
+    # A list of dice longer than the game's dice, refused before any of its items is read.
+    TOO_MANY_DICE = Entry("too_many_dice", BAD, _("This names more dice than the game has."))
     UNKNOWN_BOX = Entry("unknown_box", BAD, _("There is no such box on the score sheet."), "box")
     INVALID_OPTION = Entry("invalid_option", BAD, _("This game option is not valid."))
     INVALID_SEAT_COUNT = Entry(

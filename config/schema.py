@@ -96,6 +96,16 @@ class ApiSchema(AutoSchema):
         finally:
             self.method = "DELETE"
 
+    def _unwrap_list_serializer(self, serializer: Any, direction: Any) -> Any:
+        """drf-spectacular's, with a nested list's bounds (config.bounded_lists) said as its
+        ``maxItems`` and ``minItems``, as it says a ListField's."""
+        schema = super()._unwrap_list_serializer(serializer, direction)
+        if schema and isinstance(serializer, serializers.ListSerializer):
+            for bound, keyword in (("max_length", "maxItems"), ("min_length", "minItems")):
+                if getattr(serializer, bound, None) is not None:
+                    schema[keyword] = getattr(serializer, bound)
+        return schema
+
     def _refusals(self) -> Iterable[Refusal]:
         handler = getattr(self.view, self.method.lower(), None)
         yield from getattr(handler, "_refusals", ())

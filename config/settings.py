@@ -146,6 +146,9 @@ elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
     # (planning the seats-and-game lock was half of the database's work for a move).
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
+# The hot paths' shortcuts through Django's internals (config.orm_shortcuts); false takes the
+# plain ORM path of each, should a Django upgrade break one before it is mended.
+ORM_SHORTCUTS = env_bool("ORM_SHORTCUTS", True)
 if _ON_POSTGRES:
     # With the database's host gone, a connection fails in seconds, not at the system's TCP
     # time-out (minutes); the request is answered 503 (config.outage). libpq's least is 2.
@@ -183,6 +186,10 @@ AUTHENTICATION_BACKENDS = ["players.login_guard.GuardedModelBackend"]
 LOGIN_FAILURES_PER_ACCOUNT = int(os.environ.get("LOGIN_FAILURES_PER_ACCOUNT", "10"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_KNOWN_ADDRESS_DAYS = int(os.environ.get("LOGIN_KNOWN_ADDRESS_DAYS", "30"))
+# A deleted account's username is refused to new accounts for this many days (players.name_holds).
+DELETED_NAME_HOLD_DAYS = float(os.environ.get("DELETED_NAME_HOLD_DAYS", "30"))
+# Django's database sessions, each signed-in one indexed by its account (players.sessions).
+SESSION_ENGINE = "players.sessions"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Live notes to the streams (games.live): Redis pub/sub, else a table the stream processes poll.
@@ -250,6 +257,12 @@ HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "2"))
 # the client's address is that many entries from its end (config.client_address). 0 (make run:
 # clients connect straight to the server) ignores the header; make serve and docker-compose set 1.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
+# Every per-address count (throttles, the sign-in guard, the stream caps) counts an IPv6 client
+# by its first IPV6_BUCKET_PREFIX bits, one /64 by default: a subnet is one customer's, and a
+# whole address would give it 2^64 buckets (config.client_address.address_bucket).
+IPV6_BUCKET_PREFIX = int(os.environ.get("IPV6_BUCKET_PREFIX", "64"))
+if not 1 <= IPV6_BUCKET_PREFIX <= 128:
+    raise ImproperlyConfigured("IPV6_BUCKET_PREFIX is a prefix length, 1 to 128")
 
 _BROWSABLE = env_bool("BROWSABLE_API", DEBUG)
 REST_FRAMEWORK = {
@@ -371,6 +384,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-idempotency-keys": {
         "task": "players.tasks.purge_idempotency_keys",
+        "schedule": 3600.0,
+        "options": {"expires": 600},
+    },
+    "purge-username-holds": {
+        "task": "players.tasks.purge_username_holds",
         "schedule": 3600.0,
         "options": {"expires": 600},
     },

@@ -8,24 +8,31 @@ may thus make up to twice its rate across two windows that follow each other: wh
 floods needs, for a fraction of the cost.
 
 One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
-sign in), else ``user`` (by account) once authenticated, else ``anon`` (by address). The rates are
-the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the environment).
+sign in), else ``user`` (by account) once authenticated, else ``anon`` (by address: its bucket, an
+IPv6 client's /64, ``config.client_address``). The rates are the ``DEFAULT_THROTTLE_RATES`` of the
+REST_FRAMEWORK settings (``THROTTLE_*`` in the environment).
+
+What the request's authentication has to note in the cache (when a token was last used:
+players.tokens) it hands over with :func:`carry`, and the count's round trip sends it: still one
+round trip per request.
 """
 
 from __future__ import annotations
 
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.client_address import client_address
+from config.client_address import client_bucket
 
 
 class RateThrottle(SimpleRateThrottle):
@@ -43,13 +50,15 @@ class RateThrottle(SimpleRateThrottle):
         self.scope = scope
         rate = self.get_rate()
         if rate is None:
+            _write(caches["default"], _carried(request._request))
             return True
         # parse_rate gives (None, None) only for a None rate; the stubs' one return type cannot
         # say that a str gives two ints.
         limit, seconds = cast(tuple[int, int], self.parse_rate(rate))
-        ident = user.pk if authenticated else client_address(request.META)
+        # An address's bucket: an IPv6 client's whole /64 (config.client_address).
+        ident = user.pk if authenticated else client_bucket(request.META)
         key = self.cache_format % {"scope": scope, "ident": ident}
-        count, left = hit(key, seconds)
+        count, left = hit(key, seconds, carried=_carried(request._request))
         if count <= limit:
             return True
         self.retry_after = max(left, 0.001)  # never 0: that would send no Retry-After
@@ -70,18 +79,51 @@ def rate(scope: str) -> tuple[int | None, int]:
     return limit, seconds
 
 
+@dataclass(frozen=True)
+class Carried:
+    """A cache write sent with the request's throttle count: an integer (stored as is, as
+    Django's Redis cache stores integers) for ``seconds``."""
+
+    key: str
+    value: int
+    seconds: int
+
+
+_CARRIED = "_carried_cache_writes"
+
+
+def carry(request: HttpRequest, key: str, value: int, seconds: int) -> None:
+    """Have the request's throttle count write ``key`` in its own round trip (a request that no
+    throttle counts writes nothing)."""
+    carried: list[Carried] = request.__dict__.setdefault(_CARRIED, [])
+    carried.append(Carried(key, value, max(int(seconds), 1)))
+
+
+def _carried(request: HttpRequest) -> list[Carried]:
+    carried: list[Carried] = request.__dict__.pop(_CARRIED, [])
+    return carried
+
+
+def _write(cache: BaseCache, carried: list[Carried]) -> None:
+    for write in carried:
+        cache.set(write.key, write.value, timeout=write.seconds)
+
+
 def hit(
     key: str,
     seconds: int,
     cache: BaseCache | None = None,
     clock: Callable[[], float] = time.time,
+    carried: Sequence[Carried] = (),
 ) -> tuple[int, float]:
     """Count one request against ``key`` in its window of ``seconds``: the count so far in the
     window, and the seconds left before it closes. ``clock`` (epoch seconds) times the windows of
-    a cache other than Redis, whose windows are its keys' expiries."""
+    a cache other than Redis, whose windows are its keys' expiries. ``carried``: writes sent with
+    the count."""
     cache = caches["default"] if cache is None else cache
     if isinstance(cache, RedisCache):
-        return _hit_redis(cache, key, seconds)
+        return _hit_redis(cache, key, seconds, carried)
+    _write(cache, list(carried))
     return _hit_cache(cache, key, seconds, clock)
 
 
@@ -90,7 +132,9 @@ def hit(
 _clients: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
 
 
-def _hit_redis(cache: RedisCache, key: str, seconds: int) -> tuple[int, float]:
+def _hit_redis(
+    cache: RedisCache, key: str, seconds: int, carried: Sequence[Carried] = ()
+) -> tuple[int, float]:
     name = cache.make_and_validate_key(key)
     client = _clients.get(cache)
     if client is None:
@@ -102,7 +146,9 @@ def _hit_redis(cache: RedisCache, key: str, seconds: int) -> tuple[int, float]:
     pipeline.incr(name)
     pipeline.expire(name, seconds, nx=True)
     pipeline.pttl(name)
-    count, _expire_set, left_ms = pipeline.execute()
+    for write in carried:  # every write of Django's Redis cache goes to its first server, too
+        pipeline.set(cache.make_and_validate_key(write.key), write.value, ex=write.seconds)
+    count, _expire_set, left_ms, *_written = pipeline.execute()
     return int(count), left_ms / 1000 if left_ms >= 0 else float(seconds)
 
 

@@ -22,8 +22,8 @@ from config.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus
-from games.services import MoveResult, computer_seats, controlled_seats, game_move
-from games.tournaments.models import TournamentGame
+from games.seating import controlled_seats
+from games.services import MoveResult, computer_seats, game_move
 from players.models import Player
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def game_abort(*, game_id: GameId, player: Player) -> MoveResult:
 
     def acting(game: Game, state: WireState) -> int:
         mine = _own_seats(game, player)
-        if TournamentGame.objects.filter(game_id=game.pk).exists():
+        if Game.objects.filter(pk=game.pk, tournament_game__isnull=False).exists():
             raise Refusal.TOURNAMENT_GAME.error()
         return min(mine)
 
@@ -140,7 +140,8 @@ def game_leave(*, game_id: GameId, player: Player) -> Game:
     if seat is None:
         raise Refusal.NOT_A_SEAT_HOLDER.error()
     seat.player = None
-    seat.save(update_fields=["player"])
+    seat.client_seed = ""  # the leaver's, not the next player's
+    seat.save(update_fields=["player", "client_seed"])
     return game
 
 

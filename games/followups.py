@@ -15,16 +15,9 @@ from datetime import datetime
 from typing import Any
 
 from config.redis_client import redis_batch
-from games import jobs, live
+from games import jobs, live, notes
 from games.models import Game, GameEvent
-from games.tournaments import scheduling
-
-
-@dataclass(frozen=True)
-class SeatFacts:
-    index: int
-    occupant: str
-    player_id: int | None
+from games.seating import TableFacts
 
 
 @dataclass(frozen=True)
@@ -43,15 +36,8 @@ class EventFacts:
 class Advance:
     """A game's new version as the move's transaction left it: plain values, no model rows."""
 
-    game_id: Any
-    kind: str
-    version: int
-    finished: bool
+    table: TableFacts
     computer_to_play: bool
-    deadline_at: datetime | None
-    turn_seat: int | None
-    created_by_id: int
-    seats: tuple[SeatFacts, ...]
     # The move's events ride on the note to the streams, which then need not read them back.
     events: tuple[EventFacts, ...] = ()
 
@@ -65,18 +51,8 @@ class Advance:
         records: Sequence[GameEvent] = (),
     ) -> Advance:
         return cls(
-            game_id=game.pk,
-            kind=game.kind,
-            version=game.version,
-            finished=finished,
+            table=TableFacts.of(game, finished=finished),
             computer_to_play=computer_to_play,
-            deadline_at=game.deadline_at,
-            turn_seat=game.turn_seat,
-            created_by_id=game.created_by_id,
-            seats=tuple(
-                SeatFacts(index=seat.index, occupant=seat.occupant, player_id=seat.player_id)
-                for seat in game.seats.all()
-            ),
             events=tuple(
                 EventFacts(
                     seq=record.seq,
@@ -96,15 +72,16 @@ def after_commit(advance: Advance) -> None:
 
     1. publish: the game's streams and the players concerned hear of the new version;
     2. the server's own next move: the computer's turn, or the game's timer (auto-confirm, clock);
-    3. a finished tournament game may end its round.
+    3. a finished tournament game may end its round (``jobs.game_finished``).
 
     On Redis, the notes of 1 and the timer of 2 go in one round trip.
     """
+    table = advance.table
     with redis_batch() as batch:
         live.on_game_advanced(
-            game_id=advance.game_id,
-            version=advance.version,
-            player_notes=live.player_notes(advance),
+            game_id=table.game_id,
+            version=table.version,
+            player_notes=notes.table_notes(table),
             events=[
                 live.event_wire(e.seq, e.type, e.data, e.actor, e.automatic, e.created_at)
                 for e in advance.events
@@ -112,11 +89,11 @@ def after_commit(advance: Advance) -> None:
             batch=batch,
         )
         jobs.schedule_followups(
-            game_id=advance.game_id,
-            version=advance.version,
+            game_id=table.game_id,
+            version=table.version,
             computer_to_play=advance.computer_to_play,
-            deadline_at=advance.deadline_at,
+            deadline_at=table.deadline_at,
             batch=batch,
         )
-    if advance.finished:
-        scheduling.on_game_advanced(game_id=advance.game_id, finished=True)
+    if table.finished:
+        jobs.game_finished(game_id=table.game_id)

@@ -4,6 +4,8 @@ The task modules (``games.tasks``, ``games.tournaments.tasks``) sit above the se
 and the services queue work after their commits: importing the tasks here would close a loop
 (services -> followups -> tasks -> automation -> services). So the move path names its tasks;
 Celery's registry finds them (``tests/automation/test_followups.py`` checks every name resolves).
+The game core never imports the tournaments either: a finished table reaches its tournament
+through the task it names (``TABLE_FINISHED``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from celery import current_app
 from django.conf import settings
 
 from config.redis_client import CommandBatch
+from games.models import Game, GameId
 from games.timer_wheel import timer_schedule
 
 log = logging.getLogger(__name__)
@@ -23,7 +26,8 @@ PLAY_COMPUTER_MOVE = "games.tasks.play_computer_move"
 #: games.tasks.fire_timer, registered under its former name (queued messages keep it).
 FIRE_TIMER = "games.tasks.timeout"
 ADVANCE_TOURNAMENT = "games.tournaments.tasks.advance_tournament"
-TASK_NAMES = (PLAY_COMPUTER_MOVE, FIRE_TIMER, ADVANCE_TOURNAMENT)
+TABLE_FINISHED = "games.tournaments.tasks.table_finished"
+TASK_NAMES = (PLAY_COMPUTER_MOVE, FIRE_TIMER, ADVANCE_TOURNAMENT, TABLE_FINISHED)
 
 
 def _queue(
@@ -57,6 +61,17 @@ def queue_fire_timer(*, game_id: object, version: int, eta: datetime) -> None:
 
 def queue_tournament_advance(*, tournament_id: int) -> None:
     _queue(ADVANCE_TOURNAMENT, tournament_id)
+
+
+def queue_table_finished(*, game_id: GameId) -> None:
+    _queue(TABLE_FINISHED, str(game_id))
+
+
+def game_finished(*, game_id: GameId) -> None:
+    """A finished game that is a tournament's table: its round may be over (a task, so rounds do
+    not wait for beat; beat's tick catches any that is lost). Other games queue nothing."""
+    if Game.objects.filter(pk=game_id, tournament_game__isnull=False).exists():
+        queue_table_finished(game_id=game_id)
 
 
 def schedule_followups(

@@ -18,7 +18,7 @@ from config.errors import ApiError
 from config.refusals import Refusal
 from games.ending import game_cancel, game_leave, game_resign
 from games.models import Game, GameId, GameStatus, Occupant
-from games.services import controlled_seats
+from games.seating import controlled_seats
 from players.models import Player
 
 #: Refusals that mean the game moved on meanwhile (another move ended it, the seat already

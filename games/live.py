@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from config.redis_client import CommandBatch, redis_batch
+from games import notes
 from games.presenters.common import iso_datetime
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,6 @@ TOPICS = (GAMES, PLAYERS)
 NOTE_LIFETIME = timedelta(minutes=2)
 
 Note = tuple[str, dict[str, Any]]
-#: A note for one account's stream: (player id, note).
-PlayerNote = tuple[int, dict[str, Any]]
 
 
 def channel(topic: str) -> str:
@@ -73,14 +72,14 @@ def event_wire(
     }
 
 
-def player_note(player_id: int, note: Mapping[str, Any]) -> Note:
-    return PLAYERS, {"player": player_id, "note": dict(note)}
+def player_note(player_id: int, note: notes.Note) -> Note:
+    return PLAYERS, {"player": player_id, "note": note.to_wire()}
 
 
-def publish_on_commit(notes: Iterable[PlayerNote]) -> None:
+def publish_on_commit(told: Iterable[notes.PlayerNote]) -> None:
     """Each account's note on its player stream once the caller's transaction commits: a note
     sent before would tell of a write that may yet roll back."""
-    batch = [player_note(player_id, note) for player_id, note in notes]
+    batch = [player_note(player_id, note) for player_id, note in told]
     transaction.on_commit(lambda: publish(batch))
 
 
@@ -121,75 +120,12 @@ def on_game_advanced(
     *,
     game_id: object,
     version: int,
-    player_notes: Iterable[PlayerNote],
+    player_notes: Iterable[notes.PlayerNote],
     events: Sequence[dict[str, Any]] = (),
     batch: CommandBatch | None = None,
     **_: object,
 ) -> None:
     """After a move commits: tell the game's streams (with its events, ``event_wire``) and the
     players concerned."""
-    notes = [game_note(game_id, version, events)]
-    publish(notes + [player_note(player, note) for player, note in player_notes], batch)
-
-
-# Read-only members (properties), as the frozen dataclasses of games.followups give them.
-class SeatFacts(Protocol):
-    @property
-    def index(self) -> int: ...
-    @property
-    def occupant(self) -> str: ...
-    @property
-    def player_id(self) -> int | None: ...
-
-
-class TableFacts(Protocol):
-    """A game's version as a move left it (``games.followups.Advance``): plain values."""
-
-    @property
-    def game_id(self) -> Any: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def version(self) -> int: ...
-    @property
-    def finished(self) -> bool: ...
-    @property
-    def turn_seat(self) -> int | None: ...
-    @property
-    def created_by_id(self) -> int: ...
-    @property
-    def deadline_at(self) -> datetime | None: ...
-    @property
-    def seats(self) -> Sequence[SeatFacts]: ...
-
-
-def player_notes(table: TableFacts) -> list[PlayerNote]:
-    """What each account at the table should hear about this version of the game: at the start
-    every seated account hears ``game_started`` and the one to move also ``your_turn``."""
-    from games.models import Occupant
-
-    seats, version = table.seats, table.version
-    base = {"game": str(table.game_id), "kind": table.kind, "version": version}
-    if table.finished:
-        return [
-            (seat.player_id, {**base, "type": "game_finished", "seat": seat.index})
-            for seat in seats
-            if seat.player_id is not None
-        ]
-    notes: list[PlayerNote] = []
-    if version == 1:
-        notes += [
-            (seat.player_id, {**base, "type": "game_started", "seat": seat.index})
-            for seat in seats
-            if seat.player_id is not None
-        ]
-    turn = next((seat for seat in seats if seat.index == table.turn_seat), None)
-    if turn is None or turn.occupant == Occupant.COMPUTER:
-        return notes
-    owner = turn.player_id if turn.occupant == Occupant.PLAYER else table.created_by_id
-    if owner is not None:
-        deadline = table.deadline_at.isoformat() if table.deadline_at else None
-        notes.append(
-            (owner, {**base, "type": "your_turn", "seat": turn.index, "deadline": deadline})
-        )
-    return notes
+    told = [player_note(player, note) for player, note in player_notes]
+    publish([game_note(game_id, version, events), *told], batch)

@@ -3,26 +3,24 @@ a reason, which the admin writes to its log.
 
 A ban makes the account inactive (sign-in and every token refused) and cuts it off
 (``player_cut_off``, which an account's deletion calls too: players.deletion): its API tokens
-deleted, its admin and browsable-API sessions ended, its open seeks withdrawn, its games in play
-resigned through the one move path and its open games left or cancelled (games.leaving), its
-entries in tournaments not yet started withdrawn, its entries in running ones forfeited (it stays
-in the pairing, so the schedule and the bracket stand, and each later table of its resigns as it
-opens: ``games.tournaments.services.tournament_forfeit_entry``), and its open account streams
-ended (the ``account_closed`` note; a stream ticket it still holds is refused on redemption).
+deleted, its admin and browsable-API sessions ended (found by their index, players.sessions),
+its open seeks withdrawn, its games in play resigned through the one move path and its open
+games left or cancelled (games.leaving), its entries in tournaments not yet started withdrawn,
+its entries in running ones forfeited (it stays in the pairing, so the schedule and the bracket
+stand, and each later table of its resigns as it opens:
+``games.tournaments.services.tournament_forfeit_entry``), and its open account streams ended
+(the ``account_closed`` note; a stream ticket it still holds is refused on redemption).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth import SESSION_KEY
-from django.contrib.sessions.models import Session
 from django.db import transaction
-from django.utils import timezone
 
 from config.errors import ApiError
 from config.refusals import Refusal
-from games import live
+from games import live, notes
 from games.leaving import GamesLeft, player_running_games_end
 from games.matchmaking.seeks import seeks_withdraw_for_player
 from games.tournaments.models import Entrant, TournamentStatus
@@ -33,6 +31,7 @@ from games.tournaments.services import (
 )
 from players import services as player_services
 from players.models import Player
+from players.sessions import sessions_end
 
 
 @dataclass(frozen=True)
@@ -47,16 +46,6 @@ class CutOff:
 
 #: What a ban did: the cut-off's counts.
 Ban = CutOff
-
-
-def sessions_end(*, player: Player) -> int:
-    """Delete the account's sessions (the database's session store); how many there were."""
-    ended = []
-    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
-        if session.get_decoded().get(SESSION_KEY) == str(player.pk):
-            ended.append(session.pk)
-    Session.objects.filter(pk__in=ended).delete()
-    return len(ended)
 
 
 def entries_withdraw(*, player: Player) -> int:
@@ -95,7 +84,7 @@ def player_cut_off(*, player: Player) -> CutOff:
     withdrawn = entries_withdraw(player=player)
     games = player_running_games_end(player=player)
     # A stream opened before the cut-off would go on until its lifetime ends: the note ends it.
-    live.publish_on_commit([(player.pk, {"type": "account_closed"})])
+    live.publish_on_commit([(player.pk, notes.AccountClosed())])
     return CutOff(tokens=tokens, sessions=sessions, seeks=seeks, entries=withdrawn, games=games)
 
 

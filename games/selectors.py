@@ -10,7 +10,7 @@ from config.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Seat
-from games.services import controlled_seats
+from games.seating import controlled_seats
 from players.models import Player
 
 

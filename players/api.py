@@ -97,6 +97,8 @@ class RegisterView(APIView):
         Refusal.WEAK_PASSWORD,
         Refusal.USERNAME_TAKEN,
         Refusal.USERNAME_CONFUSABLE,
+        Refusal.USERNAME_RESERVED,
+        Refusal.USERNAME_HELD,
         Refusal.DISPLAY_NAME_TAKEN,
     )
     def post(self, request: Request) -> Response:
@@ -207,16 +209,20 @@ class MeView(APIView):
             "becomes a placeholder everywhere (games, events, standings), its email is cleared, "
             "its tokens and sessions end, its games in play are resigned, the open games it is "
             "in are left or cancelled and its entries in tournaments not yet started are "
-            "withdrawn. Every game it played keeps its whole log. A wrong password changes "
-            "nothing."
+            "withdrawn. The client seeds it gave and the names of the hot seats in its games "
+            "are blanked; every game it played keeps its whole log. Its former username is held "
+            "for `DELETED_NAME_HOLD_DAYS` (no new account takes it, `username_held`). A wrong "
+            "password changes nothing, and counts as a failed sign-in of the account."
         ),
         request=PasswordInput,
         responses={204: None},
         tags=["accounts"],
     )
     @body_on_delete
-    @refuses(Refusal.WRONG_PASSWORD)
+    @refuses(Refusal.WRONG_PASSWORD, Refusal.LOGIN_THROTTLED, Refusal.ACCOUNT_LOCKED)
     def delete(self, request: Request) -> Response:
         data = parse(PasswordInput, request.data)
-        account_delete_own(player=request_player(request), password=data["password"])
+        account_delete_own(
+            player=request_player(request), password=data["password"], request=request._request
+        )
         return Response(status=204)

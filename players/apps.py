@@ -8,4 +8,6 @@ class PlayersConfig(AppConfig):
 
     def ready(self) -> None:
         from config import production  # noqa: F401  (registers its deploy check)
-        from players import schema  # noqa: F401  (registers the schema extension)
+
+        # The schema extension, and the index of each session that signs in, register here.
+        from players import schema, sessions  # noqa: F401

@@ -8,7 +8,9 @@ one query, hashes once, and keeps knox's rules: an expired token is refused and 
 tokens of the account are deleted when it next signs in (``players.services.token_create``)
 instead of on every request.
 
-Nothing is cached between requests: a revoked token is refused by the very next request.
+Nothing is cached between requests: a revoked token is refused by the very next request. When a
+token was last used is noted in the cache, at most once a minute, in the request's one round trip
+to it (``players.tokens``).
 
 ``request_player`` gives the views the account of a request they let in only authenticated.
 """
@@ -26,9 +28,10 @@ from knox.models import get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 
-from config.queries import PreparedSelect
+from config.orm_shortcuts import PreparedSelect
 from config.refusals import Refusal
 from players.models import Player
+from players.tokens import token_used
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -60,6 +63,13 @@ class TokenAuthentication(knox_auth.TokenAuthentication):
     if TYPE_CHECKING:
         # knox's, which it leaves unannotated: the token's account (refused if inactive).
         def validate_user(self, auth_token: AuthToken) -> tuple[Player, AuthToken]: ...
+
+    def authenticate(self, request: Request) -> tuple[Player, AuthToken] | None:
+        # knox's, which it leaves unannotated: the header read, then authenticate_credentials.
+        found: tuple[Player, AuthToken] | None = super().authenticate(request)  # type: ignore[no-untyped-call]
+        if found is not None:  # for the account's list of its tokens (players.tokens)
+            token_used(request._request, found[1])
+        return found
 
     def authenticate_credentials(self, token: bytes) -> tuple[Player, AuthToken]:
         try:

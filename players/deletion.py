@@ -9,6 +9,14 @@ the leaderboards and profiles), and it is cut off as a ban cuts off (games.moder
 sessions gone, games in play resigned through the one move path, open games left, entries in
 tournaments not yet started withdrawn and those in running ones forfeited. The admin's log keeps
 its entries about the account, their object named anew.
+
+What it typed into its games goes too: the client seeds of its seats (its own and the hot seats
+of the games it created) and the names of those hot seats, blanked on the seats once the
+deletion has committed (``seats_typed_blank``; a nameless hot seat shows as "Hot-seat player").
+The game's log, append-only, keeps what it recorded. And what its name left elsewhere: the
+sign-in guard's keys (its failures, lock and known addresses) are deleted, and the name itself is
+held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds), so nobody registers it the day after.
+No new name may start like the placeholder (``username_reserved``).
 """
 
 from __future__ import annotations
@@ -18,12 +26,19 @@ import secrets
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
+from django.db.models import Q
+from django.http import HttpRequest
 from django.utils import timezone
 from knox.models import AuthToken
 
-from config.refusals import Refusal
+from games.loading import game_with_seats
+from games.models import Game, Occupant, Seat
 from games.moderation import CutOff, player_cut_off
+from players.identity import PLACEHOLDER_PREFIX
+from players.login_guard import guard_forget
 from players.models import DELETED_NAME, IdempotencyKey, Player
+from players.name_holds import username_hold
+from players.services import password_confirm
 
 #: What the deletion writes before the cut-off: every changed field but the username (a key).
 _ANONYMISED = (
@@ -40,7 +55,7 @@ _ANONYMISED = (
 
 
 def _placeholder_username(player: Player) -> str:
-    name = f"deleted-{player.pk}"
+    name = f"{PLACEHOLDER_PREFIX}{player.pk}"
     if Player.objects.name_conflict(name, exclude_pk=player.pk) is None:
         return name
     # Someone registered the name first: the placeholder only has to be unique.
@@ -63,6 +78,47 @@ def _admin_log_renamed(player: Player, old_username: str) -> None:
         entry.save(update_fields=["object_repr"])
 
 
+def _typed_in_games(player: Player) -> list[int]:
+    """The seats holding what the account typed: its own, and the hot seats of the games it
+    created (their names are its words for its guests)."""
+    seats = Seat.objects.filter(
+        Q(player=player) | Q(game__created_by=player, occupant=Occupant.HOTSEAT)
+    )
+    return list(seats.values_list("pk", flat=True))
+
+
+def seats_typed_blank(*, player_id: int, seat_ids: list[int]) -> int:
+    """Blank the client seeds of these seats (listed by ``_typed_in_games`` before the cut-off)
+    and the hot seats' names; how many seats changed. Run once the deletion has committed, one
+    game at a time, each game's row and seats locked first as every write on a game locks them:
+    inside the deletion, which holds the account's row, it would wait for a game's row while a
+    rematch of that game, holding it, waits for the account's (a deadlock). A seat of an open
+    game the account gave back is blanked unless someone took it meanwhile (the joiner's own
+    seed is then the seat's)."""
+    wanted = set(seat_ids)
+    games = Seat.objects.filter(pk__in=wanted).values_list("game_id", flat=True).distinct()
+    changed = 0
+    for game_id in sorted(set(games), key=str):
+        with transaction.atomic():
+            try:
+                game = game_with_seats(game_id, lock=True)
+            except Game.DoesNotExist:  # cancelled since: gone with its seats
+                continue
+            mine = [
+                seat
+                for seat in game.seats.all()
+                if seat.pk in wanted and seat.player_id in (player_id, None)
+            ]
+            for seat in mine:
+                hot = seat.occupant == Occupant.HOTSEAT
+                if seat.client_seed or (hot and seat.name):
+                    seat.client_seed = ""
+                    seat.name = "" if hot else seat.name
+                    seat.save(update_fields=["client_seed", "name"])
+                    changed += 1
+    return changed
+
+
 @transaction.atomic
 def account_delete(*, player_id: int) -> CutOff:
     """Anonymise the account and cut it off (what the admin's action calls)."""
@@ -70,6 +126,9 @@ def account_delete(*, player_id: int) -> CutOff:
     # games.moderation.player_ban).
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     old_username = player.username
+    deleted_before = player.deleted_at is not None
+    # Listed before the cut-off, which gives back the seats of the open games it joined.
+    typed = _typed_in_games(player)
     player.username = _placeholder_username(player)
     player.display_name = DELETED_NAME
     player.email = player.first_name = player.last_name = ""
@@ -81,9 +140,15 @@ def account_delete(*, player_id: int) -> CutOff:
     player.groups.clear()
     player.user_permissions.clear()
     done = player_cut_off(player=player)
+    transaction.on_commit(
+        lambda: seats_typed_blank(player_id=player.pk, seat_ids=typed), robust=True
+    )
     # Stored answers to its retried requests (they name the account as it was).
     IdempotencyKey.objects.filter(scope=f"player:{player.pk}").delete()
     _admin_log_renamed(player, old_username)
+    if not deleted_before:  # deleted again: its name is the placeholder, held already
+        username_hold(username=old_username)
+        transaction.on_commit(lambda: guard_forget(old_username))
     # The username last. It is a key (its unique index): writing it takes the row FOR UPDATE,
     # which a transaction referring to the account (a seat, an event, a rating change) waits for
     # as it commits (the foreign keys are checked then: DEFERRABLE INITIALLY DEFERRED). Written
@@ -96,8 +161,10 @@ def account_delete(*, player_id: int) -> CutOff:
 
 
 @transaction.atomic
-def account_delete_own(*, player: Player, password: str) -> CutOff:
-    """The account deletes itself: only with its password (else nothing changes)."""
-    if not player.check_password(password):
-        raise Refusal.WRONG_PASSWORD.error()
+def account_delete_own(
+    *, player: Player, password: str, request: HttpRequest | None = None
+) -> CutOff:
+    """The account deletes itself: only with its password (else nothing changes), checked as a
+    sign-in is (``players.services.password_confirm``: a wrong one counts on the guard)."""
+    password_confirm(player=player, password=password, request=request)
     return account_delete(player_id=player.pk)

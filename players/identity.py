@@ -13,6 +13,10 @@
   lookalikes of each character, in no fixed direction). Case-folding after the skeleton makes the
   check case-blind as the names are: ``ANN`` with a Cyrillic A is refused next to ``ann``; the
   price is that ``I`` (a prototype ``l``) and ``L`` fold together, as ``lvan`` looks like ``Ivan``.
+- A deleted account's username becomes ``deleted-<id>`` (:data:`PLACEHOLDER_PREFIX`): no new name
+  may start with what looks like that prefix (:func:`looks_like_placeholder`), in any case or
+  letters, so that no live account passes for a deleted one. Its former name is held a while
+  (``players.name_holds``), recognised by :func:`hold_digests`.
 - A display name is shown to other players as it is typed, so it is stripped of what would change
   how the text around it reads or hide part of it (:func:`display_name_clean`): control characters,
   bidirectional controls and isolates, the other invisible format characters, line and paragraph
@@ -26,6 +30,8 @@ import hashlib
 import unicodedata
 from functools import cache
 from pathlib import Path
+
+from django.utils.crypto import salted_hmac
 
 DATA = Path(__file__).resolve().parent / "data" / "confusables.txt"
 
@@ -65,6 +71,30 @@ def username_skeleton(username: str) -> str:
 def skeleton_key(username: str) -> str:
     """What the account stores of its name's skeleton: 64 hex digits, one indexed lookup."""
     return hashlib.sha256(username_skeleton(username).encode("utf-8")).hexdigest()
+
+
+#: What a deleted account's username starts with (players.deletion).
+PLACEHOLDER_PREFIX = "deleted-"
+
+
+def looks_like_placeholder(username: str) -> bool:
+    """Whether the name starts with the placeholder prefix in any case, width or lookalike
+    letters (its skeleton starts with the prefix's)."""
+    return username_skeleton(username).startswith(username_skeleton(PLACEHOLDER_PREFIX))
+
+
+def hold_digests(username: str) -> tuple[str, str]:
+    """What a held name is kept as (``players.models.UsernameHold``): keyed hashes (HMAC with the
+    ``SECRET_KEY``) of the name as its owner would type it again (NFKC, case-folded, as the
+    sign-in guard counts it) and of its skeleton. Keyed, since a username is easily guessed: a
+    copy of the database alone does not tell which names were held. Both, since two names equal
+    in any case need not share a skeleton (``M`` and ``m``, whose prototype is ``rn``)."""
+    typed = username_normalise(username).casefold()
+    return _keyed(f"name:{typed}"), _keyed(f"skeleton:{username_skeleton(username)}")
+
+
+def _keyed(value: str) -> str:
+    return salted_hmac("players.identity.hold_digests", value, algorithm="sha256").hexdigest()
 
 
 def display_name_clean(name: str) -> str:

@@ -4,8 +4,9 @@ before it hashes a password.
 
 Two limits, both counted in the cache (Redis in production: shared by every process):
 
-- per client address (``config.client_address``), every attempt: the ``auth`` throttle rate
-  (``THROTTLE_AUTH``, 20 a minute), over every account it tries;
+- per client address (its bucket, ``config.client_address``: an IPv6 client's /64), every
+  attempt: the ``auth`` throttle rate (``THROTTLE_AUTH``, 20 a minute), over every account it
+  tries;
 - per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
   of ``LOGIN_LOCKOUT_SECONDS`` (opened by the first), the account refuses further attempts until
   the window closes, so a distributed guesser gets a few tries an hour at most. The lock never
@@ -13,7 +14,10 @@ Two limits, both counted in the cache (Redis in production: shared by every proc
   an attacker elsewhere cannot lock the owner out, however long they keep trying.
 
 A refused attempt hashes nothing and counts as no failure. The account's name is counted as its
-owner would type it again: NFKC-normalised and case-folded.
+owner would type it again: NFKC-normalised and case-folded. Its keys are three (failures, lock,
+the addresses it signed in from, in one key so that they can be forgotten together): a deleted
+account's go with it (:func:`guard_forget`), so neither its addresses stay behind nor does a
+later account of the same name inherit its lock or its known addresses.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
-from config.client_address import client_address
+from config.client_address import client_bucket
 from config.errors import ApiError
 from config.refusals import Refusal
 from config.throttling import hit, rate
@@ -42,11 +46,10 @@ REFUSAL_ATTRIBUTE = "login_refusal"
 
 class LoginGuard:
     def __init__(self, request: HttpRequest | None, username: str) -> None:
-        self.address = client_address(request.META) if request is not None else ""
-        account = unicodedata.normalize("NFKC", username).casefold()
-        self._failures_key = f"login:failures:{account}"
-        self._locked_key = f"login:locked:{account}"
-        self._known_key = f"login:known:{account}:{self.address}"
+        # The address's bucket (an IPv6 client's /64): the attempts of one subnet count
+        # together, and an owner whose IPv6 address changes within its /64 stays known.
+        self.address = client_bucket(request.META) if request is not None else ""
+        self._failures_key, self._locked_key, self._known_key = _keys(username)
 
     def refusal(self) -> ApiError | None:
         """Why this attempt may not be made, or None; counts it against the address."""
@@ -59,9 +62,12 @@ class LoginGuard:
                     return _waiting(Refusal.LOGIN_THROTTLED.error(), left)
         found = cache.get_many([self._locked_key, self._known_key])
         until = found.get(self._locked_key)
-        if until is not None and until > now and not found.get(self._known_key):
+        if until is not None and until > now and not self._known(found.get(self._known_key), now):
             return _waiting(Refusal.ACCOUNT_LOCKED.error(), until - now)
         return None
+
+    def _known(self, known: dict[str, float] | None, now: float) -> bool:
+        return bool(self.address) and (known or {}).get(self.address, 0.0) > now
 
     def failed(self) -> None:
         window = int(settings.LOGIN_LOCKOUT_SECONDS)
@@ -70,8 +76,38 @@ class LoginGuard:
             cache.add(self._locked_key, time.time() + left, timeout=max(int(left + 0.999), 1))
 
     def succeeded(self) -> None:
-        if self.address:
-            cache.set(self._known_key, True, timeout=int(settings.LOGIN_KNOWN_ADDRESS_DAYS) * 86400)
+        """Remember the address for ``LOGIN_KNOWN_ADDRESS_DAYS``. Read, changed and written back:
+        two sign-ins of one account at once may keep only one of their addresses, which then
+        just counts as new (the lock, if ever, applies to it)."""
+        if not self.address:
+            return
+        seconds = int(settings.LOGIN_KNOWN_ADDRESS_DAYS) * 86400
+        now = time.time()
+        stored: dict[str, float] = cache.get(self._known_key) or {}
+        known = {address: until for address, until in stored.items() if until > now}
+        known.pop(self.address, None)
+        known[self.address] = now + seconds
+        # The most recent few: the key stays small, however many places the account signs in from.
+        kept = dict(sorted(known.items(), key=lambda item: item[1])[-KNOWN_ADDRESSES_KEPT:])
+        cache.set(self._known_key, kept, timeout=seconds)
+
+
+#: The addresses an account's known-address key remembers at most.
+KNOWN_ADDRESSES_KEPT = 32
+
+
+def _keys(username: str) -> tuple[str, str, str]:
+    """The guard's keys of an account name: its failures, its lock, its known addresses."""
+    account = unicodedata.normalize("NFKC", username).casefold()
+    return f"login:failures:{account}", f"login:locked:{account}", f"login:known:{account}"
+
+
+def guard_forget(username: str) -> None:
+    """Delete what the guard keeps of this account name (a deleted account's): its failures
+    (with the window's opening time the in-process cache keeps beside them), its lock and the
+    addresses it signed in from."""
+    failures, locked, known = _keys(username)
+    cache.delete_many([failures, f"{failures}:opened", locked, known])
 
 
 def _waiting(error: ApiError, seconds: float) -> ApiError:

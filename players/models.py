@@ -119,7 +119,9 @@ class Player(AbstractUser):
                 code="username_confusable",
             )
 
-    def save(self, *args: Any, **kwargs: Any) -> None:  # passed on to Model.save as they come
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """``Model.save``'s arguments, and ``keep_token``: the digest of a token a new password
+        leaves alone."""
         self.username = username_normalise(self.username)
         self.username_skeleton = skeleton_key(self.username)
         self.display_name = display_name_clean(self.display_name)
@@ -128,12 +130,14 @@ class Player(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        # The password's own change (POST accounts/password/) keeps the token it was made with.
+        keep_token: str | None = kwargs.pop("keep_token", None)
         with transaction.atomic():  # the new password and the revocation: both or neither
             super().save(*args, **kwargs)
             if new_password:
                 from knox.models import AuthToken
 
-                AuthToken.objects.filter(user=self).delete()
+                AuthToken.objects.filter(user=self).exclude(pk=keep_token).delete()
 
     @property
     def public_name(self) -> str:
@@ -216,3 +220,32 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.scope} {self.key}"
+
+
+class AccountSession(models.Model):
+    """The account a browser session (the admin's, the browsable API's) is signed in as, written
+    as it signs in (players.sessions): ending an account's sessions is one indexed delete, where
+    it was a decoding of every session in the database. Goes with its session (CASCADE)."""
+
+    session = models.OneToOneField(
+        "sessions.Session", on_delete=models.CASCADE, primary_key=True, related_name="account"
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="browser_sessions")
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.session_id}"
+
+
+class UsernameHold(models.Model):
+    """A deleted account's former username, refused to new accounts until ``held_until``
+    (``DELETED_NAME_HOLD_DAYS`` after the deletion), in any case and as a lookalike
+    (players.name_holds). Kept as two keyed hashes, never the name: the deletion forgets the
+    name, and the hold only has to recognise it when it is typed again."""
+
+    #: players.identity.hold_digests: the name as typed again (NFKC, case-folded), its skeleton.
+    name_digest = models.CharField(max_length=64, db_index=True, editable=False)
+    skeleton_digest = models.CharField(max_length=64, db_index=True, editable=False)
+    held_until = models.DateTimeField(db_index=True, editable=False)
+
+    def __str__(self) -> str:
+        return f"{self.name_digest[:12]} until {self.held_until:%Y-%m-%d}"

@@ -13,19 +13,18 @@ from knox.signals import token_expired
 
 from config.refusals import Refusal
 from players import login_guard
-from players.identity import username_normalise
+from players.identity import looks_like_placeholder, username_normalise
 from players.models import Player
+from players.name_holds import username_held
+from players.sessions import sessions_end
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str, display_name: str = "") -> Player:
     candidate = Player(username=username_normalise(username), display_name=display_name)
-    try:
-        validate_password(password, user=candidate)
-    except Exception as exc:  # django's ValidationError: report it as input at fault
-        messages = getattr(exc, "messages", [str(exc)])
-        # Django's validators say what is wrong, already in the request's language.
-        raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
+    if looks_like_placeholder(candidate.username):
+        raise Refusal.USERNAME_RESERVED.error()
+    _password_validate(password, candidate)
     if Player.objects.display_name_impersonates(display_name, username=candidate.username):
         raise Refusal.DISPLAY_NAME_TAKEN.error()
     conflict = Player.objects.name_conflict(candidate.username)
@@ -33,6 +32,10 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
         raise (
             Refusal.USERNAME_TAKEN if conflict == "taken" else Refusal.USERNAME_CONFUSABLE
         ).error()
+    # After the conflict check: a deletion frees the name and holds it in one commit, so a
+    # registration that found the name free finds its hold too.
+    if username_held(candidate.username):
+        raise Refusal.USERNAME_HELD.error()
     candidate.set_password(password)
     try:
         with transaction.atomic():
@@ -44,17 +47,62 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     return candidate
 
 
+def _password_validate(password: str, player: Player, field: str = "password") -> None:
+    try:
+        validate_password(password, user=player)
+    except Exception as exc:  # django's ValidationError: report it as input at fault
+        messages = getattr(exc, "messages", [str(exc)])
+        # Django's validators say what is wrong, already in the request's language.
+        raise Refusal.WEAK_PASSWORD.error(field=field, detail=" ".join(messages) or None) from None
+
+
 @transaction.atomic
 def password_set(*, player: Player, password: str) -> None:
     """A new password for ``player`` (checked by the validators): saving it revokes every API
     token of the account (``Player.save``), as the admin's and Django's password forms do."""
-    try:
-        validate_password(password, user=player)
-    except Exception as exc:  # django's ValidationError, as in player_register
-        messages = getattr(exc, "messages", [str(exc)])
-        raise Refusal.WEAK_PASSWORD.error(detail=" ".join(messages) or None) from None
+    _password_validate(password, player)
     player.set_password(password)
     player.save(update_fields=["password"])
+
+
+def password_confirm(
+    *, player: Player, password: str, request: HttpRequest | None, field: str = "password"
+) -> None:
+    """The account's password, asked again before it is changed or the account deleted: checked
+    as a sign-in is (``authenticate``, behind the sign-in guard), so a wrong one counts as a
+    failed sign-in and a token in the wrong hands guesses no faster than a sign-in form would.
+    Refused: ``wrong_password`` on ``field``, or the guard's refusal (throttled, locked)."""
+    user = authenticate(request, username=player.get_username(), password=password)
+    if user is None or user.pk != player.pk:
+        raise login_guard.refusal_of(request) or Refusal.WRONG_PASSWORD.error(field=field)
+
+
+@transaction.atomic
+def password_change(
+    *,
+    player: Player,
+    current_password: str,
+    new_password: str,
+    request: HttpRequest | None,
+    keep_token: AuthToken | None,
+) -> int:
+    """The account changes its own password, given the current one (``password_confirm``; the
+    new one checked by the validators): every API token but ``keep_token`` (the one the request
+    was made with) and every browser session end. How many tokens ended. The account's row is
+    held first, so that of two changes at once the second checks its current password against
+    the first's new one (and is refused), and a sign-in meanwhile either comes first (its token
+    ends here) or finds the new password."""
+    Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
+    password_confirm(
+        player=player, password=current_password, request=request, field="current_password"
+    )
+    _password_validate(new_password, player, field="new_password")
+    kept = keep_token.pk if keep_token is not None else None
+    others = AuthToken.objects.filter(user=player).exclude(pk=kept).count()
+    player.set_password(new_password)
+    player.save(update_fields=["password"], keep_token=kept)  # the others go (Player.save)
+    sessions_end(player=player)
+    return others
 
 
 def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> None:
@@ -79,9 +127,16 @@ def token_create(
     player = authenticate(request, username=username, password=password)
     if player is None or not player.is_active:
         raise login_guard.refusal_of(request) or Refusal.INVALID_CREDENTIALS.error()
-    _tokens_expired_delete(player=player)
-    instance, raw = AuthToken.objects.create(user=player)
-    _tokens_over_cap_delete(player=player)
+    with transaction.atomic():
+        # The account's row held while the token is made, as a password change holds it: a
+        # change that committed since the password was checked refuses this sign-in (its
+        # password is no more the account's); one that comes after ends this token too.
+        locked = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
+        if locked.values_list("password", "is_active").first() != (player.password, True):
+            raise Refusal.INVALID_CREDENTIALS.error()
+        _tokens_expired_delete(player=player)
+        instance, raw = AuthToken.objects.create(user=player)
+        _tokens_over_cap_delete(player=player)
     return instance, raw
 
 

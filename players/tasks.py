@@ -6,6 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from players.models import IdempotencyKey
+from players.name_holds import username_holds_purge
 
 
 @shared_task(name="players.tasks.purge_idempotency_keys")
@@ -13,3 +14,9 @@ def purge_idempotency_keys() -> int:
     """Delete the idempotency keys past their expiry (a retry after it creates again)."""
     deleted, _ = IdempotencyKey.objects.filter(expires_at__lte=timezone.now()).delete()
     return deleted
+
+
+@shared_task(name="players.tasks.purge_username_holds")
+def purge_username_holds() -> int:
+    """Delete the holds on deleted accounts' usernames past their time (players.name_holds)."""
+    return username_holds_purge()

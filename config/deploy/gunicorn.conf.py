@@ -13,6 +13,15 @@ from typing import Any
 
 bind = os.environ.get("API_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
+# Without Redis the throttles and the sign-in guard count in each process's own memory (Django's
+# local cache): N workers would let a client make N times every limit's attempts. One worker may
+# run so; more share their counts in Redis, or do not start. `make serve` runs this file as a
+# script for the same check before it starts anything.
+if workers > 1 and not os.environ.get("REDIS_URL"):
+    raise SystemExit(
+        f"WEB_CONCURRENCY={workers} gunicorn workers without REDIS_URL would each keep their own "
+        "throttle and sign-in guard counts: set REDIS_URL, or WEB_CONCURRENCY=1."
+    )
 worker_class = "sync"
 timeout = 30
 graceful_timeout = 20

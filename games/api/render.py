@@ -15,7 +15,7 @@ from games.fairness import fairness_body
 from games.kinds import kind_for
 from games.models import Game, GameEvent, GameKind, GameStatus, Occupant, Seat
 from games.presenters.common import Translated, iso_datetime
-from games.services import controlled_seats
+from games.seating import controlled_seats
 
 _GAME_KINDS = Translated(dict(GameKind.choices))
 _STATUSES = Translated(dict(GameStatus.choices))

@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from games.api import serializers as s
 from games.api.event_types import TypedEventSerializer
+from games.rules import ten_thousand, yatzy
 from games.rules.yatzy import BOXES
 
 Rendered = serializers.Serializer[dict[str, Any]]
@@ -150,12 +151,25 @@ class _MoveBase(Rendered):
     expected_version = serializers.IntegerField(
         required=False, min_value=0, help_text="409 stale_version unless the game is at it"
     )
+    client_seed = serializers.CharField(
+        required=False,
+        help_text="Your seat's client seed for the fair dice, until its first roll (README, "
+        "Fair dice); 409 client_seed_fixed after it, unless the same",
+    )  # fmt: skip
 
 
 class RollMoveSerializer(_MoveBase):
     type = serializers.ChoiceField(choices=["roll"])
-    hold = _ints(required=False, help_text="yatzy: positions of the dice to keep (none at first)")
-    keep = _ints(required=False, help_text="Dés 10 000: positions of the roll to set aside first")
+    hold = _ints(
+        required=False,
+        max_length=yatzy.DICE,
+        help_text="yatzy: positions of the dice to keep (none at first)",
+    )
+    keep = _ints(
+        required=False,
+        max_length=ten_thousand.DICE,
+        help_text="Dés 10 000: positions of the roll to set aside first",
+    )
 
 
 class SelectMoveSerializer(_MoveBase):
@@ -174,7 +188,10 @@ class ScoreMoveSerializer(_MoveBase):
 
 class BankMoveSerializer(_MoveBase):
     type = serializers.ChoiceField(choices=["bank"])
-    keep = _ints(help_text="Dés 10 000: positions of the roll to set aside, then bank")
+    keep = _ints(
+        max_length=ten_thousand.DICE,
+        help_text="Dés 10 000: positions of the roll to set aside, then bank",
+    )
 
 
 MOVE = PolymorphicProxySerializer(

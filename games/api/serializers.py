@@ -14,12 +14,20 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.bounded_lists import BoundedListField
 from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameEvent, GameKind, Occupant, Seat
-from games.services import controlled_seats
+from games.rules import ten_thousand, yatzy
+from games.seating import controlled_seats
 from players.identity import display_name_clean
 from players.models import Player
+
+#: The most seats a new game's request may list, checked before any seat is read: above the
+#: seats of every game (7), so that a request for a few too many is told ``invalid_seat_count``.
+MAX_SEAT_ENTRIES = 16
+
+SEED_HELP = _("Your seat's client seed for the fair dice: 1 to 64 printable ASCII characters")
 
 SEAT_TYPES = [
     ("me", _("My own account")),
@@ -38,7 +46,7 @@ class SeatInput(serializers.Serializer[None]):
         default="",
         allow_blank=True,
         trim_whitespace=False,
-        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+        help_text=SEED_HELP,
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -54,7 +62,11 @@ class SeatInput(serializers.Serializer[None]):
 class GameCreateInput(serializers.Serializer[None]):
     kind = serializers.ChoiceField(choices=GameKind.choices)
     options = serializers.DictField(required=False, default=dict)
-    seats = SeatInput(many=True, allow_empty=False)
+    # What many=True makes, said outright: its max_length is checked before any seat is read
+    # (config.bounded_lists).
+    seats: serializers.ListSerializer[None] = serializers.ListSerializer(
+        child=SeatInput(), allow_empty=False, max_length=MAX_SEAT_ENTRIES
+    )
     assistance = serializers.BooleanField(
         required=False,
         allow_null=True,
@@ -89,7 +101,7 @@ class JoinInput(serializers.Serializer[None]):
         default="",
         allow_blank=True,
         trim_whitespace=False,
-        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+        help_text=SEED_HELP,
     )
 
 
@@ -97,12 +109,17 @@ class MoveInput(serializers.Serializer[None]):
     """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
 
     type = serializers.CharField(help_text=_("yatzy: roll or score; ten_thousand: roll or bank"))
-    hold = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text=_("yatzy roll: dice to keep")
+    # The schema's words: the rules read hold and keep themselves, their length first.
+    hold = BoundedListField(
+        child=serializers.IntegerField(),
+        max_length=yatzy.DICE,
+        required=False,
+        help_text=_("yatzy roll: dice to keep"),
     )
     box = serializers.CharField(required=False, help_text=_("yatzy score: the box to fill"))
-    keep = serializers.ListField(
+    keep = BoundedListField(
         child=serializers.IntegerField(),
+        max_length=ten_thousand.DICE,
         required=False,
         help_text=_("ten_thousand: positions in the current roll to set aside"),
     )
@@ -113,6 +130,14 @@ class MoveInput(serializers.Serializer[None]):
         required=False,
         min_value=0,
         help_text=_("The game version your move is based on; refused with 409 if stale."),
+    )
+    client_seed = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        help_text=_(
+            "Optional: your seat's client seed for the fair dice (1 to 64 printable ASCII "
+            "characters), until the seat's first roll; refused with 409 after it, unless the same"
+        ),
     )
 
     # Move types the envelope's CharField accepts as they are (no blank, no NUL, no surrogate).
@@ -152,17 +177,41 @@ class PlayerRef(serializers.Serializer[Player]):
     name = serializers.CharField(source="public_name")
 
 
-class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
-    """The fair dice of a started game (README, "Fair dice"); null before the start."""
+class FairSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    client_seed = serializers.CharField(
+        allow_blank=True, help_text=_("The seat's client seed; empty if it gave none")
+    )
+    fixed = serializers.BooleanField(
+        help_text=_("The seat has rolled: its client seed can no longer change")
+    )
 
+
+class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
+    """A game's fair dice (README, "Fair dice"); null for a game of version 1 before its start
+    (it draws its seed then)."""
+
+    version = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("Which formula the rolls follow: 1 or 2 (null for a game without a seed)"),
+    )
     verifiable = serializers.BooleanField(
         help_text=_("False for a game started before fair dice: its rolls cannot be checked")
     )
     algorithm = serializers.CharField(allow_null=True)
     server_seed_hash = serializers.CharField(
-        allow_null=True, help_text=_("SHA-256 of the server seed, published at the start")
+        allow_null=True,
+        help_text=_("SHA-256 of the server seed, published as soon as the seed is drawn"),
     )
-    client_seed = serializers.CharField(allow_null=True)
+    client_seed = serializers.CharField(
+        allow_null=True,
+        help_text=_("Version 1: the game's client seed, the seats' joined; null in version 2"),
+    )
+    seats = FairSeatSerializer(
+        many=True,
+        allow_null=True,
+        help_text=_("Version 2: each seat's client seed; null in version 1"),
+    )
     server_seed = serializers.CharField(
         allow_null=True, help_text=_("The server seed (hex), once the game is over")
     )

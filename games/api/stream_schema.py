@@ -12,63 +12,43 @@ Refusals are the API's problems (``application/problem+json``), from the one voc
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+import inspect
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from config.problems import PROBLEM_JSON
 from config.refusals import Refusal
+from games import notes
 
 EVENT_STREAM = "text/event-stream"
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
 
 
-def _note(note_type: str, properties: dict[str, Any], description: str) -> dict[str, Any]:
-    fields = {"type": {"type": "string", "enum": [note_type]}, **properties}
+_TYPES = {int: {"type": "integer"}, str: {"type": "string"}}
+
+
+def _property(hint: Any, metadata: Any) -> dict[str, Any]:
+    nullable = get_origin(hint) in (UnionType, Union) and type(None) in get_args(hint)
+    base = next(arm for arm in get_args(hint) if arm is not type(None)) if nullable else hint
+    return {**_TYPES[base], **metadata, **({"nullable": True} if nullable else {})}
+
+
+def _note_schema(note: type[notes.Note]) -> dict[str, Any]:
+    hints = get_type_hints(note)
+    fields = {"type": {"type": "string", "enum": [note.type]}}
+    fields |= {f.name: _property(hints[f.name], f.metadata) for f in dataclasses.fields(note)}
     return {
         "type": "object",
-        "description": description,
+        "description": " ".join(inspect.cleandoc(note.__doc__ or "").split()),
         "properties": fields,
         "required": sorted(fields),
     }
 
 
-_GAME = {"type": "string", "format": "uuid"}
-_INT = {"type": "integer"}
-_ABOUT_GAME = {"game": _GAME, "kind": {"type": "string"}, "version": _INT, "seat": _INT}
+#: The notes' schemas, made from ``games.notes`` (``YourTurn`` is ``YourTurnNote``).
 NOTES: dict[str, dict[str, Any]] = {
-    "YourTurnNote": _note(
-        "your_turn",
-        {**_ABOUT_GAME, "deadline": {"type": "string", "format": "date-time", "nullable": True}},
-        "It is this seat's turn (sent on connect for every such game, then after each move "
-        "that leaves the turn with you); `deadline`: when the timer plays it, if any.",
-    ),
-    "GameStartedNote": _note("game_started", _ABOUT_GAME, "A game you sit at started."),
-    "GameFinishedNote": _note("game_finished", _ABOUT_GAME, "A game you sit at is over."),
-    "TournamentRoundStartedNote": _note(
-        "tournament_round_started",
-        {"tournament": _INT, "round": _INT, "game": _GAME, "seat": _INT},
-        "A round of a tournament you entered started: your game and seat in it.",
-    ),
-    "SeekPairedNote": _note(
-        "seek_paired",
-        {"seek": _INT, "game": _GAME, "kind": {"type": "string"}, "seat": _INT},
-        "Your seek (`POST seeks/`) found an opponent: the game has started; your seat in it.",
-    ),
-    "RematchOfferedNote": _note(
-        "rematch_offered",
-        {"game": _GAME, "seat": _INT},
-        "The player at `seat` of the finished `game` offers a rematch (`POST "
-        "games/{id}/rematch/` accepts).",
-    ),
-    "RematchStartedNote": _note(
-        "rematch_started",
-        {"game": _GAME, "previous": _GAME, "seat": _INT},
-        "Every player offered a rematch of `previous`: the new `game` has started; your seat.",
-    ),
-    "AccountClosedNote": _note(
-        "account_closed",
-        {},
-        "The account was banned or deleted: this is the stream's last note, and it ends.",
-    ),
+    f"{note.__name__}Note": _note_schema(note) for note in notes.NOTES
 }
 
 

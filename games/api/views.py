@@ -27,6 +27,7 @@ from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
+from games.rules import ten_thousand
 from players.auth import request_player
 
 MAX_EVENT_PAGE = 500
@@ -77,7 +78,9 @@ class GameListCreateView(generics.ListAPIView[Game]):
         description=(
             "A game of `kind` with its `seats` (`me`, `open`, `hotseat`, `computer`"
             " with a `level`) and `options`; it stays open until its creator starts"
-            " it. Takes an `Idempotency-Key`."
+            " it. Its fair dice's server seed is drawn now: the answer's"
+            " `fairness.server_seed_hash` shows its SHA-256 before anyone gives a client seed."
+            " Takes an `Idempotency-Key`."
         ),
         request=s.GameCreateInput,
         responses={201: t.GAME},
@@ -90,6 +93,8 @@ class GameListCreateView(generics.ListAPIView[Game]):
         Refusal.INVALID_SEAT_COUNT,
         Refusal.DUPLICATE_ME_SEAT,
         Refusal.UNKNOWN_LEVEL,
+        Refusal.INVALID_CLIENT_SEED,
+        Refusal.CLIENT_SEED_NOT_ALLOWED,
         Refusal.TOO_MANY_OPEN_GAMES,
         Refusal.TOO_MANY_COMPUTER_GAMES,
     )
@@ -157,7 +162,12 @@ class GameJoinView(APIView):
         responses=t.GAME,
         tags=["games"],
     )
-    @refuses(Refusal.GAME_NOT_OPEN, Refusal.ALREADY_SEATED, Refusal.NO_OPEN_SEAT)
+    @refuses(
+        Refusal.GAME_NOT_OPEN,
+        Refusal.ALREADY_SEATED,
+        Refusal.NO_OPEN_SEAT,
+        Refusal.INVALID_CLIENT_SEED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.JoinInput, request.data)
         game = services.game_join(
@@ -193,7 +203,8 @@ class GameMoveView(APIView):
         description=(
             "A move of the game's kind (typed per move `type`). `expected_version` "
             "(409 `stale_version`) or `If-Match` with the game's `ETag` (412 "
-            "`precondition_failed`) make it conditional."
+            "`precondition_failed`) make it conditional. `client_seed` gives the seat's client "
+            "seed for the fair dice, until its first roll (409 `client_seed_fixed` after it)."
         ),
         request=t.MOVE,
         responses={201: t.MoveResultSerializer},
@@ -218,6 +229,7 @@ class GameMoveView(APIView):
         Refusal.GAME_FINISHED,
         Refusal.UNKNOWN_MOVE,
         Refusal.INVALID_DICE_INDICES,
+        Refusal.TOO_MANY_DICE,
         Refusal.UNKNOWN_BOX,
         Refusal.NO_ROLLS_LEFT,
         Refusal.HOLD_BEFORE_FIRST_ROLL,
@@ -228,6 +240,8 @@ class GameMoveView(APIView):
         Refusal.KEEP_NOT_SCORING,
         Refusal.NOTHING_TO_KEEP,
         Refusal.NOTHING_TO_BANK,
+        Refusal.INVALID_CLIENT_SEED,
+        Refusal.CLIENT_SEED_FIXED,
     )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
@@ -424,6 +438,7 @@ class GamePreviewView(APIView):
         Refusal.ASSISTANCE_OFF,
         Refusal.GAME_NOT_ACTIVE,
         Refusal.INVALID_DICE_INDICES,
+        Refusal.TOO_MANY_DICE,
     )
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
@@ -434,9 +449,11 @@ class GamePreviewView(APIView):
             raise Refusal.ASSISTANCE_OFF.error()
         if game.status != GameStatus.ACTIVE or game.state is None:
             raise Refusal.GAME_NOT_ACTIVE.error()
-        raw = request.query_params.get("keep", "")
+        parts = [part for part in request.query_params.get("keep", "").split(",") if part.strip()]
+        if len(parts) > ten_thousand.DICE:  # its length before its items, as a move's keep
+            raise Refusal.TOO_MANY_DICE.error(field="keep", params={"max": ten_thousand.DICE})
         try:
-            keep = [int(part) for part in raw.split(",") if part.strip()]
+            keep = [int(part) for part in parts]
         except ValueError:
             raise Refusal.INVALID_DICE_INDICES.error(field="keep") from None
         return Response(preview(game.state, keep))

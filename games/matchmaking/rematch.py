@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.refusals import Refusal
-from games import live, services
+from games import live, notes, services
 from games.loading import game_found
 from games.matchmaking.models import RematchOffer
 from games.matchmaking.rated import rated_between
@@ -65,8 +65,8 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     offered = set(RematchOffer.objects.filter(game=game).values_list("player_id", flat=True))
     offered_seats = sorted(index for account in offered for index in people[account])
     if offered != set(people):
-        base = {"type": "rematch_offered", "game": str(game.pk), "seat": min(people[player.pk])}
-        live.publish_on_commit([(other, base) for other in people if other != player.pk])
+        offer = notes.RematchOffered(game=str(game.pk), seat=min(people[player.pk]))
+        live.publish_on_commit([(other, offer) for other in people if other != player.pk])
         return RematchState(game=game, offered_seats=offered_seats, rematch=None)
 
     # Every account seated again, held as a join holds it (players.services.player_hold): one
@@ -84,12 +84,11 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
         [
             (
                 account,
-                {
-                    "type": "rematch_started",
-                    "game": str(rematch.pk),
-                    "previous": str(game.pk),
-                    "seat": seat_of.get(account, _first_hot_seat(rematch)),
-                },
+                notes.RematchStarted(
+                    game=str(rematch.pk),
+                    previous=str(game.pk),
+                    seat=seat_of[account] if account in seat_of else _first_hot_seat(rematch),
+                ),
             )
             for account in people
         ]
@@ -101,8 +100,10 @@ def _accounts(seats: list[Seat]) -> list[Player]:
     return [seat.player for seat in seats if seat.player is not None]
 
 
-def _first_hot_seat(game: Game) -> int | None:
-    return next((s.index for s in game.seats.all() if s.occupant == Occupant.HOTSEAT), None)
+def _first_hot_seat(game: Game) -> int:
+    """The first hot seat: the seat of an account in the game by its hot seats alone (one that
+    controls a seat has either its own or, as their creator, the hot seats)."""
+    return min(s.index for s in game.seats.all() if s.occupant == Occupant.HOTSEAT)
 
 
 def rematch_offers(*, game_id: GameId) -> RematchState:

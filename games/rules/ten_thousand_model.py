@@ -23,7 +23,7 @@ from games.rules.base import (
     stored_options,
     unknown_move,
 )
-from games.rules.fairness import RevealedSeed, StartCommitment
+from games.rules.fairness import RevealedSeed, RollSeed, StartCommitment
 from games.rules.ten_thousand_scoring import (
     DICE,
     farkle_probability,
@@ -64,6 +64,9 @@ Options = Annotated[TenThousandOptions, stored_options(TenThousandOptions)]
 
 
 def check_keep(keep: object) -> tuple[int, ...]:
+    # Its length before its items: a list of 100,000 is refused without reading one.
+    if isinstance(keep, list) and len(keep) > DICE:
+        raise RuleError("too_many_dice", field="keep", max=DICE)
     if (
         not isinstance(keep, list)
         or not all(isinstance(i, int) and not isinstance(i, bool) for i in keep)
@@ -125,6 +128,9 @@ class DiceRolled(WireForm):
     type: ClassVar[str] = "dice_rolled"
     seat: int
     dice: Dice
+    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
+    #: (``games.rules.fairness``); absent from the others.
+    client_seed: RollSeed = None
 
 
 @dataclass(frozen=True)

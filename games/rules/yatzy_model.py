@@ -24,7 +24,7 @@ from games.rules.base import (
     stored_options,
     unknown_move,
 )
-from games.rules.fairness import RevealedSeed, StartCommitment
+from games.rules.fairness import RevealedSeed, RollSeed, StartCommitment
 from games.rules.yatzy_scoring import (
     BOXES,
     SheetTotals,
@@ -74,6 +74,14 @@ Options = Annotated[YatzyOptions, stored_options(YatzyOptions)]
 # --- commands -----------------------------------------------------------------------------------
 
 
+def read_hold(hold: object) -> tuple[int, ...]:
+    """A roll's ``hold`` as a client sends it: its length first, so that a list of 100,000 is
+    refused without reading one of them, then its positions (``check_hold``)."""
+    if isinstance(hold, list | tuple) and len(hold) > DICE:
+        raise RuleError("too_many_dice", field="hold", max=DICE)
+    return check_hold(hold)
+
+
 def check_hold(hold: object) -> tuple[int, ...]:
     if not isinstance(hold, list | tuple):
         raise RuleError("invalid_dice_indices", field="hold")
@@ -100,7 +108,7 @@ class Roll(WireForm):
     type: ClassVar[str] = "roll"
     seat: CommandSeat
     #: Indices (0-4) of the current dice to keep; the other positions are thrown again.
-    hold: Annotated[tuple[int, ...], Wire(decode=check_hold)] = ()
+    hold: Annotated[tuple[int, ...], Wire(decode=read_hold)] = ()
 
 
 @dataclass(frozen=True)
@@ -150,6 +158,9 @@ class DiceRolled(WireForm):
     held: tuple[int, ...]
     #: All five dice after the roll, by position.
     dice: tuple[int, ...]
+    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
+    #: (``games.rules.fairness``); absent from the others.
+    client_seed: RollSeed = None
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,12 @@ its own for as long as it lasts. Routes (``routes``):
   opening with ``your_turn`` for every game where it is to move; signed in with a stream ticket
   (``?ticket=``, for ``EventSource``), the token in the ``Authorization`` header, or the session.
 
-Each request is admitted by ``limits`` first (opens a minute, streams open per address and per
-account) and a stream ends after its lifetime, when the client reconnects.
+A request whose ``Host`` is not one of ``ALLOWED_HOSTS`` is refused first (400
+``disallowed_host``, as Django refuses it on the WSGI tier): nothing is built from a host the
+service does not answer for. Each stream request then counts as an open against its address
+(``limits``: opens a minute), before anything is read for it (the account stream's ticket, token
+or session), and is admitted by the caps (streams open per address and per account); a stream
+ends after its lifetime, when the client reconnects.
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
+from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from config import logs
-from config.client_address import address_behind_proxies, trusted_proxies
+from config.client_address import address_behind_proxies, address_bucket, trusted_proxies
 from config.errors import ApiError
 from config.internal import admitted_as
 from config.metrics import STREAMS_OPEN, exposition
@@ -85,7 +90,11 @@ class Request:
         self.address = address_behind_proxies(
             str(peer[0]), self.headers.get("x-forwarded-for"), trusted_proxies()
         )
-        self.origin = origin(scope, self.headers)
+        host = request_host(scope, self.headers)
+        self.host_allowed = host_allowed(host)
+        # A problem's ``type`` is a URL on the host asked for, but never on one that is not
+        # the service's: then it is relative (RFC 9457 allows it), and names no host at all.
+        self.origin = f"{scope.get('scheme', 'http')}://{host}" if self.host_allowed else ""
 
     def param(self, name: str) -> str | None:
         values = self.query.get(name)
@@ -134,15 +143,24 @@ class Request:
         return str(settings.LANGUAGE_CODE)
 
 
-def origin(scope: Scope, headers: dict[str, str]) -> str:
-    """The scheme and host the request came to, as Django's ``build_absolute_uri`` has them."""
-    scheme = scope.get("scheme", "http")
+def request_host(scope: Scope, headers: dict[str, str]) -> str:
+    """The host the request came to, as Django's ``get_host`` reads it (before its check)."""
     host = headers.get("host")
     if not host:
         name, port = scope.get("server") or ("localhost", None)
-        default = {"http": 80, "https": 443}.get(scheme)
+        default = {"http": 80, "https": 443}.get(scope.get("scheme", "http"))
         host = name if port in (None, default) else f"{name}:{port}"
-    return f"{scheme}://{host}"
+    return host
+
+
+def host_allowed(host: str) -> bool:
+    """Django's own rule (``HttpRequest.get_host``): the host, its port aside, matches one of
+    ``ALLOWED_HOSTS``; with ``DEBUG`` and none set, the localhost names."""
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    domain, _port = split_domain_port(host)
+    return bool(domain) and validate_host(domain, allowed)
 
 
 class StreamApp:
@@ -171,6 +189,10 @@ class StreamApp:
             await self._lifespan(receive, send)
         elif scope["type"] == "http":
             request = Request(scope)
+            if not request.host_allowed:
+                with translation.override(request.language):
+                    await refuse(send, request, Refusal.DISALLOWED_HOST.error())
+                return
             if request.path == METRICS_PATH:
                 # For the operators only, as the WSGI tier's (config.internal).
                 if admitted_as(request.headers.get("authorization", ""), request.address):
@@ -211,9 +233,12 @@ class StreamApp:
             words = Refusal.METHOD_NOT_ALLOWED.message.format(method=request.method)
             await refuse(send, request, Refusal.METHOD_NOT_ALLOWED.error(detail=words))
             return
+        bucket = address_bucket(request.address)
         try:
+            # Counted before anything is read for it: a bad token's open is an open too.
+            await self.limits().count_open(bucket)
             player_id = await authenticate(request) if game is None else None
-            admission = await self.limits().admit(limits.Holder(request.address, player_id))
+            admission = await self.limits().admit(limits.Holder(bucket, player_id))
         except ApiError as refused:
             await refuse(send, request, refused)
             return
@@ -395,6 +420,7 @@ async def respond(
     status: int,
     body: dict[str, Any],
     content_type: str = "application/json",
+    extra: tuple[tuple[bytes, bytes], ...] = (),
 ) -> None:
     payload = json.dumps(body, separators=(",", ":")).encode()
     headers = [
@@ -403,6 +429,7 @@ async def respond(
         (b"content-language", request.language.encode()),
         (b"vary", b"Accept-Language, Origin"),
         *cors.answer_headers(request.headers),
+        *extra,
     ]
     if "retry_after" in body:  # a throttled refusal, as the API's handler sends it
         headers.append((b"retry-after", str(body["retry_after"]).encode()))
@@ -421,8 +448,10 @@ async def preflight(send: Send, request: Request) -> None:
     await send({"type": "http.response.body", "body": b""})
 
 
-async def refuse(send: Send, request: Request, exc: ApiError) -> None:
+async def refuse(
+    send: Send, request: Request, exc: ApiError, extra: tuple[tuple[bytes, bytes], ...] = ()
+) -> None:
     """A refusal of the one vocabulary (config.refusals) in the API's one error shape, an RFC 9457
     problem: the same codes, words and body as the WSGI tier's."""
     body = problem_body(exc, request.origin)
-    await respond(send, request, exc.status_code, body, PROBLEM_JSON)
+    await respond(send, request, exc.status_code, body, PROBLEM_JSON, extra)

@@ -17,7 +17,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 from typing import Any
 
-from games import live
+from games import live, notes
 from games.streams import bus, reads
 from games.streams.reads import EventRow
 
@@ -165,7 +165,7 @@ class PlayerListener(Quiet):
 
     def offer(self, note: dict[str, Any], frame: bytes) -> None:
         self.busy = True
-        if note.get("type") == "account_closed":
+        if note.get("type") == notes.AccountClosed.type:
             self.closed = True
         if self._early is not None:
             self._early.add(note_key(note))

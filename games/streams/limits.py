@@ -7,9 +7,15 @@ also what makes the count of open streams safe across processes and machines: ea
 an entry of a Redis sorted set scored with the time it must end by, so the entries of a process
 that died without closing them lapse on their own by that time, and no count can drift.
 
-``admit`` is one Lua script (one round trip): count the open (a fixed-window counter per address),
-drop lapsed entries, check each cap, add the stream's entries. Without Redis (``make run``: one
-process) the same rules are kept in memory.
+A request is counted in two steps. ``count_open`` counts the open against its address (a
+fixed-window counter), before anything else is done for it: before the account stream reads its
+ticket, token or session from the database, so a flood of bad tokens is throttled like any other
+open. ``admit`` then drops lapsed entries, checks each cap (the address's, and the account's once
+it is known) and adds the stream's entries. Each is one Lua script (one round trip). Without
+Redis (``make run``: one process) the same rules are kept in memory.
+
+Addresses are counted by their bucket (``config.client_address.address_bucket``: an IPv6
+client's /64), which the caller gives as the holder's ``address``.
 """
 
 from __future__ import annotations
@@ -26,27 +32,29 @@ from django.conf import settings
 from config.errors import ApiError
 from config.refusals import Refusal
 
+_OPEN = """
+local opens = redis.call('INCR', KEYS[1])
+if opens == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1])) end
+return {opens, redis.call('PTTL', KEYS[1])}
+"""
+
 _ADMIT = """
 local now, ends, member = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local opens_limit, window = tonumber(ARGV[4]), tonumber(ARGV[5])
-local opens = redis.call('INCR', KEYS[1])
-if opens == 1 then redis.call('EXPIRE', KEYS[1], window) end
-if opens > opens_limit then return {1, redis.call('PTTL', KEYS[1])} end
-for i = 2, #KEYS do
+for i = 1, #KEYS do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[4 + i]) then return {2, i - 1} end
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[3 + i]) then return i end
 end
-for i = 2, #KEYS do
+for i = 1, #KEYS do
   redis.call('ZADD', KEYS[i], ends, member)
   redis.call('EXPIRE', KEYS[i], math.ceil(ends - now) + 60)
 end
-return {0, 0}
+return 0
 """
 
 
 @dataclass(frozen=True)
 class Holder:
-    """Who opens a stream: its address, and its account if it signed in."""
+    """Who opens a stream: its address's bucket, and its account if it signed in."""
 
     address: str
     account: int | None = None
@@ -80,17 +88,33 @@ class Limits:
 
     def __init__(self) -> None:
         self._memory = _MemoryLimits() if not settings.REDIS_URL else None
-        self._script: Any = None
+        self._scripts: dict[str, Any] = {}
+
+    async def count_open(self, address: str) -> None:
+        """Count one open against ``address`` (a bucket), whatever becomes of it; the refusal
+        (429, with its wait) past ``STREAM_OPENS_PER_MINUTE``."""
+        limit, window = _opens_rate()
+        if self._memory is not None:
+            opens, left_ms = self._memory.count_open(address, window, time.time())
+        else:
+            opens, left_ms = await asyncio.to_thread(self._count_open_redis, address, window)
+        if opens > limit:
+            error: ApiError = Refusal.THROTTLED.error()
+            error.wait = max(left_ms / 1000, 0.001)
+            raise error
 
     async def admit(self, holder: Holder) -> Admission:
         """A place for one more stream of this holder, or the refusal to send it."""
         admission = Admission(holder)
         now = time.time()
         if self._memory is not None:
-            verdict = self._memory.admit(holder, admission.member, now)
+            full = self._memory.admit(holder, admission.member, now)
         else:
-            verdict = await asyncio.to_thread(self._admit_redis, holder, admission.member, now)
-        _raise_for(verdict, holder)
+            full = await asyncio.to_thread(self._admit_redis, holder, admission.member, now)
+        if full:
+            per = "address" if full == 1 else "account"
+            cap = holder.sets()[full - 1][1]
+            raise Refusal.TOO_MANY_STREAMS.error(params={"per": per, "limit": cap})
         return admission
 
     async def release(self, admission: Admission) -> None:
@@ -102,20 +126,24 @@ class Limits:
     def _prefix(self) -> str:
         return f"{settings.LIVE_CHANNEL_PREFIX}:streams:"
 
-    def _admit_redis(self, holder: Holder, member: str, now: float) -> tuple[int, int]:
+    def _script(self, source: str) -> Any:
         from config.redis_client import redis_client
 
-        if self._script is None:
-            self._script = redis_client().register_script(_ADMIT)
-        limit, window = _opens_rate()
-        keys = [f"{self._prefix()}opens:{holder.address}"]
-        caps = []
+        if source not in self._scripts:
+            self._scripts[source] = redis_client().register_script(source)
+        return self._scripts[source]
+
+    def _count_open_redis(self, address: str, window: int) -> tuple[int, int]:
+        keys = [f"{self._prefix()}opens:{address}"]
+        opens, left_ms = self._script(_OPEN)(keys=keys, args=[window])
+        return int(opens), int(left_ms)
+
+    def _admit_redis(self, holder: Holder, member: str, now: float) -> int:
+        keys, caps = [], []
         for key, cap in holder.sets():
             keys.append(self._prefix() + key)
             caps.append(cap)
-        args = [now, now + lifetime(), member, limit, window, *caps]
-        status, value = self._script(keys=keys, args=args)
-        return int(status), int(value)
+        return int(self._script(_ADMIT)(keys=keys, args=[now, now + lifetime(), member, *caps]))
 
     def _release_redis(self, admission: Admission) -> None:
         from config.redis_client import redis_client
@@ -133,40 +161,30 @@ class _MemoryLimits:
         self.opens: dict[str, tuple[float, int]] = {}
         self.open: defaultdict[str, dict[str, float]] = defaultdict(dict)
 
-    def admit(self, holder: Holder, member: str, now: float) -> tuple[int, int]:
-        limit, window = _opens_rate()
-        opened, count = self.opens.get(holder.address, (now, 0))
+    def count_open(self, address: str, window: int, now: float) -> tuple[int, int]:
+        """The opens of ``address`` in its window, this one included, and the window's
+        milliseconds left."""
+        opened, count = self.opens.get(address, (now, 0))
         if now >= opened + window:
             opened, count = now, 0
-        self.opens[holder.address] = (opened, count + 1)
-        if count + 1 > limit:
-            return 1, int((opened + window - now) * 1000)
+        self.opens[address] = (opened, count + 1)
+        return count + 1, int((opened + window - now) * 1000)
+
+    def admit(self, holder: Holder, member: str, now: float) -> int:
+        """0, or the 1-based index of the holder's set that is full."""
         keys = holder.sets()
         for index, (key, cap) in enumerate(keys, start=1):
             streams = self.open[key]
             for lapsed in [m for m, ends in streams.items() if ends <= now]:
                 del streams[lapsed]
             if len(streams) >= cap:
-                return 2, index
+                return index
         for key, _cap in keys:
             self.open[key][member] = now + lifetime()
-        return 0, 0
+        return 0
 
     def release(self, admission: Admission) -> None:
         for key, _cap in admission.holder.sets():
             self.open[key].pop(admission.member, None)
             if not self.open[key]:
                 del self.open[key]
-
-
-def _raise_for(verdict: tuple[int, int], holder: Holder) -> None:
-    status, value = verdict
-    if status == 0:
-        return
-    if status == 1:
-        error: ApiError = Refusal.THROTTLED.error()
-        error.wait = max(value / 1000, 0.001)
-        raise error
-    per = "address" if value == 1 else "account"
-    cap = holder.sets()[value - 1][1]
-    raise Refusal.TOO_MANY_STREAMS.error(params={"per": per, "limit": cap})

@@ -155,20 +155,18 @@ def your_turns(player_id: int) -> list[dict[str, Any]]:
     from django.db.models import Q
 
     from games.models import Game, GameStatus, Occupant
+    from games.notes import YourTurn, table_notes
+    from games.seating import TableFacts
 
     mine = Q(seats__player_id=player_id) | Q(
         created_by_id=player_id, seats__occupant=Occupant.HOTSEAT
     )
     games = Game.objects.filter(mine, status=GameStatus.ACTIVE).distinct()
-    from games.followups import Advance
-
     return [
-        note
+        note.to_wire()
         for game in games.prefetch_related("seats")
-        for owner, note in live.player_notes(
-            Advance.capture(game, finished=False, computer_to_play=False)
-        )
-        if owner == player_id and note["type"] == "your_turn"
+        for owner, note in table_notes(TableFacts.of(game, finished=False))
+        if owner == player_id and isinstance(note, YourTurn)
     ]
 
 

@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.bounded_lists import BoundedListField
 from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
@@ -91,6 +92,10 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         return cast(list[dict[str, Any]], EntrantSerializer(active, many=True).data)
 
 
+#: The most entrants of a tournament, and so of its computer entrants.
+MAX_ENTRANTS = 1024
+
+
 class TournamentCreateInput(serializers.Serializer[None]):
     name = serializers.CharField(max_length=100)
     kind = serializers.ChoiceField(choices=GameKind.choices)
@@ -101,12 +106,13 @@ class TournamentCreateInput(serializers.Serializer[None]):
     game_options = serializers.DictField(required=False, default=dict)
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     min_entrants = serializers.IntegerField(min_value=2, default=2)
-    max_entrants = serializers.IntegerField(min_value=2, max_value=1024, default=64)
+    max_entrants = serializers.IntegerField(min_value=2, max_value=MAX_ENTRANTS, default=64)
     rated = serializers.BooleanField(default=True)
     turn_clock_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=60)
     recurrence = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
-    computers = serializers.ListField(
+    computers = BoundedListField(
         child=serializers.CharField(max_length=20),
+        max_length=MAX_ENTRANTS,  # checked before any level is read
         required=False,
         default=list,
         help_text=_("Computer entrants to add, by level"),
@@ -199,13 +205,30 @@ class TournamentDetailView(APIView):
         return Response(TournamentSerializer(selectors.tournament_get(tournament_id)).data)
 
 
+class EntryInput(serializers.Serializer[None]):
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_(
+            "Your seat's client seed for the fair dice at each of your tables: 1 to 64 printable "
+            "ASCII characters (or give it with your first move of each game, after its hash is "
+            "shown)"
+        ),
+    )
+
+
 class TournamentRegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Enter a tournament",
-        description=("Before the start, while registration is open. Takes an `Idempotency-Key`."),
-        request=None,
+        description=(
+            "Before the start, while registration is open; the body may be empty. Takes an "
+            "`Idempotency-Key`."
+        ),
+        request=EntryInput,
         responses={201: EntrantSerializer},
     )
     @idempotent
@@ -214,10 +237,15 @@ class TournamentRegisterView(APIView):
         Refusal.REGISTRATION_NOT_OPEN,
         Refusal.ALREADY_REGISTERED,
         Refusal.TOURNAMENT_FULL,
+        Refusal.INVALID_CLIENT_SEED,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
+        serializer = EntryInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
         entrant = services.tournament_register(
-            tournament_id=tournament_id, player=request_player(request)
+            tournament_id=tournament_id,
+            player=request_player(request),
+            client_seed=serializer.validated_data["client_seed"],
         )
         return Response(EntrantSerializer(entrant).data, status=201)
 

@@ -13,12 +13,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.refusals import Refusal
-from games import live
+from games import live, notes
 from games import services as game_services
 from games.ending import game_resign
 from games.kinds import kind_for
 from games.models import GameId, GameStatus
 from games.rules import RuleError
+from games.rules.fairness import is_client_seed
 from games.tournaments import pairing as p
 from games.tournaments.models import (
     Entrant,
@@ -121,7 +122,13 @@ def _active(tournament: Tournament) -> list[Entrant]:
 
 
 @transaction.atomic
-def tournament_register(*, tournament_id: int | str, player: Player) -> Entrant:
+def tournament_register(
+    *, tournament_id: int | str, player: Player, client_seed: str = ""
+) -> Entrant:
+    """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at each of its
+    tables (games.fairness)."""
+    if client_seed and not is_client_seed(client_seed):
+        raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     player_hold(player=player)  # before the tournament's row, as a ban takes them
     tournament = _lock(tournament_id)
     _entry_open(tournament, timezone.now())
@@ -131,9 +138,10 @@ def tournament_register(*, tournament_id: int | str, player: Player) -> Entrant:
     if len(_active(tournament)) >= tournament.max_entrants:
         raise Refusal.TOURNAMENT_FULL.error()
     if entrant is None:
-        return Entrant.objects.create(tournament=tournament, player=player)
+        return Entrant.objects.create(tournament=tournament, player=player, client_seed=client_seed)
     entrant.withdrawn_at = None
-    entrant.save(update_fields=["withdrawn_at"])
+    entrant.client_seed = client_seed
+    entrant.save(update_fields=["withdrawn_at", "client_seed"])
     return entrant
 
 
@@ -266,6 +274,17 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
     return True
 
 
+def tournament_table_finished(*, game_id: GameId | str) -> bool:
+    """A table's game is over (``games.jobs.game_finished`` names the task): its tournament may
+    advance. False for a game that is no tournament's table."""
+    tournament_id = (
+        TournamentGame.objects.filter(game_id=game_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    return tournament_id is not None and tournament_advance(tournament_id=tournament_id)
+
+
 def _next_round(tournament: Tournament) -> p.Round | None:
     number = tournament.current_round + 1
     history, results = pairing_history(tournament)
@@ -308,23 +327,19 @@ def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
 
 def round_started_notes(
     tournament: Tournament, number: int, games: Sequence[TournamentGame]
-) -> list[tuple[int, dict[str, Any]]]:
+) -> list[notes.PlayerNote]:
     """A note for each account seated in the new round, for its player stream."""
     entrants = Entrant.objects.in_bulk([e for g in games for e in g.entrant_ids])
-    notes = []
+    told: list[notes.PlayerNote] = []
     for game in games:
         for seat, entrant_id in enumerate(game.entrant_ids):
             player_id = entrants[entrant_id].player_id
             if player_id is not None:
-                note = {
-                    "type": "tournament_round_started",
-                    "tournament": tournament.pk,
-                    "round": number,
-                    "game": str(game.game_id),
-                    "seat": seat,
-                }
-                notes.append((player_id, note))
-    return notes
+                note = notes.TournamentRoundStarted(
+                    tournament=tournament.pk, round=number, game=str(game.game_id), seat=seat
+                )
+                told.append((player_id, note))
+    return told
 
 
 def _open_table(
@@ -345,7 +360,11 @@ def _open_table(
                 )
             )
         else:
-            specs.append(game_services.SeatSpec(type="player", player=entrant.player))
+            specs.append(
+                game_services.SeatSpec(
+                    type="player", player=entrant.player, client_seed=entrant.client_seed
+                )
+            )
     game = game_services.game_create(
         creator=tournament.created_by,
         kind=tournament.kind,

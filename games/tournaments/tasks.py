@@ -11,5 +11,10 @@ def advance_tournament(tournament_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def table_finished(game_id: str) -> bool:
+    return services.tournament_table_finished(game_id=game_id)
+
+
+@shared_task(ignore_result=True)
 def tick_tournaments() -> dict[str, int]:
     return services.tournaments_tick()

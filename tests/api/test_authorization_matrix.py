@@ -24,11 +24,13 @@ from typing import Any
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from games.matchmaking.seeks import seek_create
 from games.models import Game
 from players.models import Player
+from players.tokens import token_id
 from tests.factories import account, new_game, new_tournament, organiser, token
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +51,7 @@ class World:
     full_game: Game  # cora's, two seats, sam and tom in, not started
     tournament_id: int
     seek_id: int  # tom's open seek
+    token_id: str  # the public id of a token of tom's (besides the one each caller signs in with)
 
 
 def make_world() -> World:
@@ -69,6 +72,7 @@ def make_world() -> World:
         full_game=new_game(cora, "yatzy", ("open", "open"), joiners=[sam, tom], start=False),
         tournament_id=new_tournament(people["staff"]).pk,
         seek_id=seek_create(player=tom, kind="yatzy", options={}).pk,
+        token_id=token_id(AuthToken.objects.create(user=tom)[0]),
     )
 
 
@@ -77,7 +81,7 @@ Request = Callable[[World, str], tuple[str, dict[str, Any] | None]]
 
 def to(path: str, body: dict[str, Any] | None = None) -> Request:
     """A request to ``path`` (``{game}``, ``{dice_game}``, ``{open_game}``, ``{full_game}``,
-    ``{tournament}``, ``{player}``, ``{seek}`` filled from the world)."""
+    ``{tournament}``, ``{player}``, ``{seek}``, ``{token}`` filled from the world)."""
 
     def build(world: World, role: str) -> tuple[str, dict[str, Any] | None]:
         url = path.format(
@@ -88,6 +92,7 @@ def to(path: str, body: dict[str, Any] | None = None) -> Request:
             tournament=world.tournament_id,
             player=world.people["to_move"].username,
             seek=world.seek_id,
+            token=world.token_id,
         )
         return url, body
 
@@ -106,6 +111,16 @@ def own_password(world: World, role: str) -> tuple[str, dict[str, Any]]:
     who = world.people.get(role)
     name = who.username if who else "nobody"
     return "/api/v1/accounts/me/", {"password": f"{name}-password-1"}
+
+
+def password_change(world: World, role: str) -> tuple[str, dict[str, Any]]:
+    """Changing one's own password: with the current one (anonymous: there is none)."""
+    who = world.people.get(role)
+    name = who.username if who else "nobody"
+    return "/api/v1/accounts/password/", {
+        "current_password": f"{name}-password-1",
+        "new_password": "a-new-long-passphrase-9",
+    }
 
 
 def registration(world: World, role: str) -> tuple[str, dict[str, Any]]:
@@ -136,6 +151,16 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     (A + "accounts/me/", "GET"): (to("/api/v1/accounts/me/"), (401, 200, 200, 200, 200, 200)),
     (A + "accounts/me/", "DELETE"): (own_password, (401, 204, 204, 204, 204, 204)),
+    (A + "accounts/password/", "POST"): (password_change, (401, 204, 204, 204, 204, 204)),
+    # Tokens: an account's own; another's token is not found.
+    (A + "accounts/tokens/", "GET"): (
+        to("/api/v1/accounts/tokens/"),
+        (401, 200, 200, 200, 200, 200),
+    ),
+    (A + "accounts/tokens/<str:token_id>/", "DELETE"): (
+        to("/api/v1/accounts/tokens/{token}/"),
+        (401, 404, 204, 404, 404, 404),
+    ),
     (A + "accounts/me/export/", "GET"): (
         to("/api/v1/accounts/me/export/"),
         (401, 200, 200, 200, 200, 200),

@@ -134,8 +134,9 @@ def test_the_catalogue_lists_every_code_in_the_requests_language(anon: APIClient
     assert box_used["status"] == 409
     assert box_used["title"] == "Ця клітинка вже заповнена."
     assert box_used["type"] == f"http://testserver{ERRORS}box_used/"
-    # not_found is said of a game, a seek, a tournament, a page, an error code: every one listed
-    assert len(listed["not_found"]["details"]) == sum(r.code == "not_found" for r in Refusal) == 5
+    # not_found is said of a game, a seek, a tournament, a page, an error code, a token: every
+    # one listed
+    assert len(listed["not_found"]["details"]) == sum(r.code == "not_found" for r in Refusal) == 6
     assert listed["idempotency_key_reused"]["status"] == 422
     assert listed["precondition_failed"]["status"] == 412
 

@@ -52,9 +52,9 @@ def test_one_counter_per_request(make_client: MakeClient) -> None:
     seen: list[str] = []
     original = throttling.hit
 
-    def spy(key: str, seconds: int, cache: Any = None) -> tuple[int, float]:
+    def spy(key: str, seconds: int, cache: Any = None, **carrying: Any) -> tuple[int, float]:
         seen.append(key)
-        return original(key, seconds, cache)
+        return original(key, seconds, cache, **carrying)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(throttling, "hit", spy)

@@ -58,7 +58,7 @@ def test_fourth_roll(table: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "hold",
-    [[5], [-1], [0, 0], ["a"], "0,1", [0.5], [True], {"0": 1}, [0, 1, 2, 3, 4, 5]],
+    [[5], [-1], [0, 0], ["a"], "0,1", [0.5], [True], {"0": 1}, [0, 1, 2, 3, 3]],
     ids=repr,
 )
 def test_malformed_hold(table: dict[str, Any], hold: Any) -> None:
@@ -67,6 +67,20 @@ def test_malformed_hold(table: dict[str, Any], hold: Any) -> None:
         table["alice"], table["id"], {"type": "roll", "hold": hold}, 400, "invalid_dice_indices"
     )
     assert body["field"] == "hold"
+
+
+def test_a_hold_of_more_positions_than_dice_is_refused_by_its_length(
+    table: dict[str, Any],
+) -> None:
+    roll(table)
+    body = refused(
+        table["alice"],
+        table["id"],
+        {"type": "roll", "hold": [0, 1, 2, 3, 4, 5]},
+        400,
+        "too_many_dice",
+    )
+    assert (body["field"], body["params"]) == ("hold", {"max": 5})
 
 
 def test_hold_on_first_roll(table: dict[str, Any]) -> None:

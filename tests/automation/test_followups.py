@@ -16,7 +16,6 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from games import automation, jobs, live, services
 from games.models import Game, GameStatus
 from games.rules import yatzy
-from games.tournaments import scheduling
 from players.models import Player, RatingChange
 from tests.factories import new_game
 
@@ -30,7 +29,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     for name, module, function in (
         ("publish", live, "on_game_advanced"),
         ("schedule", jobs, "schedule_followups"),
-        ("tournament", scheduling, "on_game_advanced"),
+        ("tournament", jobs, "game_finished"),
     ):
         # The Redis batch the steps share is how they are sent, not what they say: left out.
         monkeypatch.setattr(
@@ -55,7 +54,7 @@ def test_nothing_follows_before_the_commit_and_then_in_order(
     assert publish["game_id"] == game.pk
     assert publish["version"] == 2
     # Ann's turn (her own seat): she is told.
-    assert [(player, note["type"]) for player, note in publish["player_notes"]] == [
+    assert [(player, note.type) for player, note in publish["player_notes"]] == [
         (ann.pk, "your_turn")
     ]
     schedule = calls[1][1]
@@ -118,7 +117,7 @@ def test_a_finished_game_is_handed_to_the_tournaments(
     game = new_game(ann, "yatzy", [{"type": "computer", "level": "casual"}])
     automation.run_until_idle(game.pk)
     assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
-    assert calls[-1] == ("tournament", {"game_id": game.pk, "finished": True})
+    assert calls[-1] == ("tournament", {"game_id": game.pk})
     assert [name for name, _ in calls].count("tournament") == 1
 
 

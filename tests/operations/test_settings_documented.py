@@ -14,8 +14,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ROOT / "config" / "settings.py"
-# The processes' own reads (gunicorn, the exporters, the ASGI entry point): the same rule.
+# The processes' own reads (gunicorn, the exporters, the ASGI entry point, manage.py's switch
+# to the migration role): the same rule.
 PROCESS_FILES = [
+    ROOT / "manage.py",
     ROOT / "config" / "deploy" / "gunicorn.conf.py",
     ROOT / "config" / "metrics.py",
     ROOT / "config" / "worker_metrics.py",

@@ -46,6 +46,8 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.postgres,
     pytest.mark.skipif(shutil.which("nginx") is None, reason="needs nginx (apt-get install nginx)"),
+    # make serve starts several gunicorn workers only where they share their counts.
+    pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis: set REDIS_URL"),
 ]
 
 #: Races of each pair in each mode (held, free); RACE_TRIES=100 for a long run.

@@ -439,7 +439,9 @@ def test_command_from_wire() -> None:
         ({"type": "roll", "hold": [5]}, "invalid_dice_indices", "hold"),
         ({"type": "roll", "hold": [-1]}, "invalid_dice_indices", "hold"),
         ({"type": "roll", "hold": [0, 0]}, "invalid_dice_indices", "hold"),
-        ({"type": "roll", "hold": [0, 1, 2, 3, 4, 0]}, "invalid_dice_indices", "hold"),
+        ({"type": "roll", "hold": [0, 1, 2, 3, 0]}, "invalid_dice_indices", "hold"),
+        # Six positions of five dice: refused by its length, before any position is read.
+        ({"type": "roll", "hold": [0, 1, 2, 3, 4, 0]}, "too_many_dice", "hold"),
         ({"type": "roll", "hold": "01"}, "invalid_dice_indices", "hold"),
         ({"type": "roll", "hold": [True]}, "invalid_dice_indices", "hold"),
         ({"type": "roll", "hold": [1.0]}, "invalid_dice_indices", "hold"),

@@ -16,6 +16,7 @@ from asgiref.sync import sync_to_async
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
+from games.streams import reads
 from games.streams.app import StreamApp
 from tests.factories import account, move, stream_ticket, token
 from tests.streams import asgi
@@ -190,3 +191,68 @@ async def test_a_stream_ends_with_its_lifetime_and_resumes_where_it_was(
     assert [event["seq"] for event in await resumed.events(1)] == [2]
     await resumed.nothing_more(0.1)
     await resumed.close()
+
+
+async def test_bad_tokens_count_as_opens_before_any_is_read(
+    app: StreamApp, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An open is counted against its address before the account stream reads its token: a
+    flood of bad tokens is throttled like any other opens, and past the rate reads nothing."""
+    settings.STREAM_OPENS_PER_MINUTE = 3
+    looked_up: list[str] = []
+    original = reads.account_for_token
+
+    def counting(raw: str) -> int | None:
+        looked_up.append(raw)
+        return original(raw)
+
+    monkeypatch.setattr(reads, "account_for_token", counting)
+    bad = {"Authorization": "Token dice_not-a-token"}
+    tried = [await asgi.get(app, STREAM, headers=bad, client="203.0.113.9") for _ in range(3)]
+    assert [response.status for response in tried] == [401, 401, 401]
+    assert len(looked_up) == 3
+    flood = await asgi.get(app, STREAM, headers=bad, client="203.0.113.9")
+    assert flood.status == 429
+    assert (await flood.json())["code"] == "throttled"
+    assert len(looked_up) == 3  # refused before its token was read
+    # Another address is not throttled by this one's flood.
+    other = await asgi.get(app, STREAM, headers=bad, client="203.0.113.10")
+    assert other.status == 401
+
+
+@pytest.mark.parametrize(
+    ("held_by", "refused_from", "free_from"),
+    [
+        # One /64: one bucket, whatever the rest of the address.
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:9", "2001:db8:1:3::1"),
+        # An IPv4-mapped address is the IPv4 address it maps.
+        ("203.0.113.7", "::ffff:203.0.113.7", "203.0.113.8"),
+    ],
+)
+async def test_streams_are_capped_per_ipv6_network_and_ipv4_address(
+    app: StreamApp, settings: Settings, held_by: str, refused_from: str, free_from: str
+) -> None:
+    settings.STREAMS_PER_ADDRESS = 1
+    game, _ann = await sync_to_async(started_game)()
+    held = await asgi.get(app, game_path(game), client=held_by)
+    assert held.status == 200
+    refused = await asgi.get(app, game_path(game), client=refused_from)
+    assert refused.status == 429
+    assert (await refused.json())["params"] == {"per": "address", "limit": 1}
+    free = await asgi.get(app, game_path(game), client=free_from)
+    assert free.status == 200
+    for response in (held, free):
+        await response.close()
+
+
+async def test_opens_are_counted_per_ipv6_network(app: StreamApp, settings: Settings) -> None:
+    settings.STREAM_OPENS_PER_MINUTE = 2
+    game, _ann = await sync_to_async(started_game)()
+    path = game_path(game, "events")
+    # Every address of the /64 a new one: the opens still add up.
+    statuses = [
+        (await asgi.get(app, path, {"wait": "0"}, client=f"2001:db8:5:6::{i:x}")).status
+        for i in range(1, 4)
+    ]
+    assert statuses == [200, 200, 429]
+    assert (await asgi.get(app, path, {"wait": "0"}, client="2001:db8:5:7::1")).status == 200

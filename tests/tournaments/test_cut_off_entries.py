@@ -162,20 +162,34 @@ def test_rounds_whose_every_table_ends_as_it_opens_do_not_stall(
     schedule = p.round_robin_rounds(sorted(e.pk for e in tournament.entrants.all()))
     assert {a.pk, b.pk} not in [set(t.entrants) for t in schedule[0].tables]
     assert schedule[2].tables == (p.Table((a.pk, b.pk)),)
-    queued: list[int] = []
+    # What the worker would run: an advance, or a finished table handed to its tournament.
+    queued: list[tuple[str, object]] = []
     monkeypatch.setattr(
-        jobs, "queue_tournament_advance", lambda *, tournament_id: queued.append(tournament_id)
+        jobs,
+        "queue_tournament_advance",
+        lambda *, tournament_id: queued.append(("advance", tournament_id)),
+    )
+    monkeypatch.setattr(
+        jobs, "queue_table_finished", lambda *, game_id: queued.append(("table", game_id))
     )
 
     with django_capture_on_commit_callbacks(execute=True):
         ban(ann)  # her round-1 game resigned: the round is over
         ban(bob)
-    for _ in range(10):
+    for _ in range(20):
         if not queued:
             break
-        assert queued.pop() == tournament.pk
+        what, key = queued.pop()
         with django_capture_on_commit_callbacks(execute=True):
-            services.tournament_advance(tournament_id=tournament.pk)
+            if what == "advance":
+                assert key == tournament.pk
+                services.tournament_advance(tournament_id=tournament.pk)
+            else:
+                assert (
+                    TournamentGame.objects.get(game_id=str(key)).round.tournament_id
+                    == tournament.pk
+                )
+                services.tournament_table_finished(game_id=str(key))
 
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED

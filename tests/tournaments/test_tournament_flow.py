@@ -239,7 +239,8 @@ def test_a_new_round_tells_each_seated_account(organiser: Player) -> None:
     add_computers(tournament, ["casual"])
     services.tournament_start(tournament_id=tournament.pk, now=tournament.starts_at)
     (game,) = TournamentGame.objects.filter(round__tournament=tournament)
-    notes = services.round_started_notes(tournament, 1, [game])
+    told = services.round_started_notes(tournament, 1, [game])
+    notes = [(player, note.to_wire()) for player, note in told]
     seat = game.entrant_ids.index(ann.tournament_entries.get().pk)
     assert notes == [
         (

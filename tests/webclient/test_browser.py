@@ -266,6 +266,17 @@ def test_yatzy_against_the_computer(browser: Browser, server: LiveServer, shots:
     assert href is not None
     assert href.startswith(f"/api/v1/games/{game_id}/analysis.svg")
     assert page.request.get(f"{server.url}{analysis.get_attribute('href')}").ok
+    # The page gave its seat a client seed of its own with its first roll, after the game's hash
+    # was shown (the page shows it too): the log names it, and every roll is by it.
+    answer = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()
+    fairness = answer["fairness"]
+    expect(page.get_by_test_id("fair-dice")).to_contain_text(fairness["server_seed_hash"][:16])
+    mine = fairness["seats"][0]
+    assert re.fullmatch(r"[0-9a-f]{32}", mine["client_seed"]) and mine["fixed"]
+    log = page.request.get(f"{server.url}/api/v1/games/{game_id}/events/?after=0").json()
+    first = next(e for e in log["events"] if e["type"] == "dice_rolled")
+    assert (first["data"]["seat"], first["data"]["client_seed"]) == (0, mine["client_seed"])
+    assert server.manage("verify_dice", str(game_id)).endswith("every roll matches the seeds\n")
     assert errors_of(page) == []
 
 
@@ -363,6 +374,9 @@ def test_join_an_open_game_and_hear_your_turn(browser: Browser, server: LiveServ
         "join"
     ).click()
     expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "open")
+    # The guest's page joined with a client seed of its own (the open game showed its hash).
+    seats = host.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["fairness"]["seats"]
+    assert seats[0]["client_seed"] == "" and re.fullmatch(r"[0-9a-f]{32}", seats[1]["client_seed"])
 
     host.get_by_test_id("start").click()
     expect(game).to_have_attribute("data-status", "active")
@@ -552,3 +566,52 @@ def test_a_seek_paired_while_the_stream_was_down(browser: Browser, server: LiveS
     host.reload()
     expect(host.get_by_test_id("game")).to_have_attribute("data-game", again)
     assert errors_of(host) == [] and errors_of(guest) == []
+
+
+def sign_in(page: Page, name: str, password: str) -> None:
+    auth = page.get_by_test_id("auth")
+    if auth.get_by_test_id("auth-submit").inner_text() != "Sign in":
+        auth.get_by_test_id("auth-switch").click()
+    auth.locator("input[name=username]").fill(name)
+    auth.locator("input[name=password]").fill(password)
+    auth.get_by_test_id("auth-submit").click()
+
+
+def test_the_account_page_changes_the_password_and_revokes_tokens(
+    browser: Browser, server: LiveServer
+) -> None:
+    """A person signed in on two browsers: the account page lists both tokens, this one
+    marked; revoking the other signs that browser out at its next request; changing the
+    password keeps this one signed in; revoking its own token signs it out."""
+    desk = new_page(browser, server, DESKTOP)
+    register(desk, "lou")
+    phone = new_page(browser, server, PHONE)
+    sign_in(phone, "lou", "a-long-passphrase")
+    expect(phone.get_by_test_id("who")).to_have_text("lou")
+
+    desk.get_by_test_id("nav-account").click()
+    tokens = desk.get_by_test_id("token")
+    expect(tokens).to_have_count(2)
+    mine = desk.locator("[data-testid=token][data-current=true]")
+    expect(mine.get_by_test_id("this-device")).to_be_visible()
+    desk.locator("[data-testid=token][data-current=false]").get_by_test_id("revoke").click()
+    expect(tokens).to_have_count(1)
+    phone.get_by_test_id("nav-boards").click()  # its next request: refused, it signs out
+    expect(phone.get_by_test_id("notice")).to_be_visible()
+    phone.get_by_test_id("nav-lobby").click()
+    expect(phone.get_by_test_id("auth")).to_be_visible()
+
+    form = desk.get_by_test_id("password")
+    form.locator("input[name=current_password]").fill("a-long-passphrase")
+    form.locator("input[name=new_password]").fill("another-long-passphrase")
+    form.get_by_test_id("password-submit").click()
+    expect(desk.get_by_test_id("notice")).to_contain_text("Password changed")
+    expect(tokens).to_have_count(1)
+    sign_in(phone, "lou", "another-long-passphrase")
+    expect(phone.get_by_test_id("who")).to_have_text("lou")
+
+    desk.reload()  # the phone's new token listed
+    expect(tokens).to_have_count(2)
+    mine.get_by_test_id("revoke").click()
+    expect(desk.get_by_test_id("auth")).to_be_visible()
+    assert errors_of(desk) == [] and errors_of(phone) == []

@@ -10,6 +10,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 
 MODULES = [
+    "account.js",
     "app.js",
     "api.js",
     "dom.js",

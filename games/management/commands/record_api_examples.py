@@ -1,12 +1,12 @@
 """Record the schema's examples from the API itself: ``manage.py record_api_examples``.
 
-Plays one short scenario through the real views (accounts, a game of each kind, the ending moves,
-a tournament's entry, an account's export and deletion) inside a transaction that is rolled back
-at the end, so the database is left as it was, and writes each operation's request and answer to
-``config/schema_examples.json``, which ``config.schema_examples`` adds to the OpenAPI schema. The
-examples are real answers, not hand-written ones; re-run after an answer's shape changes
-(tests/api/test_schema_examples.py checks every example against the schema and that every
-operation has one).
+Plays one short scenario through the real views (accounts, their tokens and password, a game of
+each kind, the ending moves, a tournament's entry, an account's export and deletion) inside a
+transaction that is rolled back at the end, so the database is left as it was, and writes each
+operation's request and answer to ``config/schema_examples.json``, which
+``config.schema_examples`` adds to the OpenAPI schema. The examples are real answers, not
+hand-written ones; re-run after an answer's shape changes (tests/api/test_schema_examples.py
+checks every example against the schema and that every operation has one).
 """
 
 from __future__ import annotations
@@ -147,6 +147,7 @@ def _scenario(rec: Recorder) -> None:
     rec.call(ann, "get", "/games/")
     throwaway, _ = _account(rec, "carl", keep=False)
     rec.call(throwaway, "post", "/accounts/token/revoke/")
+    _credentials(rec)
 
 
 def _yatzy(rec: Recorder, ann: Client, bob: Client) -> None:
@@ -161,10 +162,13 @@ def _yatzy(rec: Recorder, ann: Client, bob: Client) -> None:
         },
     )
     game_id = game["id"]
-    rec.call(bob, "post", "/games/{game_id}/join/", {}, game_id=game_id)
+    # Each seat's client seed given once the game's hash is shown: as bob joins, with ann's move.
+    join = {"client_seed": "bob's own seed"}
+    rec.call(bob, "post", "/games/{game_id}/join/", join, game_id=game_id)
     version = rec.call(ann, "post", "/games/{game_id}/start/", game_id=game_id)["version"]
     moves = "/games/{game_id}/moves/"
-    rec.call(ann, "post", moves, {"type": "roll", "expected_version": version}, game_id=game_id)
+    first = {"type": "roll", "expected_version": version, "client_seed": "ann: 4f1c"}
+    rec.call(ann, "post", moves, first, game_id=game_id)
     rec.call(ann, "get", "/games/{game_id}/hint/", game_id=game_id)
     # The operation's example is the first roll; the rest of the turn makes the log's example.
     for move in (
@@ -254,7 +258,8 @@ def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
         waiting = rec.call(ann, "post", "/seeks/", seek, keep=False)["id"]
         rec.call(ann, "get", "/seeks/")
         # The operation's example is the seek that pairs: the game has started.
-        game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
+        paired = {**seek, "rating_max": None, "client_seed": "bob seeks"}
+        game_id = rec.call(bob, "post", "/seeks/", paired)["game"]
     rec.call(ann, "get", "/seeks/{seek_id}/", seek_id=waiting)  # paired since: its game
     rec.call(ann, "post", "/games/{game_id}/resign/", {}, game_id=game_id, keep=False)
     rec.call(ann, "post", "/games/{game_id}/rematch/", game_id=game_id, keep=False)
@@ -287,13 +292,34 @@ def _tournament(rec: Recorder, ann: Client) -> int:
         },
     )
     tournament_id = tournament["id"]
-    rec.call(ann, "post", "/tournaments/{tournament_id}/register/", tournament_id=tournament_id)
+    entry = {"client_seed": "ann at the cup"}
+    rec.call(
+        ann, "post", "/tournaments/{tournament_id}/register/", entry, tournament_id=tournament_id
+    )
     rec.call(ann, "get", "/tournaments/{tournament_id}/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/{tournament_id}/standings/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/{tournament_id}/rounds/", tournament_id=tournament_id)
     rec.call(ann, "post", "/tournaments/{tournament_id}/withdraw/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/")
     return int(tournament_id)
+
+
+def _credentials(rec: Recorder) -> None:
+    """An account signed in on two clients lists its tokens, revokes the other client's, and
+    changes its password."""
+    erin, _ = _account(rec, "erin", keep=False)
+    rec.call(
+        _client(),
+        "post",
+        "/accounts/token/",
+        {"username": "erin", "password": PASSWORD},
+        keep=False,
+    )
+    tokens = rec.call(erin, "get", "/accounts/tokens/")
+    other = next(token["id"] for token in tokens if not token["current"])
+    rec.call(erin, "delete", "/accounts/tokens/{token_id}/", token_id=other)
+    change = {"current_password": PASSWORD, "new_password": "a-new-long-passphrase-9"}
+    rec.call(erin, "post", "/accounts/password/", change)
 
 
 def _own_data(rec: Recorder, bob: Client, tournament_id: int) -> None:
@@ -303,6 +329,7 @@ def _own_data(rec: Recorder, bob: Client, tournament_id: int) -> None:
         dora,
         "post",
         "/tournaments/{tournament_id}/register/",
+        {},
         tournament_id=tournament_id,
         keep=False,
     )

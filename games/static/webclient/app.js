@@ -1,7 +1,8 @@
 // The reference web client: routes (the URL's hash), signing in, the lobby, a new game, the
-// leaderboards and tournaments. A game's page is game.js.
+// leaderboards and tournaments. A game's page is game.js; the account's own page, account.js.
 
-import { api, get, post, session, Problem } from "./api.js";
+import { accountView } from "./account.js";
+import { api, clientSeed, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
@@ -18,6 +19,7 @@ function nav() {
   links.push(h("a", { href: "#/boards", testid: "nav-boards" }, t("leaderboards")));
   if (session.user) {
     links.push(h("a", { href: "#/new", testid: "nav-new" }, t("newGame")));
+    links.push(h("a", { href: "#/account", testid: "nav-account" }, t("account")));
     links.push(
       h("button", { class: "link", testid: "sign-out", onclick: signOut }, t("signOut")),
       h("span", { class: "who", testid: "who" }, session.user.name),
@@ -28,6 +30,11 @@ function nav() {
 
 async function signOut() {
   await post("accounts/token/revoke/").catch(() => null);
+  signedOut();
+}
+
+/** This browser's token is no more (signed out, or revoked from the account page). */
+function signedOut() {
   stopFollowing();
   forgetSeeks();
   session.clear();
@@ -104,7 +111,8 @@ async function lobbyView() {
       testid: "join",
       onclick: async () => {
         try {
-          await post(`games/${game.id}/join/`);
+          // The seat's own client seed: the game's hash is already shown (open games show it).
+          await post(`games/${game.id}/join/`, { client_seed: clientSeed() });
           location.hash = `#/game/${game.id}`;
         } catch (problem) {
           notice(problem.message);
@@ -238,6 +246,7 @@ export async function route() {
       await showGame(main, id, { watching: page === "watch" || !session.user });
       return;
     } else if (page === "new" && session.user) view = newGameView();
+    else if (page === "account" && session.user) view = await accountView(route, signedOut);
     else if (page === "boards") view = await boardsView();
     else if (page === "tournament") view = await tournamentView(id, route);
     else view = await lobbyView();

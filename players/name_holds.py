@@ -1,0 +1,45 @@
+"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS`` (30): until then no new
+account takes it, in any case, width or lookalike letters, so nobody passes for the player the
+others knew by that name the day after the account went. The hold keeps keyed hashes of the name
+(``players.identity.hold_digests``), not the name; the hourly beat task
+``players.tasks.purge_username_holds`` deletes the holds past their time.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from players.identity import hold_digests
+from players.models import UsernameHold
+
+
+def username_hold(*, username: str) -> UsernameHold | None:
+    """Hold ``username`` from now (in the caller's transaction: the deletion's); None when
+    ``DELETED_NAME_HOLD_DAYS`` is 0."""
+    days = float(settings.DELETED_NAME_HOLD_DAYS)
+    if days <= 0:
+        return None
+    name, skeleton = hold_digests(username)
+    return UsernameHold.objects.create(
+        name_digest=name,
+        skeleton_digest=skeleton,
+        held_until=timezone.now() + timedelta(days=days),
+    )
+
+
+def username_held(username: str) -> bool:
+    """Whether a hold still stands on this name or one that looks like it: one query, on the
+    two indexed digests."""
+    name, skeleton = hold_digests(username)
+    holds = UsernameHold.objects.filter(Q(name_digest=name) | Q(skeleton_digest=skeleton))
+    return holds.filter(held_until__gt=timezone.now()).exists()
+
+
+def username_holds_purge() -> int:
+    """Delete the holds past their time; how many."""
+    deleted, _by_model = UsernameHold.objects.filter(held_until__lte=timezone.now()).delete()
+    return deleted

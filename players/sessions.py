@@ -1,0 +1,65 @@
+"""Browser sessions (the admin's, the browsable API's), indexed by the account signed in.
+
+Django keeps which account a session is signed in as inside its signed, encoded data: finding an
+account's sessions meant decoding every live session in the database, on every ban and
+deletion. Here each sign-in writes one row, ``AccountSession`` (session key -> account), from
+Django's ``user_logged_in`` signal, so ending an account's sessions is one indexed delete
+(:func:`sessions_end`). The row goes with its session (CASCADE: signing out, ``clearsessions``).
+
+A session keeps its row when its key changes while signed in: Django's
+``update_session_auth_hash`` (the admin's own password change) gives the session a new key
+without signing in again, so this store's ``cycle_key`` moves the row to the new key
+(``SESSION_ENGINE = "players.sessions"``: Django's database store otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.signals import user_logged_in
+from django.contrib.sessions.backends import db
+from django.contrib.sessions.models import Session
+from django.dispatch import receiver
+
+from players.models import AccountSession, Player
+
+
+class SessionStore(db.SessionStore):
+    """Django's database sessions; a signed-in session's index row follows it to a new key."""
+
+    def cycle_key(self) -> None:
+        old = self.session_key
+        owner_id = None
+        if old:
+            rows = AccountSession.objects.filter(session_id=old)
+            owner_id = rows.values_list("player_id", flat=True).first()
+        super().cycle_key()  # deletes the old session, and with it its row
+        if owner_id is not None and self.session_key:
+            _index(self.session_key, owner_id)
+
+    async def acycle_key(self) -> None:
+        await sync_to_async(self.cycle_key)()
+
+
+def _index(session_key: str, player_id: int) -> None:
+    AccountSession.objects.update_or_create(
+        session_id=session_key, defaults={"player_id": player_id}
+    )
+
+
+@receiver(user_logged_in, dispatch_uid="players.sessions.index_sign_in")
+def index_sign_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """A session signed in (Django's ``login``: the admin, ``/api-auth/``): its row. ``login``
+    has just given the session its new key and saved it."""
+    session = getattr(request, "session", None)
+    key = getattr(session, "session_key", None) if session is not None else None
+    if key and isinstance(user, Player):
+        _index(key, user.pk)
+
+
+def sessions_end(*, player: Player) -> int:
+    """Delete the account's sessions; how many there were."""
+    keys = AccountSession.objects.filter(player=player).values("session_id")
+    _deleted, by_model = Session.objects.filter(session_key__in=keys).delete()
+    return int(by_model.get(Session._meta.label, 0))
