@@ -5,7 +5,7 @@
         [--load-rate 20] [--load-clients 8] [--timers redis|celery]
         [--server serve|uvicorn|gunicorn]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_timers] [--sqlite]
-        [--redis-url redis://127.0.0.1:6379/3]
+        [--redis-url redis://127.0.0.1:6379/3] [--smoke]
 
 DESIGN target: "Auto-confirm fires between 3.0 and 3.5 s after the last roll at p99 while hundreds
 of games run." Prints figures; never asserts on time.
@@ -45,6 +45,10 @@ It prints, per phase: games, how many were confirmed, min/p50/p90/p99/max lag, h
 moves/s asked and achieved, its latency and how late its moves went out; what made the automatic
 moves (the timers process or the Celery timer task, from its log, and the beat sweep, from the
 default worker's log), how long a fire took; and CPU use by process.
+
+``--smoke``: every phase with 4 games (a 1 s auto-confirm; 4 load games), checking per phase that
+every game was confirmed, none early, each by the timers process or the sweep as their logs say
+(their counts add up to the games confirmed), and no error in the logs.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     API,
     CPU_COLUMNS,
     BenchDatabase,
+    Checks,
     CpuMeter,
     Http,
     MakeServe,
@@ -86,11 +91,14 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     machine_busy,
     manage,
     ms,
+    parse_args,
     percentile,
     register_many,
     server_env,
+    smoke_database,
     start_server,
     table,
+    terminate_on_signals,
 )
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_timers"
@@ -101,8 +109,12 @@ TASK_LINE = re.compile(
     r"(?:received|succeeded in (?P<runtime>[\d.e-]+)s: (?P<value>\S+))",
     re.MULTILINE,
 )
+# The timers process's line per fire, after the head of the text log format (time, level, logger,
+# request context): "2026-12-04 03:36:00,745 DEBUG   games.timer_runner [id game=... task=timer]
+# timer fired: game=... version=4 moved=True ms=53.5".
 FIRE_LINE = re.compile(
-    r"^timer fired: game=\S+ version=\d+ moved=(?P<moved>\w+) ms=(?P<ms>[\d.]+)$", re.MULTILINE
+    r"\btimer fired: game=(?P<game>\S+) version=\d+ moved=(?P<moved>\w+) ms=(?P<ms>[\d.]+)\s*$",
+    re.MULTILINE,
 )
 
 
@@ -178,15 +190,23 @@ class Log:
 
 
 class RunnerLog(Log):
-    """The timers process's fires since the last ``read``: moves, stale fires, run time."""
+    """The timers process's fires since the last ``read``: moves, stale fires, run time; the
+    games it moved (``moved``, by id) since the last read."""
+
+    def __init__(self, path: Path | None) -> None:
+        super().__init__(path)
+        self.moved: Counter[str] = Counter()
 
     def read(self) -> dict[str, float]:
         text = self.new_text()
         runtimes: list[float] = []
         found: Counter[str] = Counter()
+        self.moved = Counter()
         for match in FIRE_LINE.finditer(text):
             runtimes.append(float(match["ms"]) / 1000)
             found["timer moves" if match["moved"] == "True" else "timer stale"] += 1
+            if match["moved"] == "True":
+                self.moved[match["game"]] += 1
         found["errors in log"] = len(re.findall(r"\b(ERROR|CRITICAL|Traceback)\b", text))
         figures: dict[str, float] = dict(found)
         figures["busy seconds"] = sum(runtimes)
@@ -489,6 +509,10 @@ class PhaseReport:
     timers: dict[str, float]  # what fired (timers log) and the sweep moves (default worker log)
     cpu: dict[str, float]
     seconds: float
+    # of the phase's games, how many the timers process scored (its log names them; None with
+    # --timers celery, whose log does not), and the errors in the default worker's log
+    timer_moved_games: int | None = None
+    worker_errors: int = 0
 
     @property
     def lags(self) -> list[float]:
@@ -641,7 +665,11 @@ def run_phase(
         load_figures = load.figures(began, ended)
         load.halt()
     time.sleep(1.5)  # let the processes log the last fires
-    timers = {**timer_log.read(), "sweep moves": sweep_log.read().get("sweep moves", 0.0)}
+    sweeps = sweep_log.read()
+    timers = {**timer_log.read(), "sweep moves": sweeps.get("sweep moves", 0.0)}
+    timer_moved_games = (
+        sum(timer_log.moved[g] for g in rolled) if isinstance(timer_log, RunnerLog) else None
+    )
 
     rolls = roll_times(seqs)
     lag: dict[str, float] = {}
@@ -667,6 +695,8 @@ def run_phase(
         timers=timers,
         cpu=cpu,
         seconds=ended - began,
+        timer_moved_games=timer_moved_games,
+        worker_errors=int(sweeps.get("errors in log", 0)),
     )
 
 
@@ -795,6 +825,58 @@ def pair(text: str) -> tuple[float, float]:
     return low, high
 
 
+# --smoke: every phase, tiny (a 1 s auto-confirm, 4 games measured and 4 of load, a quick live pace
+# whose scores still beat their timers), on a database of its own.
+SMOKE: dict[str, Any] = {
+    "games": 4, "spread": 1.0, "auto_confirm": 1.0, "warmup_games": 1, "wait": 20.0,
+    "load_games": 4, "load_clients": 2, "load_rate": 8.0, "load_warmup": 0.5, "live_games": 4,
+    "live_clients": 2, "think": (0.2, 0.6), "decide": (0.1, 0.3), "drivers": 4, "accounts": 2,
+    "web_concurrency": 2, "database_url": smoke_database(DEFAULT_DATABASE_URL),
+}  # fmt: skip
+
+
+def smoke_checks(checks: Checks, phases: list[PhaseReport], args: argparse.Namespace) -> None:
+    """What must add up in each phase: every game confirmed, none early, and each confirmation
+    made by the timers process or the sweep, as their logs say."""
+    for index, p in enumerate(phases):
+        checks.expect(
+            len(p.lags) == p.games and not p.never and not p.not_automatic and not p.drive.refused,
+            f"{p.name}: {len(p.lags)} of {p.games} games confirmed automatically (never "
+            f"{len(p.never)}, scored otherwise {p.not_automatic}, third rolls refused "
+            f"{sum(p.drive.refused.values())})",
+        )
+        checks.expect(
+            p.early == 0,
+            f"{p.name}: {p.early} confirmed before {args.auto_confirm:g} s (must be 0)",
+        )
+        timer, sweep = int(p.timers.get("timer moves", 0)), int(p.timers.get("sweep moves", 0))
+        confirmed = len(p.lags)
+        if p.timer_moved_games is not None:
+            # Fires name their game: those of the phase's games, and the sweep for the others
+            # (its log gives a count only; under load it may also score a load game).
+            mine = p.timer_moved_games
+            checks.expect(
+                mine <= confirmed <= mine + sweep,
+                f"{p.name}: {confirmed} confirmed = {mine} by the timers process (of {timer} "
+                f"timer moves) + {confirmed - mine} by the sweep (of {sweep} sweep moves)",
+            )
+        else:  # --timers celery: the worker's log does not name the games
+            checks.expect(
+                confirmed <= timer + sweep,
+                f"{p.name}: {confirmed} confirmed, of {timer} timer moves + {sweep} sweep moves",
+            )
+        if not any(q.load for q in phases[: index + 1]):
+            # no load ran yet (none of its timers left): every automatic move was the phase's
+            checks.expect(
+                timer + sweep == confirmed,
+                f"{p.name}: timer moves {timer} + sweep moves {sweep} = {confirmed} confirmed",
+            )
+        else:
+            checks.expect(p.load["moves"] > 0, f"{p.name}: load moves {p.load['moves']}")
+        errors = int(p.timers.get("errors in log", 0)) + p.worker_errors
+        checks.expect(errors == 0, f"{p.name}: errors in the timers' and worker's logs: {errors}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -853,13 +935,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead")
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="flushed at start and end")
     parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, SMOKE)
     phases = [p for p in args.phases.split(",") if p]
     if unknown := set(phases) - set(PHASES):
         parser.error(f"unknown phases: {sorted(unknown)}")
     if not args.redis_url:
         parser.error("a Redis broker is needed: --redis-url")
+    with terminate_on_signals():
+        return run(args, phases)
 
+
+def run(args: argparse.Namespace, phases: list[str]) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="dice-bench-timers-"))
     database = BenchDatabase(args.database_url, args.sqlite, tmp)
     env = bench_env(
@@ -902,6 +988,7 @@ def main(argv: list[str] | None = None) -> int:
           f"clients, a roll {args.think[0]:g}-{args.think[1]:g} s after the previous move, the "
           f"score {args.decide[0]:g}-{args.decide[1]:g} s after the 3rd roll")  # fmt: skip
     print(f"  machine busy before start: {machine_busy():.2f} cores (of {os.cpu_count()})")
+    checks = Checks(args.smoke)
     try:
         began = time.monotonic()
         database.create()
@@ -959,7 +1046,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  phase {phase}: done in {time.monotonic() - t0:.1f} s "
                   f"(set-up of {args.games} games included)")  # fmt: skip
         report(results, args)
-        return 0
+        if checks.enabled:
+            smoke_checks(checks, results, args)
+        return checks.exit_code()
     finally:
         for process in processes.values():
             process.stop()

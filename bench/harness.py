@@ -1,6 +1,7 @@
 """What the benches share: figures (percentiles, cores used by process tree), a throw-away
 database and Redis db, their processes' environment, the processes themselves (a server, ``make
-serve``), an HTTP client, accounts, and a simple yatzy client.
+serve``), an HTTP client, accounts, a simple yatzy client, and the smoke runs (``--smoke``: tiny
+sizes, and checks of the figures' consistency).
 
 The benches are scripts (``.venv/bin/python bench/x.py``): each puts this folder on ``sys.path``
 and imports this module by name.
@@ -24,10 +25,10 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 API = "/api/v1"
@@ -164,6 +165,84 @@ def machine_busy(seconds: float = 1.0) -> float:
     meter = CpuMeter({})
     time.sleep(seconds)
     return meter.read()["machine"]
+
+
+# --------------------------------------------------------------------------------------------------
+# smoke runs: `make test` runs every bench with --smoke (tests/bench/test_smoke.py)
+
+
+def parse_args(
+    parser: argparse.ArgumentParser, argv: list[str] | None, smoke: dict[str, Any]
+) -> argparse.Namespace:
+    """The bench's arguments, ``--smoke`` among them: in a smoke run the sizes in ``smoke`` (by
+    option dest) are the defaults, and an option given on the command line still wins."""
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="a smoke run: tiny sizes (" + ", ".join(f"{k}={v}" for k, v in smoke.items())
+        + "), the same code paths, and checks that the figures add up (never of time): "
+        "exits 1 when one fails",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.smoke:
+        unknown = [name for name in smoke if not hasattr(args, name)]
+        if unknown:
+            raise AssertionError(f"smoke sizes for no option: {unknown}")
+        parser.set_defaults(**smoke)
+        args = parser.parse_args(argv)
+    return args
+
+
+def smoke_database(url: str) -> str:
+    """A smoke run's database: the bench's own name with ``_smoke`` after it, so that a smoke run
+    never drops the database of a full run going on meanwhile."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "_smoke"))
+
+
+class Checks:
+    """A smoke run's checks of its own figures: counts that must agree, errors that must be 0,
+    never a time. Each is printed with what it saw; ``exit_code`` is 1 when one failed. In a full
+    run (``enabled`` false) nothing is checked or printed: the bench prints figures only."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.passed = 0
+        self.failed: list[str] = []
+
+    def expect(self, ok: bool, what: str) -> bool:
+        if self.enabled:
+            if ok:
+                self.passed += 1
+            else:
+                self.failed.append(what)
+            print(f"  smoke check {'ok' if ok else 'FAILED'}: {what}", flush=True)
+        return ok
+
+    def exit_code(self) -> int:
+        if not self.enabled:
+            return 0
+        if self.failed:
+            print(f"smoke: FAILED {len(self.failed)} of {len(self.failed) + self.passed} checks")
+            return 1
+        print(f"smoke: ok, {self.passed} checks")
+        return 0
+
+
+@contextlib.contextmanager
+def terminate_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does: through the clean-up (a bench's servers,
+    database and Redis db), e.g. when the smoke test's time runs out."""
+
+    def leave(signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {s: signal.signal(s, leave) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -354,11 +433,15 @@ def bench_env(database_url: str, redis_url: str, **extra: str) -> dict[str, str]
         STREAMS_PER_ACCOUNT="1000000",
         STREAM_OPENS_PER_MINUTE="1000000",
         MAX_COMPUTER_GAMES_PER_ACCOUNT="1000000",
+        # An account's games are made several at once (serve.py), each open until it starts.
+        MAX_OPEN_GAMES_PER_ACCOUNT="1000000",
         LOG_LEVEL="WARNING",
         # The benches read the worker's and the timers' lines in Celery's and the text format.
         LOG_FORMAT="text",
         PYTHONUNBUFFERED="1",
     )
+    # make serve looks nginx up in PATH; Debian keeps it in /usr/sbin, not always on a user's PATH
+    env["PATH"] = os.pathsep.join([env.get("PATH", ""), "/usr/sbin", "/sbin"])
     if redis_url:
         env["REDIS_URL"] = redis_url
     env.update(extra)

@@ -3,6 +3,7 @@
     .venv/bin/python bench/http_moves.py [--clients 32] [--seconds 20 | --moves 20000]
         [--baseline-seconds 10] [--warmup 2] [--database-url postgres://postgres@127.0.0.1:5432/dice_bench]
         [--sqlite] [--redis-url auto|''|redis://...] [--server uvicorn|gunicorn] [--workers 2]
+        [--smoke]
 
 DESIGN target: "A move through the HTTP API costs little beyond Django itself". Prints figures;
 never asserts on time.
@@ -26,6 +27,10 @@ never asserts on time.
 The load generator runs on the same machine as the server (Python threads, one GIL): its CPU use is
 printed beside the server's, so a client-bound figure can be told apart from a server-bound one.
 
+``--smoke``: 2 clients, 1 s of moves, 0.5 s per baseline, on a database of its own; it checks
+that no request failed, each client kept its one connection, and the moves the clients were
+answered are those the event log holds.
+
 The helpers (database, Redis, server process, HTTP client, percentiles, CPU counters) are
 bench/harness.py's, shared by every bench.
 """
@@ -45,6 +50,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -53,6 +59,7 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     CPU_COLUMNS,
     HIGH_RATE,
     BenchDatabase,
+    Checks,
     CpuMeter,
     Http,
     Process,
@@ -65,13 +72,16 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     machine_busy,
     manage,
     ms,
+    parse_args,
     percentile,
     register_many,
     resolve_redis,
     server_description,
     server_env,
+    smoke_database,
     start_server,
     table,
+    terminate_on_signals,
 )
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench"
@@ -90,6 +100,7 @@ class PhaseResult:
     failures: Counter[str] = field(default_factory=Counter)
     cpu: dict[str, float] = field(default_factory=dict)
     connects: int = 0
+    answered: Counter[str] = field(default_factory=Counter)  # successes, warm-up included
 
     def count(self, category: str) -> int:
         return len(self.latencies.get(category, []))
@@ -159,6 +170,7 @@ def run_closed_loop(
     result = PhaseResult(name=name, seconds=window["end"] - window["start"], cpu=cpu)
     for rows in samples:
         for t0, t1, category, ok in rows:
+            result.answered[category] += ok
             if t0 < window["start"] or t1 > window["end"]:
                 continue
             if ok:
@@ -212,6 +224,48 @@ def cpu_cells(cpu: dict[str, float], columns: tuple[str, ...] = CPU_COLUMNS) -> 
     return [f"{cpu.get(column, math.nan):.2f}" for column in columns]
 
 
+# The moves of the accounts' games, from the event log (a roll or a score: one event each).
+MOVES_MADE = """
+SELECT count(*) FROM games_gameevent e JOIN games_game g ON g.id = e.game_id
+JOIN players_player p ON p.id = g.created_by_id
+WHERE p.username LIKE %s AND e.type IN ('dice_rolled', 'box_scored')
+"""
+
+# --smoke: every phase, tiny, on a database of its own.
+SMOKE: dict[str, Any] = {
+    "clients": 2, "seconds": 1.0, "baseline_seconds": 0.5, "warmup": 0.2,
+    "database_url": smoke_database(DEFAULT_DATABASE_URL),
+}  # fmt: skip
+
+
+def smoke_checks(
+    checks: Checks,
+    results: list[tuple[str, PhaseResult, str, bool]],
+    errors: Counter[str],
+    opened: int,
+    clients: int,
+    moves: tuple[int, int | None],
+) -> None:
+    """What must add up: no request failed, one connection a client, the moves answered are those
+    in the event log."""
+    for label, result, category, _main in results:
+        checks.expect(
+            (category != "get" and category != "move") or result.count(category) > 0,
+            f"{label.strip()}: {result.count(category)} requests in the window",
+        )
+        checks.expect(
+            not result.errors(category),
+            f"{label.strip()}: errors {result.errors(category)} (must be 0)",
+        )
+    checks.expect(not errors, f"move-phase errors: {dict(errors) or 0}")
+    checks.expect(opened == clients, f"connections opened: {opened} for {clients} clients")
+    answered, logged = moves
+    if logged is not None:
+        checks.expect(
+            answered == logged, f"moves answered 201: {answered}; in the event log: {logged}"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -230,8 +284,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_server_arguments(parser)
     parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, SMOKE)
+    with terminate_on_signals():
+        return run(args)
 
+
+def run(args: argparse.Namespace) -> int:
+    checks = Checks(args.smoke)
     tmp = Path(tempfile.mkdtemp(prefix="dice-bench-http-"))
     database = BenchDatabase(args.database_url, args.sqlite, tmp)
     redis_url = resolve_redis(args.redis_url, DEFAULT_REDIS_URL)
@@ -254,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
         trees = {"server": [server.pid]}
         # one at a time on SQLite: concurrent registrations there fail with "database is locked"
         parallel = 1 if args.sqlite else 8
-        tokens = register_many(port, args.clients, f"bench{secrets.token_hex(3)}_", parallel)
+        prefix = f"bench{secrets.token_hex(3)}_"
+        tokens = register_many(port, args.clients, prefix, parallel)
         setup = time.monotonic() - began
         print(f"  setup:    {setup:.1f} s (database, migrate, server, {len(tokens)} accounts)")
 
@@ -334,7 +394,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"connections opened: {opened} for {len(connections)} clients (keep-alive)")
         for c in connections:
             c.close()
-        return 0
+        if checks.enabled:
+            logged = None
+            if not database.sqlite:
+                with database.connect() as conn:
+                    logged = int(conn.execute(MOVES_MADE, (f"{prefix}%",)).fetchone()[0])
+            answered = moves.answered["move"]
+            smoke_checks(checks, results, errors, opened, len(connections), (answered, logged))
+        return checks.exit_code()
     finally:
         if server is not None:
             server.stop()

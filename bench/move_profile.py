@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/move_profile.py [--moves 300] [--profile] [--top 30]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_lean_profile_bench]
-        [--redis-url redis://127.0.0.1:6379/9 | ''] [--sqlite]
+        [--redis-url redis://127.0.0.1:6379/9 | ''] [--sqlite] [--smoke]
 
 No server and no network client: each request is a WSGI environ handed to ``config.wsgi``'s
 application in this process, so the figures are Django's work alone (middleware, DRF, auth,
@@ -20,6 +20,10 @@ PostgreSQL pool, Redis as the cache). Prints figures; never asserts on time.
    processes used meanwhile (read from /proc: this machine's PostgreSQL only); with
    ``--profile`` the moves run again under cProfile (on the CPU clock) and the top functions are
    printed (cProfile inflates the time: the CPU figure is the one measured without it).
+
+``--smoke``: 20 moves, both profiles (5 lines each), on a database of its own; it checks that the
+counting pass played a whole game (52 moves), that each move ran its queries inside one
+transaction, and that the figures are of as many requests as asked.
 """
 
 from __future__ import annotations
@@ -44,16 +48,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import (  # a sibling module: the benches are scripts, not a package
     API,
     BenchDatabase,
+    Checks,
     bench_env,
     clean_up,
     flush_redis,
     manage,
+    parse_args,
     percentile,
+    smoke_database,
+    terminate_on_signals,
     yatzy_command,
 )
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_lean_profile_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/9"
+MOVES_PER_GAME = 52  # a one-seat yatzy game: 13 turns of roll, roll, roll, score
+# --smoke: a few moves and both profiles (the options a full run may take), on a database of its own
+SMOKE: dict[str, Any] = {
+    "moves": 20, "profile": True, "profile_detail": True, "top": 5,
+    "database_url": smoke_database(DEFAULT_DATABASE_URL),
+}  # fmt: skip
 
 
 class Wsgi:
@@ -161,12 +175,15 @@ def count_pass(player: Player) -> dict[str, float]:
     moves = queries = trips = 0
     details_q = details_t = 0
     shown: list[str] = []
+    transactions = []  # each move's BEGIN and COMMIT
     while player.game["status"] != "finished":
         with CaptureQueriesContext(connection) as captured, redis_round_trips() as sent:
             player.move()
         moves += 1
         queries += len(captured.captured_queries)
         trips += sent[0]
+        statements = [q["sql"].strip().upper() for q in captured.captured_queries]
+        transactions.append((statements.count("BEGIN"), statements.count("COMMIT")))
         if moves == 5:
             shown = [q["sql"][:160] for q in captured.captured_queries]
             if os.environ.get("DUMP_SQL"):
@@ -185,6 +202,7 @@ def count_pass(player: Player) -> dict[str, float]:
         "redis_per_move": trips / moves,
         "detail_queries": details_q,
         "detail_redis": details_t,
+        "one_transaction": sum(t == (1, 1) for t in transactions),
     }
 
 
@@ -238,8 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead")
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="'' for none")
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, SMOKE)
+    with terminate_on_signals():
+        return run(args)
 
+
+def run(args: argparse.Namespace) -> int:
+    checks = Checks(args.smoke)
     tmp = Path(tempfile.mkdtemp(prefix="dice-move-profile-"))
     database = BenchDatabase(args.database_url, args.sqlite, tmp)
     env = bench_env(database.url, args.redis_url)
@@ -311,7 +334,30 @@ def main(argv: list[str] | None = None) -> int:
             stats.sort_stats(args.sort).print_stats(args.top)
             print(f"cProfile of {args.moves} x {what}:")
             print(out.getvalue())
-        return 0
+            checks.expect(
+                stats.total_calls > 0,
+                f"cProfile of {what}: {stats.total_calls} calls",
+            )
+        checks.expect(
+            counts["moves"] == MOVES_PER_GAME,
+            f"counting pass: {counts['moves']:.0f} moves to the end of a game "
+            f"(a one-seat game has {MOVES_PER_GAME})",
+        )
+        checks.expect(
+            counts["one_transaction"] == counts["moves"],
+            f"moves run in one transaction each (BEGIN, COMMIT): {counts['one_transaction']:.0f}"
+            f" of {counts['moves']:.0f}",
+        )
+        checks.expect(
+            len(moves) == len(details) == args.moves,
+            f"timed: {len(moves)} moves and {len(details)} GETs, of {args.moves} asked",
+        )
+        if args.redis_url:
+            checks.expect(
+                counts["redis_per_move"] > 0,
+                f"Redis round trips per move: {counts['redis_per_move']:.2f} (throttle, notes)",
+            )
+        return checks.exit_code()
     finally:
         clean_up(database, args.redis_url, tmp, keep_logs=False)
 

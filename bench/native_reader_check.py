@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/native_reader_check.py [--streams 60] [--python]
     .venv/bin/python bench/native_reader_check.py --load [--streams 500] [--events 200] [--python]
+    .venv/bin/python bench/native_reader_check.py --smoke
 
 Default: a fake server (asyncio, in a thread) answers each game id by a script: chunked bodies cut
 at random places (inside messages, inside chunk heads), an identity body, duplicates, gaps, an
@@ -13,6 +14,9 @@ messages on LF LF only, so not the CRLF one).
 ``--load``: one game per 50 streams; once every stream is open the server sends ``--events`` events
 to each stream, one every 20 ms, and the reader's CPU per delivered event is printed (from
 /proc/PID/stat, between the end of the opening and the end of the drain).
+
+``--smoke``: the checks with 14 streams, both readers, then a load of 50 streams and 20 events,
+both readers, each of which must deliver every event once.
 """
 
 from __future__ import annotations
@@ -33,10 +37,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from native_reader import NativeReader  # a sibling script, not a package
+from harness import Checks, parse_args  # sibling modules: the benches are scripts, not a package
+from native_reader import NativeReader
 
 PLUS2 = timezone(timedelta(hours=2))
 TIMESTAMPS = [True]
+SMOKE: dict[str, Any] = {"streams": 14, "events": 20, "python": True}
+SMOKE_LOAD_STREAMS = 50
 
 
 def cpu_of(pid: int) -> float:
@@ -311,22 +318,38 @@ def expect(result: dict[str, Any], games: list[str], count: int) -> list[str]:
     return wrong
 
 
-def main() -> int:
+def load_runs(count: int, events: int, python: bool, checks: Checks) -> None:
+    """``--load``: one game per 50 streams, ``events`` events to each stream; with ``checks``
+    enabled (a smoke run), each reader must have delivered every event once."""
+    games = [f"load-{i}" for i in range(max(1, count // 50))]
+    for native in [True, *([False] if python else [])]:
+        server = FakeServer(load_events=events)
+        label = "native" if native else "python"
+        result = run(label, server, games, count, native, load=True)
+        report = result["report"]
+        checks.expect(
+            result["opened"]["opened"] == count
+            and report["events"] == count * events
+            and not any(report[k] for k in ("gaps", "dups", "behind", "missing", "dropped")),
+            f"{label} load: {result['opened']['opened']} of {count} streams, {report['events']}"
+            f" events of {count * events}, gaps {report['gaps']}, dups {report['dups']}, "
+            f"behind {report['behind']}",
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--streams", type=int, default=None)
     parser.add_argument("--events", type=int, default=200, help="--load: events per stream")
     parser.add_argument("--load", action="store_true")
     parser.add_argument("--python", action="store_true", help="bench/streams.py's reader too")
     parser.add_argument("--no-timestamps", action="store_true", help="native: no SO_TIMESTAMPNS")
-    args = parser.parse_args()
+    args = parse_args(parser, argv, SMOKE)
+    checks = Checks(args.smoke)
     TIMESTAMPS[0] = not args.no_timestamps
     if args.load:
-        count = args.streams or 500
-        games = [f"load-{i}" for i in range(max(1, count // 50))]
-        for native in [True, *([False] if args.python else [])]:
-            server = FakeServer(load_events=args.events)
-            run("native" if native else "python", server, games, count, native, load=True)
-        return 0
+        load_runs(args.streams or 500, args.events, args.python, checks)
+        return checks.exit_code()
     failures = 0
     everything = ["chunked-a", "identity-a", "faults-a", "ends-a", "missing-a", "crlf-a", "big-a"]
     for native in [True, *([False] if args.python else [])]:
@@ -355,6 +378,10 @@ def main() -> int:
         print(f"  WRONG expected {want}")
         failures += 1
     print("ok" if not failures else "FAILED")
+    if checks.enabled:
+        checks.expect(not failures, f"the scripted streams' figures: {failures} runs WRONG")
+        load_runs(SMOKE_LOAD_STREAMS, args.events, args.python, checks)
+        return checks.exit_code()
     return 1 if failures else 0
 
 

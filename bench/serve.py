@@ -4,7 +4,7 @@
         [--workers 4] [--threads 2] [--anchor-middleware django|none]
         [--anchor-statements django|prepared] [--games-per-account 8]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_serve]
-        [--redis-url redis://127.0.0.1:6379/6] [--keep-logs] [--keep-db]
+        [--redis-url redis://127.0.0.1:6379/6] [--keep-logs] [--keep-db] [--smoke]
 
 Prints figures; never asserts on time. In one run, on one machine:
 
@@ -26,6 +26,10 @@ Prints figures; never asserts on time. In one run, on one machine:
    carried from run to run (the moves each has made are read back from its event log);
 5. prints one table (req/s, p50, p99, non-2xx, socket errors, CPU per request of the server, of
    nginx and of PostgreSQL, the cores each part used) and the ratios against the anchor.
+
+``--smoke``: 2 connections, 1 s rows, on a database of its own; it checks that every row was
+answered with no error, and that the moves each move row's games made (read back from the event
+log) are those wrk counted, give or take the requests in flight when it stopped.
 
 Everything shares the machine: wrk, nginx, gunicorn and PostgreSQL. The cores each used are
 printed beside the figures, and ``other`` is what the rest of the machine used meanwhile (other
@@ -49,7 +53,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +65,7 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     API,
     ROOT,
     BenchDatabase,
+    Checks,
     CpuMeter,
     Http,
     MakeServe,
@@ -73,10 +78,13 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     free_ports,
     machine_busy,
     manage,
+    parse_args,
     proc_table,
     register_account,
     running,
+    smoke_database,
     table,
+    terminate_on_signals,
 )
 from wrk_load import INVALID_SHARE, Wrk, WrkResult, settle, write_lists
 
@@ -235,17 +243,7 @@ class GamePool:
         tokens = [self.accounts[(first + i) // self.per_account][0] for i in range(count)]
 
         def make(token: str) -> Game:
-            client = Http(self.port, token)
-            try:
-                game = client.expect(
-                    201, "POST", f"{API}/games/",
-                    {"kind": "yatzy", "options": {"auto_confirm_seconds": 0},
-                     "seats": [{"type": "me"}]},
-                )  # fmt: skip
-                client.expect(200, "POST", f"{API}/games/{game['id']}/start/")
-            finally:
-                client.close()
-            return Game(str(game["id"]), token)
+            return Game(new_game(self.port, token), token)
 
         self.games.extend(parallel(make, tokens, 8))
         self.seconds += time.monotonic() - began
@@ -282,16 +280,44 @@ class GamePool:
         raise SystemExit("could not make enough games for the run")
 
 
-def anchor_games(conn: Any, count: int, player_id: int) -> list[str]:
-    """Fake games for the anchor, in the project's table (rows it never touches): it has no rules,
-    so a row with a version and a small state is all its move needs."""
-    rows = conn.execute(
-        "INSERT INTO games_game (id, kind, status, options, created_at, started_at, version,"
-        " state, turn_seat, created_by_id, rated)"
-        " SELECT gen_random_uuid(), 'yatzy', 'active', '{}', now(), now(), 0, '{\"anchor\": true}',"
-        " 0, %s, false FROM generate_series(1, %s) RETURNING id::text",
-        (player_id, count),
-    ).fetchall()
+def new_game(port: int, token: str) -> str:
+    """A started one-seat yatzy game (``auto_confirm_seconds`` 0) made through the API: its id."""
+    client = Http(port, token)
+    try:
+        game = client.expect(
+            201, "POST", f"{API}/games/",
+            {"kind": "yatzy", "options": {"auto_confirm_seconds": 0}, "seats": [{"type": "me"}]},
+        )  # fmt: skip
+        client.expect(200, "POST", f"{API}/games/{game['id']}/start/")
+    finally:
+        client.close()
+    return str(game["id"])
+
+
+# Copies of a real game's row: every column the project's table has, with whatever value the API
+# gave it, so that a column added to games_game (NOT NULL, with a default only in Django, or
+# under a constraint) needs no change here; only what the anchor's move reads is made its own.
+ANCHOR_GAMES = """
+    INSERT INTO games_game
+    SELECT (jsonb_populate_record(NULL::games_game, to_jsonb(g) || jsonb_build_object(
+        'id', gen_random_uuid(), 'status', 'active', 'version', 0, 'turn_seat', 0,
+        'state', '{"anchor": true}'::jsonb, 'created_at', now(), 'started_at', now(),
+        'last_move_at', NULL, 'deadline_at', NULL
+    ))).*
+    FROM games_game g, generate_series(1, %s)
+    WHERE g.id = %s
+    RETURNING id::text
+"""
+
+
+def anchor_games(conn: Any, count: int, template: str) -> list[str]:
+    """Fake games for the anchor, in the project's table (rows it never touches): ``count``
+    copies of the game ``template`` (made through the API), each active at version 0 with a small
+    state of its own. The anchor has no rules: a row with a version and a state is all its move
+    needs."""
+    rows = conn.execute(ANCHOR_GAMES, (count, template)).fetchall()
+    if len(rows) != count:
+        raise SystemExit(f"made {len(rows)} anchor games of {count} (no template game {template})")
     return [row[0] for row in rows]
 
 
@@ -333,6 +359,7 @@ class Row:
     cpu: dict[str, float]
     wall: float
     errors_seen: Counter[str] = field(default_factory=Counter)
+    committed: int | None = None  # a move row's moves, read back from the event log
 
     def per_request(self, part: str) -> float:
         """CPU ms of ``part`` per request answered in the window."""
@@ -355,6 +382,7 @@ class Bench:
         self.rows: list[Row] = []
         self.move_rates: list[float] = []  # every project move run's, warm-ups included
         self.anchor_move_rates: dict[int, float] = {}
+        self.anchor_events = 0  # the anchor's moves so far (its games' events)
 
     # --- set-up
 
@@ -390,7 +418,8 @@ class Bench:
         self.pool.ensure_accounts(1)
         top = max(self.args.connections)
         count = ANCHOR_GAMES_PER_CONNECTION * top
-        self.anchor_ids = anchor_games(self.conn, count, self.pool.accounts[0][1])
+        template = new_game(self.ports["nginx"], self.pool.accounts[0][0])
+        self.anchor_ids = anchor_games(self.conn, count, template)
 
     def check_servers(self) -> None:
         assert self.serve is not None and self.anchor is not None
@@ -443,13 +472,24 @@ class Bench:
                              for gs in games])  # fmt: skip
         return [str(prefix), "project", str(floor)]
 
-    def after_moves(self, endpoint: Endpoint, result: WrkResult) -> None:
-        if endpoint.side != "project":
-            return
+    def after_moves(self, endpoint: Endpoint, result: WrkResult) -> int:
+        """Once the server is quiet, the moves made since the last call on that side, from the
+        event log: the project's games' moves made, or the anchor's events."""
+        if endpoint.side == "anchor":
+            settle(self.conn, self.anchor_ids)
+            row = self.conn.execute(
+                "SELECT count(*) FROM games_gameevent WHERE game_id = ANY(%s::uuid[])",
+                (self.anchor_ids,),
+            ).fetchone()
+            total = int(row[0]) if row else 0
+            made, self.anchor_events = total - self.anchor_events, total
+            return made
         assert self.pool is not None
         self.move_rates.append(result.rate)
         settle(self.conn, [g.id for g in self.pool.games])
+        before = sum(g.made for g in self.pool.games)
         self.pool.refresh(self.conn)
+        return sum(g.made for g in self.pool.games) - before
 
     def measure(self, endpoint: Endpoint, connections: int) -> Row:
         args = self.args
@@ -475,7 +515,7 @@ class Bench:
         self.check_servers()
         row = Row(endpoint, connections, result, cpu, wall)
         if endpoint.moves:
-            self.after_moves(endpoint, result)
+            row.committed = self.after_moves(endpoint, result)
         if endpoint.key == "move-anchor":
             self.anchor_move_rates[connections] = result.rate
         if endpoint.side == "project" and endpoint.moves and result.non2xx:
@@ -537,6 +577,7 @@ def progress(row: Row) -> str:
         f"  {row.connections:>3} conns  {row.endpoint.label:<32} {r.rate:8.1f} req/s"
         f"  p50 {ms(r.p50):>6} ms  p99 {ms(r.p99):>6} ms  non-2xx {r.non2xx}"
         + (f"  socket errors: {r.socket_detail}" if r.socket_errors else "")
+        + (f"  moves in the event log {row.committed}" if row.committed is not None else "")
     )
 
 
@@ -707,19 +748,33 @@ def connection_counts(text: str) -> list[int]:
     return counts
 
 
-@contextlib.contextmanager
-def terminate_on_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the run as Ctrl-C does: through the clean-up."""
+# --smoke: every row once, at 2 connections, 1 s each, on a database of its own (one account).
+SMOKE: dict[str, Any] = {
+    "seconds": 1.0, "warmup": 1.0, "connections": [2], "workers": 2, "games_per_account": 32,
+    "database_url": smoke_database(DEFAULT_DATABASE_URL),
+}  # fmt: skip
 
-    def leave(signum: int, _frame: Any) -> None:
-        raise SystemExit(128 + signum)
 
-    previous = {s: signal.signal(s, leave) for s in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
+def smoke_checks(checks: Checks, bench: Bench, logged: Counter[str]) -> None:
+    """What must add up: every row answered with no error, and each move row's moves in the event
+    log those wrk counted, plus at most one a connection (in flight when it stopped)."""
+    for row in bench.rows:
+        r = row.result
+        what = f"{row.endpoint.label} at {row.connections} connections"
+        checks.expect(
+            r.requests > 0 and not r.non2xx and not r.socket_errors and not r.exhausted,
+            f"{what}: {r.requests} requests, non-2xx {r.non2xx}, socket errors "
+            f"{r.socket_errors}, threads out of games {r.exhausted}",
+        )
+        if row.committed is not None:
+            answered = r.requests - r.non2xx
+            most = answered + row.connections
+            checks.expect(
+                answered <= row.committed <= most,
+                f"{what}: {row.committed} moves in the event log for {answered} answered "
+                f"(between {answered} and {most})",
+            )
+    checks.expect(not logged, f"4xx/5xx in the servers' request logs: {sum(logged.values())}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -751,9 +806,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, SMOKE)
     if args.seconds <= 0 or args.warmup < 0 or args.workers < 1 or args.threads < 1:
         parser.error("--seconds > 0, --warmup >= 0, --workers >= 1, --threads >= 1")
+    if not float(args.seconds).is_integer() or not float(args.warmup).is_integer():
+        parser.error("--seconds and --warmup: whole seconds (wrk's unit)")
+    checks = Checks(args.smoke)
     for tool in ("wrk", "make"):
         if shutil.which(tool) is None:
             raise SystemExit(f"bench/serve.py needs {tool}")
@@ -767,8 +825,6 @@ def main(argv: list[str] | None = None) -> int:
     env = bench_env(database.url, args.redis_url, LIVE_CHANNEL_PREFIX=LIVE_CHANNEL_PREFIX)
     for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
         env.pop(name, None)
-    # make serve looks nginx up in PATH; Debian keeps it in /usr/sbin, not always on a user's PATH
-    env["PATH"] = os.pathsep.join([env.get("PATH", ""), "/usr/sbin", "/sbin"])
     bench = Bench(args, tmp)
     rows_time = len(args.connections) * len(RUN_ORDER) * (args.seconds + args.warmup + 1.5)
     print(
@@ -821,7 +877,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"\nWEB_CONCURRENCY={args.workers}; total {time.monotonic() - began:.0f} s "
                 f"(set-up, {bench.wrk.runs} wrk runs, clean-up excluded)"
             )
-            return 0
+            if checks.enabled:
+                smoke_checks(checks, bench, logged)
+            return checks.exit_code()
     except KeyboardInterrupt:
         print("\ninterrupted: cleaning up", file=sys.stderr)
         return 130

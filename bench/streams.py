@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/streams.py [--streams 500] [--games 50] [--seconds 30] [--movers 8]
         [--load wrk|python] [--reader native|python] [--workers 1] [--web 4] [--seats 6]
-        [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
-        [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_streams]
+        [--warmup 2] [--pairs 2] [--redis-url redis://127.0.0.1:6379/5] [--keep-logs]
+        [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_streams] [--smoke]
 
 Issue: "A benchmark in bench/ holds at least 500 open streams on this machine while moves go on,
 and prints the delivery latency (p50, p99) from commit to client, and the move throughput beside
@@ -36,6 +36,11 @@ it." Prints figures; never asserts on time.
 7. the movers stop; the reader waits (up to 15 s) for every open stream to reach its game's final
    version, then reports.
 
+``--smoke``: 16 streams over 8 games, 2 movers, 2 s windows, one pair; it checks that every
+stream opened and stayed open, every event committed in the window reached each of its game's
+streams (no gap, no duplicate, none missing after the drain), the moves made as many events as
+wrk counted, and no move failed.
+
 Latency = the reader's clock when the event's SSE message is parsed - the event's ``created_at``
 (same machine, same clock). ``created_at`` is set (``auto_now_add``) as the event rows are
 inserted, inside the move's transaction, which then updates the game row and commits (a WAL
@@ -60,6 +65,7 @@ import json
 import math
 import multiprocessing
 import os
+import re
 import secrets
 import signal
 import sys
@@ -67,7 +73,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -80,6 +86,7 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     API,
     HIGH_RATE,
     BenchDatabase,
+    Checks,
     CpuMeter,
     Http,
     MakeServe,
@@ -88,10 +95,13 @@ from harness import (  # a sibling module: the benches are scripts, not a packag
     free_ports,
     manage,
     ms,
+    parse_args,
     percentile,
     raise_nofile,
     redis_call,
     register,
+    smoke_database,
+    terminate_on_signals,
     yatzy_command,
 )
 from native_reader import NativeReader
@@ -99,7 +109,7 @@ from wrk_load import Wrk, WrkResult, settle, write_lists
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_bench_streams"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
-WARMUP_SECONDS = 2.0
+WRK_THREADS = 2
 DRAIN_SECONDS = 15.0
 OPEN_SECONDS = 180.0  # at most, to open every stream (a stream not open by then counts as failed)
 
@@ -201,7 +211,7 @@ class MoverResult:
         self.samples: list[tuple[float, float, bool]] = []  # (t0, t1) perf_counter, ok
         self.response_lags: list[tuple[float, float]] = []  # (created_at, response - created_at)
         self.errors: Counter[str] = Counter()
-        self.events: list[float] = []  # created_at of every event the moves appended
+        self.events: list[tuple[str, float]] = []  # (game, created_at) of every event appended
         self.finished = 0
         self.lock = threading.Lock()
 
@@ -219,7 +229,7 @@ def run_movers(
         client = Http(port)
         samples: list[tuple[float, float, bool]] = []
         lags: list[tuple[float, float]] = []
-        events: list[float] = []
+        events: list[tuple[str, float]] = []
         errors: Counter[str] = Counter()
         barrier.wait()
         try:
@@ -247,7 +257,7 @@ def run_movers(
                         entry["game"] = body["game"]
                         for event in body["events"]:
                             created = parse_time(event["created_at"])
-                            events.append(created)
+                            events.append((entry["id"], created))
                         lags.append((created, now - created))
                         if body["game"]["status"] == "finished":
                             result.finished += 1
@@ -294,8 +304,9 @@ SELECT id::text, coalesce((state->>'rolls_used')::int, 0) + 4 * (
 FROM games_game WHERE id = ANY(%s::uuid[])
 """
 EVENTS_BETWEEN = """
-SELECT count(*) FROM games_gameevent
+SELECT game_id::text, count(*) FROM games_gameevent
 WHERE game_id = ANY(%s::uuid[]) AND created_at BETWEEN to_timestamp(%s) AND to_timestamp(%s)
+GROUP BY game_id
 """
 
 
@@ -309,7 +320,19 @@ class WrkMoves:
         self.conn.autocommit = True
         self.seats = seats
         self.tmp = tmp
-        self.wrk = Wrk(2, tmp)
+        self.wrk = Wrk(WRK_THREADS, tmp)
+
+    @staticmethod
+    def games_needed(connections: int) -> int:
+        """The fewest games a run can share out: each wrk thread keeps more games than its
+        connections (``floor``), or it stops at once (wrk_moves.lua: out of games)."""
+        threads = min(WRK_THREADS, connections)
+        return threads * WrkMoves.floor(connections)
+
+    @staticmethod
+    def floor(connections: int) -> int:
+        threads = min(WRK_THREADS, connections)
+        return -(-connections // threads) + 1
 
     def run(
         self, games: list[dict], connections: int, seconds: float
@@ -318,21 +341,26 @@ class WrkMoves:
         ids = [g["id"] for g in games]
         settle(self.conn, ids)  # the last run's moves in flight when wrk stopped, committed
         made = dict(self.conn.execute(MOVES_MADE, (ids,)).fetchall())
+        threads = min(self.wrk.threads, connections)  # as many lists as wrk runs threads
         dealt = [
             [(f"{API}/games/{g['id']}/moves/", g["token"], made[g["id"]]) for g in mine]
-            for mine in (games[i :: self.wrk.threads] for i in range(self.wrk.threads))
+            for mine in (games[i::threads] for i in range(threads))
         ]
         write_lists(self.tmp / "games", dealt)
         # More games than connections in every thread: no game gets two moves at once.
-        floor = -(-connections // self.wrk.threads) + 1
-        script = [str(self.tmp / "games"), "project", str(floor), str(self.seats)]
+        script = [str(self.tmp / "games"), "project", str(self.floor(connections)), str(self.seats)]
         start = time.time()
         result = self.wrk.run(f"http://127.0.0.1:{self.port}", connections, seconds, script)
         return result, start, time.time()
 
-    def events_between(self, games: list[dict], start: float, end: float) -> int:
+    def events_between(self, games: list[dict], start: float, end: float) -> Counter[str]:
+        """The events created between ``start`` and ``end`` (wall clock), by game, once the
+        moves in flight when wrk stopped have committed (their events are stamped before the
+        commit, inside the window, and the streams deliver them)."""
         ids = [g["id"] for g in games]
-        return int(self.conn.execute(EVENTS_BETWEEN, (ids, start, end)).fetchone()[0])
+        settle(self.conn, ids)
+        rows = self.conn.execute(EVENTS_BETWEEN, (ids, start, end)).fetchall()
+        return Counter({game: int(count) for game, count in rows})
 
     def stop(self) -> None:
         self.wrk.stop()
@@ -350,22 +378,35 @@ class Phase:
     errors: dict[str, int]
     latency: str
     wall: tuple[float, float]  # the measured window, wall clock
-    committed: int  # events created in the window, in the phase's games
+    by_game: Counter[str]  # events created in the window, by game (the phase's games)
     response_lag: str = ""  # the Python movers only: response - created_at
-    finished: int = 0
+    finished: int = 0  # games finished in the window (their last move made one event more)
+    invalid: list[str] = field(default_factory=list)  # why its figures are not the moves'
 
     @property
     def rate(self) -> float:
         return self.moves / self.seconds if self.seconds else 0.0
+
+    @property
+    def committed(self) -> int:
+        return sum(self.by_game.values())
+
+    def summary(self) -> str:
+        flag = f"  INVALID: {'; '.join(self.invalid)}" if self.invalid else ""
+        return (
+            f"moves/s: {self.rate:.1f} ({self.moves} moves, {self.failed} failed: "
+            f"{self.errors or 0}); move latency {self.latency}{flag}"
+        )
 
 
 def run_phase(
     port: int, games: list[dict], args: argparse.Namespace, wrk: WrkMoves | None, seconds: float
 ) -> Phase:
     if wrk is not None:
-        wrk.run(games, args.movers, WARMUP_SECONDS)
+        wrk.run(games, args.movers, args.warmup)
         result, start, end = wrk.run(games, args.movers, seconds)
         ok = result.requests - result.non2xx
+        finished = re.search(r"games_finished (\d+)", result.output)
         return Phase(
             who=f"wrk ({args.movers} connections)",
             seconds=result.seconds,
@@ -374,9 +415,12 @@ def run_phase(
             errors={"non-2xx": result.non2xx} if result.non2xx else {},
             latency=f"p50 {ms(result.p50)}  p99 {ms(result.p99)}",
             wall=(start, end),
-            committed=wrk.events_between(games, start, end),
+            by_game=wrk.events_between(games, start, end),
+            finished=int(finished.group(1)) if finished else 0,
+            # games that ran out stop their thread: its figures would not be the moves'
+            invalid=result.invalid(),
         )
-    done, m0, m1, w0, w1 = run_movers(port, games, args.movers, WARMUP_SECONDS, seconds)
+    done, m0, m1, w0, w1 = run_movers(port, games, args.movers, args.warmup, seconds)
     latencies, failed = window_moves(done, m0, m1)
     return Phase(
         who=f"Python threads ({args.movers})",
@@ -386,7 +430,7 @@ def run_phase(
         errors=dict(done.errors),
         latency=spread(latencies),
         wall=(w0, w1),
-        committed=sum(1 for created in done.events if w0 <= created <= w1),
+        by_game=Counter(game for game, created in done.events if w0 <= created <= w1),
         response_lag=spread([lag for created, lag in done.response_lags if w0 <= created <= w1]),
         finished=done.finished,
     )
@@ -606,6 +650,56 @@ class Watch:
 # --------------------------------------------------------------------------------------------------
 # main
 
+# --smoke: tiny sizes, every phase of a full run (and its own database, never a full run's).
+SMOKE: dict[str, Any] = {
+    "streams": 16, "games": 8, "seconds": 2.0, "movers": 2, "pairs": 1, "warmup": 1.0, "web": 2,
+    "database_url": smoke_database(DEFAULT_DATABASE_URL),
+}  # fmt: skip
+
+
+def smoke_checks(
+    checks: Checks,
+    args: argparse.Namespace,
+    opened: dict[str, Any],
+    report: dict[str, Any],
+    phases: list[Phase],
+    live: Phase,
+    delivered: int,
+    expected: int,
+) -> None:
+    """What must add up in a run: the streams, the deliveries, the moves against their events."""
+    checks.expect(
+        opened["opened"] == args.streams and not opened["failed"],
+        f"streams opened: {opened['opened']} of {args.streams} (failed: {opened['failed']})",
+    )
+    checks.expect(
+        report["open_now"] == args.streams and not report["dropped"],
+        f"streams open at the end: {report['open_now']} of {args.streams} "
+        f"(dropped: {report['dropped']})",
+    )
+    for phase in phases:
+        checks.expect(
+            phase.moves > 0 and not phase.failed and not phase.invalid,
+            f"{phase.who} on {len(phase.by_game)} games: {phase.moves} moves, {phase.failed} "
+            f"failed{', INVALID: ' + '; '.join(phase.invalid) if phase.invalid else ''}",
+        )
+        # Every move answered in the window appended its event in it; the requests still in
+        # flight when the window closed (one a connection at most) may have added theirs, and a
+        # game's last move its game_finished.
+        most = phase.moves + args.movers + phase.finished
+        checks.expect(
+            phase.moves <= phase.committed <= most,
+            f"events committed in the window: {phase.committed}, for {phase.moves} moves "
+            f"answered (between {phase.moves} and {most})",
+        )
+    checks.expect(live.committed > 0, f"events committed in the streams phase: {live.committed}")
+    checks.expect(
+        delivered == expected,
+        f"deliveries of the streams phase's events: {delivered} of {expected} expected",
+    )
+    for key in ("gaps", "dups", "behind", "missing"):
+        checks.expect(report[key] == 0, f"streams' {key}: {report[key]} (must be 0)")
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
@@ -639,13 +733,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="stream tier processes")
     parser.add_argument("--web", type=int, default=4, help="gunicorn workers (WEB_CONCURRENCY)")
     parser.add_argument("--seats", type=int, default=6, help="seats per game (1 me + hot seats)")
+    parser.add_argument(
+        "--warmup", type=float, default=2.0, help="unmeasured seconds of moves before each window"
+    )
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv, SMOKE)
     if not 1 <= args.seats <= 6:
         parser.error("--seats: yatzy has 1 to 6 seats")
+    if args.load == "wrk" and args.games < WrkMoves.games_needed(args.movers):
+        parser.error(
+            f"--games: at least {WrkMoves.games_needed(args.movers)} for {args.movers} movers "
+            f"(each of wrk's threads keeps more games than connections)"
+        )
+    with terminate_on_signals():
+        return run(args, Checks(args.smoke))
 
+
+def run(args: argparse.Namespace, checks: Checks) -> int:
     nofile = max(8192, 4 * args.streams + 1024)
     client_nofile = raise_nofile(nofile)
     tmp = Path(tempfile.mkdtemp(prefix="dice-bench-streams-"))
@@ -744,7 +850,7 @@ def main(argv: list[str] | None = None) -> int:
         meter = CpuMeter(
             {"server": [server.pid], "reader": [reader.pid]}, own="movers", by_pid=True
         )
-        at = WARMUP_SECONDS + args.seconds * 0.8
+        at = args.warmup + args.seconds * 0.8
         live_watch = Watch(database, server, args.redis_url, at)
         live = run_phase(port, stream_games, args, wrk_moves, args.seconds)
         live_watch.stop()
@@ -785,19 +891,19 @@ def main(argv: list[str] | None = None) -> int:
         in_window_count = sum(1 for created, _ in report["latencies"] if w0 <= created <= w1)
         committed = live.committed
         watchers = Counter(stream_games[i % len(stream_games)]["id"] for i in range(args.streams))
-        expected = committed * args.streams / len(stream_games)  # every game has as many streams
+        # every event of a game reaches each of the streams open on it
+        expected = sum(count * watchers[game] for game, count in live.by_game.items())
 
         print()
-        print(f"Streams phase: {live.seconds:.1f} s measured after {WARMUP_SECONDS:.0f} s warm-up; "
+        print(f"Streams phase: {live.seconds:.1f} s measured after {args.warmup:g} s warm-up; "
               f"{min(watchers.values())}-{max(watchers.values())} streams per game; "
               f"moves by {live.who}, streams held by the {args.reader} reader")  # fmt: skip
         print(f"  streams open: {opened['opened']} opened, {report['open_now']} still open at the "
               f"end; dropped: {report['dropped'] or 0}")  # fmt: skip
-        print(f"  moves/s: {live.rate:.1f} ({live.moves} moves, {live.failed} failed: "
-              f"{live.errors or 0}); move latency {live.latency}")  # fmt: skip
+        print(f"  {live.summary()}")
         print(
             f"  events committed in the window: {committed}; deliveries to streams: "
-            f"{in_window_count} of {expected:.0f} expected ({in_window_count / live.seconds:.0f}/s)"
+            f"{in_window_count} of {expected} expected ({in_window_count / live.seconds:.0f}/s)"
         )
         print(
             f"  delivery latency, created_at -> client (this phase and the pairs' watched "
@@ -814,9 +920,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  cores: {cpu_line(live_cpu)}")
         print()
         print(f"Baseline, no stream open: {base.seconds:.1f} s measured after "
-              f"{WARMUP_SECONDS:.0f} s warm-up, same movers on other games")  # fmt: skip
-        print(f"  moves/s: {base.rate:.1f} ({base.moves} moves, {base.failed} failed: "
-              f"{base.errors or 0}); move latency {base.latency}")  # fmt: skip
+              f"{args.warmup:g} s warm-up, same movers on other games")  # fmt: skip
+        print(f"  {base.summary()}")
         if base.response_lag:
             print(f"  (mover's response - created_at: {base.response_lag})")
         print(f"  cores: {cpu_line(base_cpu)}")
@@ -826,12 +931,14 @@ def main(argv: list[str] | None = None) -> int:
         if pairs:
             print()
             print(f"Pairs, side by side, the streams open throughout ({args.seconds / 2:.0f} s "
-                  f"windows, each after a {WARMUP_SECONDS:.0f} s warm-up):")  # fmt: skip
+                  f"windows, each after a {args.warmup:g} s warm-up):")  # fmt: skip
             for index, (plain, watched) in enumerate(pairs, 1):
                 ratio = watched.rate / plain.rate if plain.rate else math.nan
+                flags = "; ".join(plain.invalid + watched.invalid)
                 print(
                     f"  pair {index}: {plain.rate:.1f} moves/s on games no stream watches, "
                     f"{watched.rate:.1f} on the watched ones: {ratio:.2f}x"
+                    + (f"  INVALID: {flags}" if flags else "")
                 )
             plain_rate = sum(p.moves for p, _ in pairs) / sum(p.seconds for p, _ in pairs)
             watched_rate = sum(w.moves for _, w in pairs) / sum(w.seconds for _, w in pairs)
@@ -884,7 +991,10 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(EOFError):
             if parent_conn.poll(30):
                 parent_conn.recv()
-        return 0
+        if checks.enabled:
+            smoke_checks(checks, args, opened, report, [base, live, *sum(pairs, ())], live,
+                         in_window_count, expected)  # fmt: skip
+        return checks.exit_code()
     finally:
         if reader is not None:
             reader.join(timeout=5)

@@ -1,7 +1,7 @@
 """Benchmark of the Dés 10 000 computer players (prints figures; never asserts on time).
 
     .venv/bin/python bench/ten_thousand_ai.py [--games 10000] [--turns 200000] [--target 10000]
-        [--seed 1] [--fast]
+        [--seed 1] [--fast] [--smoke]
 
 1. builds the expert's tables (``ai.ten_thousand.warm_up``) and reports the time;
 2. plays ``--games`` seeded two-seat games, expert against classic, the first seat alternating
@@ -13,6 +13,10 @@
 3. plays ``--turns`` seeded solitaire turns per level (one seat, nothing banked) and reports the
    mean points per turn with its 95 % interval, next to the exact values of the dynamic programs:
    551.55 (optimal), 495.5 (bank at 300 with the best set-asides) and classic's own.
+
+``--smoke``: 20 games to 5000 (the smallest target), 200 turns; it checks that the engine and
+the direct simulation play the very same games (places and length), and that every game has a
+first place.
 """
 
 from __future__ import annotations
@@ -23,8 +27,12 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Checks, parse_args  # a sibling module: the benches are scripts, not a package
 
 from ai.ten_thousand import (
     expected_turn_value,
@@ -35,13 +43,15 @@ from ai.ten_thousand import (
 from ai.ten_thousand.match import play_engine, play_fast, solitaire_turn
 
 LEVELS = ("expert", "classic")
+SMOKE: dict[str, Any] = {"games": 20, "turns": 200, "target": 5000}
 
 
 def interval(successes: float, n: int) -> tuple[float, float, float]:
-    """Rate and its 95 % normal-approximation interval."""
+    """Rate and its 95 % normal-approximation interval (within 0 and 1: at a few games, the
+    approximation's own bounds can pass them)."""
     rate = successes / n
     half = 1.96 * math.sqrt(rate * (1.0 - rate) / n)
-    return rate, rate - half, rate + half
+    return rate, max(rate - half, 0.0), min(rate + half, 1.0)
 
 
 def play_games(games: int, target: int, seed: int, fast: bool) -> None:
@@ -98,14 +108,29 @@ def play_turns(turns: int, seed: int) -> None:
     )
 
 
-def main() -> None:
+def same_games(checks: Checks, games: int, target: int, seed: int) -> None:
+    """The two ways of playing (``--fast`` or not) play the same seeded games, each with places
+    that make sense (a first place; no seat placed below the number of seats)."""
+    differ = odd = 0
+    for game in range(games):
+        levels = LEVELS if game % 2 == 0 else LEVELS[::-1]
+        engine = play_engine(levels, target, seed * 1_000_003 + game)
+        fast = play_fast(levels, target, seed * 1_000_003 + game)
+        differ += (engine.places, engine.turns) != (fast.places, fast.turns)
+        odd += min(engine.places) != 1 or max(engine.places) > len(levels)
+    checks.expect(differ == 0, f"engine and direct simulation: {differ} of {games} games differ")
+    checks.expect(odd == 0, f"games without a first place or with a place out of range: {odd}")
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--turns", type=int, default=200_000)
     parser.add_argument("--target", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fast", action="store_true", help="direct simulation, not the engine")
-    args = parser.parse_args()
+    args = parse_args(parser, argv, SMOKE)
+    checks = Checks(args.smoke)
 
     start = time.perf_counter()
     warm_up(args.target)
@@ -117,7 +142,10 @@ def main() -> None:
         play_games(args.games, args.target, args.seed, args.fast)
     if args.turns:
         play_turns(args.turns, args.seed)
+    if checks.enabled:
+        same_games(checks, args.games, args.target, args.seed)
+    return checks.exit_code()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

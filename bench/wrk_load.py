@@ -118,8 +118,11 @@ class Wrk:
         env: dict[str, str] | None = None,
     ) -> WrkResult:
         threads = min(self.threads, connections)
+        # wrk takes whole seconds (it refuses "0.5s"): a fraction is rounded up; its figures
+        # (requests, rate) are over the time it ran, which its output says.
+        duration = max(1, math.ceil(seconds))
         argv = [
-            "wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds:g}s",
+            "wrk", "-t", str(threads), "-c", str(connections), "-d", f"{duration}s",
             "--latency", "--timeout", WRK_TIMEOUT,
         ]  # fmt: skip
         if script_args is not None:
@@ -131,7 +134,7 @@ class Wrk:
             stderr=subprocess.STDOUT, text=True, start_new_session=True,
         )  # fmt: skip
         try:
-            output, _ = self.current.communicate(timeout=seconds + 30)
+            output, _ = self.current.communicate(timeout=duration + 30)
         finally:
             self.stop()
         self.runs += 1

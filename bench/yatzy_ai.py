@@ -1,6 +1,6 @@
 """Benchmark of the Yatzy computer player (prints figures; never asserts on time).
 
-    .venv/bin/python bench/yatzy_ai.py [--games 100000] [--seed 1] [--positions 20000]
+    .venv/bin/python bench/yatzy_ai.py [--games 100000] [--seed 1] [--positions 20000] [--smoke]
 
 1. builds the strategy table from scratch (into a temporary directory: the shared cache is left
    alone), reporting the build time, peak memory and the exact start value;
@@ -13,6 +13,13 @@ decisions come from ``ai.yatzy.batch.OptimalTurn`` (the same values as ``best_mo
 player's from ``ai.yatzy.casual.casual_moves`` (exactly ``best_move(level="casual")``). Scoring uses
 ``ai.yatzy.scoring``; when ``games.rules.yatzy`` is importable, a sample of the scored moves is
 replayed through its ``score_options`` / ``yatzy_bonus`` as an independent check.
+
+``--smoke``: 300 games and 200 positions a level. The table is not built from scratch (minutes):
+the shared cache's (``var/ai``, built there if missing, as ``manage.py build_ai_tables`` does) is
+saved into the temporary directory and loaded back as a full run's is, and the solver rebuilds
+its last two levels (the states with 12 and 11 boxes used), which must equal the table's. It
+checks those, the start value, the optimal player's mean score against it (within four standard
+errors: the seeds are fixed, so the figure is the same at every run) and the rules cross-check.
 """
 
 from __future__ import annotations
@@ -33,12 +40,16 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Checks, parse_args  # a sibling module: the benches are scripts, not a package
 
 from ai.yatzy import HASBRO_RULES, best_move, build_table
 from ai.yatzy.batch import OptimalTurn
 from ai.yatzy.casual import casual_moves
 from ai.yatzy.dice import ALL_KEEPERS, ROLLS
 from ai.yatzy.scoring import BOXES, NBOXES, UPPER_CAP, YATZY, Ints, points_matrix
+from ai.yatzy.solver import TABLE_SHAPE, _level_columns, start_values
 from ai.yatzy.table import CACHE_ENV, load_table, save_table, table_path
 
 try:
@@ -53,19 +64,42 @@ for _r, _faces in enumerate(ROLLS):
     _ROLL_OF_CODE[int(((np.array(_faces) - 1) * _CODE).sum())] = _r
 # flat keeper index -> its faces, padded with 0 (a die to throw)
 _KEEPER_DICE = np.array([list(k) + [0] * (5 - len(k)) for k in ALL_KEEPERS], dtype=np.int64)
+START_VALUE = 254.4848  # the exact expected score of optimal play, to 4 decimals
+SMOKE: dict[str, Any] = {"games": 300, "positions": 200}
+SMOKE_LEVELS = (12, 11)  # the solver's levels a smoke run rebuilds (states with that many used)
 
 
 def rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build_figures(trace: bool) -> tuple[Any, dict[str, float]]:
+def partial_build(levels: tuple[int, ...]) -> tuple[Any, list[tuple[Ints, Ints, Ints]]]:
+    """The solver's first ``levels`` (from the end of the game back), as ``build_table`` computes
+    them, on a table of zeros: (that table, the columns of each level computed)."""
+    table = np.zeros(TABLE_SHAPE, dtype=np.float32)
+    computed = []
+    for level in levels:
+        ms, us, js = _level_columns(level)
+        table[ms, us, js] = start_values(table, ms, us, js)
+        computed.append((ms, us, js))
+    return table, computed
+
+
+def build_figures(trace: bool, shared: Any = None) -> tuple[Any, dict[str, float]]:
     """Build the table, save it where ``load_table`` looks ($DICE_AI_CACHE_DIR), load it back.
-    With ``trace``, a second build runs under tracemalloc (slower) for its peak allocations."""
+    With ``trace``, a second build runs under tracemalloc (slower) for its peak allocations.
+    Given ``shared`` (a smoke run), that table is saved and loaded instead, and only the
+    solver's last levels are built (``partial`` then says whether they equal ``shared``'s)."""
     before = rss_mib()
     start = time.perf_counter()
     cpu = time.process_time()
-    table = build_table()
+    partial = math.nan
+    if shared is None:
+        table = build_table()
+    else:
+        table = shared
+        rebuilt, columns = partial_build(SMOKE_LEVELS)
+        partial = float(all(np.array_equal(rebuilt[c], shared[c]) for c in columns))
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     after = rss_mib()
     traced = math.nan
@@ -81,8 +115,10 @@ def build_figures(trace: bool) -> tuple[Any, dict[str, float]]:
     t = time.perf_counter()
     loaded_table = load_table()
     loaded = time.perf_counter() - t
-    assert np.array_equal(loaded_table, table)
+    if not np.array_equal(loaded_table, table):
+        raise AssertionError(f"the table loaded back from {path} is not the one saved")
     return loaded_table, {
+        "partial_equal": partial,
         "build_s": wall,
         "build_cpu_s": cpu,
         "traced_peak_mib": traced,
@@ -252,7 +288,7 @@ def simulate(level: str, n: int, seed: int, table: Any, chunk: int = 20000) -> d
     }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
@@ -265,14 +301,18 @@ def main() -> None:
     parser.add_argument(
         "--hasbro", action="store_true", help="also build the Hasbro-joker table (254.5877)"
     )
-    args = parser.parse_args()
+    args = parse_args(parser, argv, SMOKE)
+    checks = Checks(args.smoke)
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} CPUs")
 
+    shared = load_table() if args.smoke else None  # the shared cache, before it is left alone
     with tempfile.TemporaryDirectory(prefix="yatzy-bench-") as cache:
         os.environ[CACHE_ENV] = cache  # build from scratch; leave the shared cache alone
-        print(f"\n== Table build (from scratch, into {cache})")
-        table, b = build_figures(args.tracemalloc)
-        print(f"build time        {b['build_s']:.2f} s wall, {b['build_cpu_s']:.2f} s CPU")
+        how = "from scratch" if shared is None else "smoke: the shared cache's table"
+        print(f"\n== Table build ({how}, into {cache})")
+        table, b = build_figures(args.tracemalloc, shared)
+        levels = "" if shared is None else f" (levels {SMOKE_LEVELS} only)"
+        print(f"build time        {b['build_s']:.2f} s wall, {b['build_cpu_s']:.2f} s CPU{levels}")
         print(
             f"memory            process peak RSS {b['rss_peak_mib']:.0f} MiB after the build "
             f"({b['rss_before_mib']:.0f} MiB before it)"
@@ -338,7 +378,38 @@ def main() -> None:
     width = max(len(r[0]) for r in rows)
     for name, a, c in rows:
         print(f"{name:<{width}}  {a:>16}  {c}")
+    if checks.enabled:
+        smoke_checks(checks, b, sims, lat, len(positions))
+    return checks.exit_code()
+
+
+def smoke_checks(
+    checks: Checks,
+    b: dict[str, float],
+    sims: dict[str, dict[str, float]],
+    lat: dict[str, dict[str, float]],
+    positions: int,
+) -> None:
+    checks.expect(
+        b["partial_equal"] == 1.0,
+        f"the solver's levels {SMOKE_LEVELS} rebuilt equal the table's",
+    )
+    checks.expect(
+        abs(b["start"] - START_VALUE) < 5e-5, f"start value {b['start']:.6f} ({START_VALUE})"
+    )
+    optimal = sims["optimal"]
+    error = optimal["std"] / math.sqrt(optimal["games"])
+    checks.expect(
+        abs(optimal["mean"] - b["start"]) <= 4 * error,
+        f"optimal games' mean {optimal['mean']:.2f}: within 4 standard errors ({error:.2f}) of "
+        f"the start value {b['start']:.2f}",
+    )
+    checks.expect(
+        all(f["p50"] > 0 for f in lat.values()), f"decisions timed over {positions} positions"
+    )
+    if score_options is not None:
+        checks.expect(rules_check.checked > 0, f"rules cross-check: {rules_check.checked} moves")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -274,6 +274,12 @@ class Refusal(enum.Enum):
         _("Only your own seat or a hot-seat player's seat can have a client seed."),
         "client_seed",
     )
+    CLIENT_SEED_FIXED = Entry(
+        "client_seed_fixed",
+        CONFLICT,
+        _("This seat's client seed is fixed: the seat has already rolled by it."),
+        "client_seed",
+    )
     ANALYSIS_AFTER_THE_GAME = Entry(
         "analysis_after_the_game",
         FORBIDDEN,

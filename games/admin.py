@@ -93,7 +93,11 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
         if body is None or not body["verifiable"]:
             return "-"
         seed = body["server_seed"] or _("secret until the game is over")
-        return f"SHA-256 {body['server_seed_hash']} · {body['client_seed']!r} · {seed}"
+        if body["seats"] is None:  # version 1: one client seed for the game
+            seeds = repr(body["client_seed"])
+        else:
+            seeds = ", ".join(f"#{s['seat']} {s['client_seed']!r}" for s in body["seats"])
+        return f"{body['algorithm']} · SHA-256 {body['server_seed_hash']} · {seeds} · {seed}"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

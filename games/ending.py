@@ -140,7 +140,8 @@ def game_leave(*, game_id: GameId, player: Player) -> Game:
     if seat is None:
         raise Refusal.NOT_A_SEAT_HOLDER.error()
     seat.player = None
-    seat.save(update_fields=["player"])
+    seat.client_seed = ""  # the leaver's, not the next player's
+    seat.save(update_fields=["player", "client_seed"])
     return game
 
 

@@ -76,16 +76,23 @@ class Game(models.Model):
     # Hints (the computer's choice) and previews for the seat to move: computer help, which
     # rated and tournament games leave out (games.services.game_create decides the default).
     assistance = models.BooleanField(_("hints and previews"), default=True)
-    # Fair dice (games.fairness): the seed drawn at the start, secret until the game is over
-    # (never editable, never rendered before then), its SHA-256 published at the start, the seats'
-    # client seeds joined, and how many rolls the game has made (the next roll's nonce). A game
-    # started before fair dice has none of them.
+    # Fair dice (games.fairness): the seed, secret until the game is over (never editable, never
+    # rendered before then), and its SHA-256, published from the moment it is drawn; how many
+    # rolls the game has made. Version 1 (games made before version 2): the seed drawn at the
+    # start, the seats' client seeds joined then, and ``dice_rolls`` the next roll's nonce.
+    # Version 2: the seed drawn when the game is made, each seat's client seed on its seat, and
+    # ``seat_rolls`` the rolls of each seat (its next roll's nonce; a seat's seed is fixed once it
+    # has rolled). A game started before fair dice has no seed at all.
+    fairness_version = models.PositiveSmallIntegerField(
+        _("fair dice version"), default=2, editable=False
+    )
     server_seed = models.CharField(max_length=64, blank=True, editable=False)
     server_seed_hash = models.CharField(
         _("server seed hash"), max_length=64, blank=True, editable=False
     )
     client_seed = models.CharField(_("client seed"), max_length=500, blank=True, editable=False)
     dice_rolls = models.PositiveIntegerField(_("rolls"), default=0, editable=False)
+    seat_rolls = models.JSONField(_("rolls by seat"), default=list, editable=False)
 
     class Meta:
         verbose_name = _("game")
@@ -138,7 +145,8 @@ class Seat(models.Model):
     name = models.CharField(_("name"), max_length=40, blank=True)
     # A computer seat's level (games.kinds); the column and the API call it "ai_level".
     level = models.CharField(_("computer level"), max_length=20, blank=True, db_column="ai_level")
-    # This seat's part of the game's client seed (games.rules.fairness); empty if it gave none.
+    # This seat's client seed (games.rules.fairness; version 1: its part of the game's), empty if
+    # it gave none; fixed once the seat has rolled (version 1: once the game has started).
     client_seed = models.CharField(_("client seed"), max_length=64, blank=True)
     # Filled when the game ends, so standings and histories need no replay.
     final_total = models.IntegerField(_("final total"), null=True, blank=True)

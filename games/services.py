@@ -43,7 +43,7 @@ class SeatSpec:
     type: str
     name: str = ""
     level: str = ""
-    #: This seat's part of the fair dice's client seed (``me`` and ``hotseat`` seats).
+    #: This seat's client seed for the fair dice (``me``, ``hotseat`` and ``player`` seats).
     client_seed: str = ""
     # Only for seats the server fills itself (tournaments): this account takes the seat.
     player: Player | None = None
@@ -124,7 +124,7 @@ def game_create(
         if computers:
             _check_computer_games(creator)
 
-    game = Game.objects.create(
+    game = Game(
         kind=kind,
         created_by=creator,
         options=dataclasses.asdict(parsed_options),
@@ -132,6 +132,9 @@ def game_create(
         rated=rated,
         assistance=assistance,
     )
+    # The seed is drawn now, so its hash is public before anyone can give a client seed.
+    fairness.commit(game, len(seats))
+    game.save(force_insert=True)
     Seat.objects.bulk_create(
         [
             Seat(
@@ -241,7 +244,7 @@ def game_start(*, game_id: GameId, player: Player) -> Game:
     if any(seat.is_open for seat in seats):
         raise Refusal.SEATS_NOT_FILLED.error()
     engine = kind_for(game.kind).engine
-    commitment = fairness.commit(game, seats)
+    commitment = fairness.start_commitment(game, seats)
     events = engine.start(len(seats), engine.options_from_wire(game.options), commitment)
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
@@ -311,8 +314,8 @@ def _game_move(
     engine = kind_for(game.kind).engine
     assert game.state is not None
     state = engine.state_from_wire(game.state)
-    seat = state.current_seat
-    assert seat is not None  # an active game always has a seat to play
+    seat = to_play = state.current_seat
+    assert seat is not None and to_play is not None  # an active game always has a seat to play
     move_type = command.get("type")
     if acting is not None:
         seat = acting(game, state)
@@ -328,7 +331,12 @@ def _game_move(
         if requested is not None and requested != seat:
             raise Refusal.NOT_YOUR_TURN.error(field="seat")
 
-    roller = fairness.roller_for(game)
+    if "client_seed" in command:
+        # The seat's own client seed, given with its command (fixed by its first roll).
+        fairness.seat_seed_give(game, seat, command["client_seed"])
+        command = {key: value for key, value in command.items() if key != "client_seed"}
+    # Whatever the command, any dice it throws are the seat's to play (a stand-in's turn too).
+    roller = fairness.roller_for(game, to_play)
     try:
         parsed = engine.command_from_wire(command, seat)
         decided = engine.decide(state, parsed, roller)
@@ -408,7 +416,7 @@ def _append(
     game.last_move_at = now
     fields = [
         "version", "state", "turn_seat", "status", "started_at", "finished_at", "last_move_at",
-        "deadline_at", "dice_rolls", *more,
+        "deadline_at", "dice_rolls", "seat_rolls", *more,
     ]  # fmt: skip
     if state.finished and game.status == GameStatus.ACTIVE:
         game.finished_at = timezone.now()

@@ -162,6 +162,11 @@ class _MoveBase(Rendered):
     expected_version = serializers.IntegerField(
         required=False, min_value=0, help_text="409 stale_version unless the game is at it"
     )
+    client_seed = serializers.CharField(
+        required=False,
+        help_text="Your seat's client seed for the fair dice, until its first roll (README, "
+        "Fair dice); 409 client_seed_fixed after it, unless the same",
+    )  # fmt: skip
 
 
 class RollMoveSerializer(_MoveBase):

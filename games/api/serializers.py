@@ -27,6 +27,8 @@ from players.models import Player
 #: seats of every game (7), so that a request for a few too many is told ``invalid_seat_count``.
 MAX_SEAT_ENTRIES = 16
 
+SEED_HELP = _("Your seat's client seed for the fair dice: 1 to 64 printable ASCII characters")
+
 SEAT_TYPES = [
     ("me", _("My own account")),
     ("open", _("Open to a registered player")),
@@ -44,7 +46,7 @@ class SeatInput(serializers.Serializer[None]):
         default="",
         allow_blank=True,
         trim_whitespace=False,
-        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+        help_text=SEED_HELP,
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -99,7 +101,7 @@ class JoinInput(serializers.Serializer[None]):
         default="",
         allow_blank=True,
         trim_whitespace=False,
-        help_text=_("Your part of the fair dice's client seed: 1 to 64 printable ASCII characters"),
+        help_text=SEED_HELP,
     )
 
 
@@ -128,6 +130,14 @@ class MoveInput(serializers.Serializer[None]):
         required=False,
         min_value=0,
         help_text=_("The game version your move is based on; refused with 409 if stale."),
+    )
+    client_seed = serializers.CharField(
+        required=False,
+        trim_whitespace=False,
+        help_text=_(
+            "Optional: your seat's client seed for the fair dice (1 to 64 printable ASCII "
+            "characters), until the seat's first roll; refused with 409 after it, unless the same"
+        ),
     )
 
     # Move types the envelope's CharField accepts as they are (no blank, no NUL, no surrogate).
@@ -167,17 +177,41 @@ class PlayerRef(serializers.Serializer[Player]):
     name = serializers.CharField(source="public_name")
 
 
-class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
-    """The fair dice of a started game (README, "Fair dice"); null before the start."""
+class FairSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = serializers.IntegerField()
+    client_seed = serializers.CharField(
+        allow_blank=True, help_text=_("The seat's client seed; empty if it gave none")
+    )
+    fixed = serializers.BooleanField(
+        help_text=_("The seat has rolled: its client seed can no longer change")
+    )
 
+
+class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
+    """A game's fair dice (README, "Fair dice"); null for a game of version 1 before its start
+    (it draws its seed then)."""
+
+    version = serializers.IntegerField(
+        allow_null=True,
+        help_text=_("Which formula the rolls follow: 1 or 2 (null for a game without a seed)"),
+    )
     verifiable = serializers.BooleanField(
         help_text=_("False for a game started before fair dice: its rolls cannot be checked")
     )
     algorithm = serializers.CharField(allow_null=True)
     server_seed_hash = serializers.CharField(
-        allow_null=True, help_text=_("SHA-256 of the server seed, published at the start")
+        allow_null=True,
+        help_text=_("SHA-256 of the server seed, published as soon as the seed is drawn"),
     )
-    client_seed = serializers.CharField(allow_null=True)
+    client_seed = serializers.CharField(
+        allow_null=True,
+        help_text=_("Version 1: the game's client seed, the seats' joined; null in version 2"),
+    )
+    seats = FairSeatSerializer(
+        many=True,
+        allow_null=True,
+        help_text=_("Version 2: each seat's client seed; null in version 1"),
+    )
     server_seed = serializers.CharField(
         allow_null=True, help_text=_("The server seed (hex), once the game is over")
     )

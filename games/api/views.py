@@ -86,7 +86,9 @@ class GameListCreateView(generics.ListAPIView[Game]):
         description=(
             "A game of `kind` with its `seats` (`me`, `open`, `hotseat`, `computer`"
             " with a `level`) and `options`; it stays open until its creator starts"
-            " it. Takes an `Idempotency-Key`."
+            " it. Its fair dice's server seed is drawn now: the answer's"
+            " `fairness.server_seed_hash` shows its SHA-256 before anyone gives a client seed."
+            " Takes an `Idempotency-Key`."
         ),
         request=s.GameCreateInput,
         responses={201: t.GAME},
@@ -99,6 +101,8 @@ class GameListCreateView(generics.ListAPIView[Game]):
         Refusal.INVALID_SEAT_COUNT,
         Refusal.DUPLICATE_ME_SEAT,
         Refusal.UNKNOWN_LEVEL,
+        Refusal.INVALID_CLIENT_SEED,
+        Refusal.CLIENT_SEED_NOT_ALLOWED,
         Refusal.TOO_MANY_OPEN_GAMES,
         Refusal.TOO_MANY_COMPUTER_GAMES,
     )
@@ -166,7 +170,12 @@ class GameJoinView(APIView):
         responses=t.GAME,
         tags=["games"],
     )
-    @refuses(Refusal.GAME_NOT_OPEN, Refusal.ALREADY_SEATED, Refusal.NO_OPEN_SEAT)
+    @refuses(
+        Refusal.GAME_NOT_OPEN,
+        Refusal.ALREADY_SEATED,
+        Refusal.NO_OPEN_SEAT,
+        Refusal.INVALID_CLIENT_SEED,
+    )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.JoinInput, request.data)
         game = services.game_join(
@@ -202,7 +211,8 @@ class GameMoveView(APIView):
         description=(
             "A move of the game's kind (typed per move `type`). `expected_version` "
             "(409 `stale_version`) or `If-Match` with the game's `ETag` (412 "
-            "`precondition_failed`) make it conditional."
+            "`precondition_failed`) make it conditional. `client_seed` gives the seat's client "
+            "seed for the fair dice, until its first roll (409 `client_seed_fixed` after it)."
         ),
         request=t.MOVE,
         responses={201: t.MoveResultSerializer},
@@ -238,6 +248,8 @@ class GameMoveView(APIView):
         Refusal.KEEP_NOT_SCORING,
         Refusal.NOTHING_TO_KEEP,
         Refusal.NOTHING_TO_BANK,
+        Refusal.INVALID_CLIENT_SEED,
+        Refusal.CLIENT_SEED_FIXED,
     )
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)

@@ -49,6 +49,16 @@ class SeekInput(serializers.Serializer[None]):
         max_value=5000,
         help_text=_("The highest rating of an opponent you accept; none: no bound."),
     )
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_(
+            "Your seat's client seed for the fair dice once paired: 1 to 64 printable ASCII "
+            "characters (or give it with your first move, after the game's hash is shown)"
+        ),
+    )
 
 
 class SeekSerializer(serializers.ModelSerializer[Seek]):
@@ -113,6 +123,7 @@ class SeekListCreateView(APIView):
         Refusal.RATED_NEEDS_FINISHED_GAMES,
         Refusal.TOO_MANY_ABORTS,
         Refusal.INVALID_RATING_RANGE,
+        Refusal.INVALID_CLIENT_SEED,
         Refusal.TOO_MANY_OPEN_SEEKS,
     )
     def post(self, request: Request) -> Response:

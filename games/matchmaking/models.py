@@ -40,6 +40,9 @@ class Seek(models.Model):
     rating_min = models.IntegerField(_("lowest rating"), null=True, blank=True)
     rating_max = models.IntegerField(_("highest rating"), null=True, blank=True)
     rating = models.FloatField(_("rating"), editable=False)
+    # The seeker's client seed (games.rules.fairness), its seat's when the seek pairs; empty if
+    # it gave none (it may still give one with its first move).
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=SeekStatus.choices, default=SeekStatus.OPEN
     )

@@ -35,6 +35,7 @@ from games.matchmaking.models import Seek, SeekStatus
 from games.matchmaking.rated import rated_between, rated_seek_check
 from games.models import Game
 from games.rules import RuleError
+from games.rules.fairness import is_client_seed
 from players import ratings
 from players.models import Player, PlayerRating
 
@@ -79,13 +80,17 @@ def seek_create(
     turn_clock_seconds: int | None = None,
     rating_min: int | None = None,
     rating_max: int | None = None,
+    client_seed: str = "",
     now: datetime | None = None,
 ) -> Seek:
     """Queue ``player`` for a game; if a compatible open seek is there (the same kind, options,
     clock and rated flag, each player inside the other's rating range, another account), the two
     become a started game now and the seek comes back paired, with its game; both players' other
-    open seeks are withdrawn then (a player is paired into one game at a time)."""
+    open seeks are withdrawn then (a player is paired into one game at a time). ``client_seed``:
+    the seeker's seat's, once paired (games.fairness)."""
     now = now or timezone.now()
+    if client_seed and not is_client_seed(client_seed):
+        raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     services.turn_clock_choice(turn_clock_seconds)
     if rated and turn_clock_seconds is None:
         # A rated game without a clock could be stalled by the losing side for ever.
@@ -124,6 +129,7 @@ def seek_create(
         rating_min=rating_min,
         rating_max=rating_max,
         rating=rating,
+        client_seed=client_seed,
         expires_at=now + timedelta(minutes=float(settings.SEEK_TTL_MINUTES)),
     )
     other = _partner(seek, now)
@@ -193,15 +199,20 @@ def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
 
 def _pair(first: Seek, second: Seek, now: datetime) -> Game:
     """The started game of two seeks, through the games' own services; who sits first is drawn
-    (the first seat plays first). Rated seeks make a rated game, unless the two have played
-    their rated games of the day together (games.matchmaking.rated): then it says unrated."""
-    players = [first.player, second.player]
+    (the first seat plays first), each with its seek's client seed. Rated seeks make a rated
+    game, unless the two have played their rated games of the day together
+    (games.matchmaking.rated): then it says unrated. The game's seed is drawn as it is made."""
+    seated = [first, second]
     if secrets.randbelow(2):
-        players.reverse()
+        seated.reverse()
+    players = [seek.player for seek in seated]
     game = services.game_create(
         creator=players[0],
         kind=first.kind,
-        seats=[services.SeatSpec(type="player", player=p) for p in players],
+        seats=[
+            services.SeatSpec(type="player", player=seek.player, client_seed=seek.client_seed)
+            for seek in seated
+        ],
         options=first.options,
         turn_clock_seconds=first.turn_clock_seconds,
         rated=first.rated and rated_between(players, now),

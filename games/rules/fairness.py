@@ -1,21 +1,28 @@
 """Provably fair dice: commit, then reveal. Pure Python, no Django.
 
-When a game starts the server draws a 32-byte ``server_seed`` and publishes only its SHA-256
-(``seed_hash``). Each seat may give a ``client_seed``; the game's client seed is theirs in seat
-order joined with ``","``. Every die of the game is then drawn by ``dice``:
+The server draws a 32-byte ``server_seed`` and publishes only its SHA-256 (``seed_hash``); once
+the game is over its finished (or aborted) event carries the seed, and anyone can recompute every
+roll from the log. Each die is a byte of HMAC-SHA256(key = the server seed's bytes, message in
+UTF-8) for block = 0, 1, 2, ... in turn: a byte ``b < 252`` gives the die ``b % 6 + 1``, a byte of
+252 or more is skipped (252 is the largest multiple of 6 a byte holds, so every face is equally
+likely); a roll draws exactly as many dice as it throws, in the order of the positions it fills,
+and every roll takes a number, even a Yatzy roll that holds all five dice and so throws none.
+Two versions of the message (``Commitment.algorithm`` says which a game follows):
 
-- rolls are numbered from 0 in the order they happen in the game (the ``nonce``); every roll
-  takes a number, even a Yatzy roll that holds all five dice and so throws none;
-- a roll draws exactly as many dice as it throws, in the order of the positions it fills;
-- its bytes come from HMAC-SHA256(key = the server seed's bytes, message =
-  ``f"{client_seed}:{nonce}:{block}"`` in UTF-8) for block = 0, 1, 2, ... in turn;
-- each byte ``b < 252`` gives the die ``b % 6 + 1``; a byte of 252 or more is skipped (252 is
-  the largest multiple of 6 a byte holds, so every face is equally likely).
+- version 1 (``hmac-sha256-v1``, games created before version 2): the seed is drawn when the game
+  starts; the game's client seed is the seats' in seat order joined with ``","``, fixed then;
+  rolls are numbered from 0 across the game (the ``nonce``); the message is
+  ``f"{client_seed}:{nonce}:{block}"`` (``dice``, ``FairDice``, ``verify``);
+- version 2 (``hmac-sha256-v2``): the seed is drawn when the game is made, so its hash is shown
+  before anyone gives a client seed; each seat has its own client seed, which it may give until
+  its first roll and which the event of that roll records (``RollSeed``, ``seeded``); a seat's
+  rolls are numbered from 0 among its own rolls; the message is
+  ``f"{seat_client_seed}:{seat}:{nonce}:{block}"`` (``seat_dice``, ``SeatDice``,
+  ``verify_seats``).
 
-Once the game is over its finished (or aborted) event carries the seed, and anyone can recompute
-every roll from the log (``verify``). The rules engines put the commitment in their
-``GameStarted`` and the seed in their ``GameFinished`` (and ``ending.GameAborted``):
-``Commitment``, ``revealed``; each says which dice a roll threw (``dice_thrown``).
+The rules engines put the commitment in their ``GameStarted``, the seed in their ``GameFinished``
+(and ``ending.GameAborted``) and a seat's client seed in its first ``DiceRolled``:
+``Commitment``, ``revealed``, ``RollSeed``; each says which dice a roll threw (``dice_thrown``).
 """
 
 from __future__ import annotations
@@ -34,7 +41,10 @@ SEED_BYTES = 32
 MAX_CLIENT_SEED = 64
 #: Bytes at or above this are skipped: 252 = 42 * 6.
 BYTE_LIMIT = 252
-ALGORITHM = "hmac-sha256-v1"
+ALGORITHM_V1 = "hmac-sha256-v1"
+ALGORITHM_V2 = "hmac-sha256-v2"
+#: Each algorithm's fairness version.
+VERSIONS = {ALGORITHM_V1: 1, ALGORITHM_V2: 2}
 
 _HEX_64 = re.compile(r"[0-9a-f]{64}")
 _PRINTABLE = re.compile(rf"[\x20-\x7e]{{1,{MAX_CLIENT_SEED}}}")
@@ -56,17 +66,17 @@ def is_client_seed(value: object) -> bool:
 
 
 def game_client_seed(seat_seeds: Sequence[str]) -> str:
-    """The game's client seed: each seat's (empty if it gave none), in seat order, joined by
-    commas."""
+    """Version 1: the game's client seed, each seat's (empty if it gave none), in seat order,
+    joined by commas."""
     return ",".join(seat_seeds)
 
 
-def dice(server_seed: bytes, client_seed: str, nonce: int, count: int) -> tuple[int, ...]:
-    """The ``count`` dice of roll number ``nonce``."""
+def _faces(server_seed: bytes, prefix: str, count: int) -> tuple[int, ...]:
+    """``count`` dice from the bytes of HMAC-SHA256(server seed, f"{prefix}:{block}")."""
     faces: list[int] = []
     block = 0
     while len(faces) < count:
-        message = f"{client_seed}:{nonce}:{block}".encode()
+        message = f"{prefix}:{block}".encode()
         for byte in hmac.new(server_seed, message, hashlib.sha256).digest():
             if byte < BYTE_LIMIT:
                 faces.append(byte % 6 + 1)
@@ -76,8 +86,22 @@ def dice(server_seed: bytes, client_seed: str, nonce: int, count: int) -> tuple[
     return tuple(faces)
 
 
+def dice(server_seed: bytes, client_seed: str, nonce: int, count: int) -> tuple[int, ...]:
+    """Version 1: the ``count`` dice of the game's roll number ``nonce``."""
+    return _faces(server_seed, f"{client_seed}:{nonce}", count)
+
+
+def seat_dice(
+    server_seed: bytes, client_seed: str, seat: int, nonce: int, count: int
+) -> tuple[int, ...]:
+    """Version 2: the ``count`` dice of ``seat``'s own roll number ``nonce``, by its client
+    seed."""
+    return _faces(server_seed, f"{client_seed}:{seat}:{nonce}", count)
+
+
 class FairDice:
-    """A roller (``DiceRoller``) that draws by ``dice``, numbering its rolls from ``nonce``."""
+    """Version 1: a roller (``DiceRoller``) that draws by ``dice``, numbering its rolls from
+    ``nonce``."""
 
     def __init__(self, server_seed: bytes, client_seed: str, nonce: int) -> None:
         self._seed = server_seed
@@ -91,6 +115,23 @@ class FairDice:
         return faces
 
 
+class SeatDice:
+    """Version 2: a roller for ``seat``'s rolls, by ``seat_dice``, numbering them from
+    ``nonce`` (the rolls the seat has made)."""
+
+    def __init__(self, server_seed: bytes, client_seed: str, seat: int, nonce: int) -> None:
+        self._seed = server_seed
+        self.client_seed = client_seed
+        self.seat = seat
+        self.nonce = nonce
+        self.calls = 0
+
+    def __call__(self, count: int) -> tuple[int, ...]:
+        faces = seat_dice(self._seed, self.client_seed, self.seat, self.nonce + self.calls, count)
+        self.calls += 1
+        return faces
+
+
 # --- in the events ------------------------------------------------------------------------------
 
 
@@ -100,23 +141,47 @@ def _hex_64(value: str) -> str:
     return value
 
 
+def _algorithm(value: str) -> str:
+    if value not in VERSIONS:
+        raise WireError(f"not a fair dice algorithm: {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Commitment(WireForm):
-    """What a game's ``game_started`` event publishes: the seed's hash and the client seed."""
+    """What a game's ``game_started`` event publishes: the seed's hash, the algorithm, and in
+    version 1 the game's client seed (version 2 records each seat's in its first roll)."""
 
     server_seed_hash: Annotated[str, Wire(check=_hex_64)]
-    client_seed: str
-    algorithm: str = ALGORITHM
+    client_seed: Annotated[str | None, Wire(omitted_if_none=True)] = None
+    algorithm: Annotated[str, Wire(check=_algorithm)] = ALGORITHM_V1
+
+    def __post_init__(self) -> None:
+        if (self.client_seed is not None) != (self.version == 1):
+            raise WireError("a version 1 commitment names the client seed, and only it does")
+
+    @property
+    def version(self) -> int:
+        return VERSIONS[self.algorithm]
 
 
 def _seed_hex(value: str | None) -> str | None:
     return None if value is None else _hex_64(value)
 
 
+def _roll_seed(value: str | None) -> str | None:
+    if value is None or value == "" or is_client_seed(value):
+        return value
+    raise WireError(f"not a client seed: {value!r}")
+
+
 #: The server seed in a finished event, lowercase hex; absent from the wire when not revealed.
 RevealedSeed = Annotated[str | None, Wire(check=_seed_hex, omitted_if_none=True)]
 #: The commitment in a started event; absent from the wire for a game without one.
 StartCommitment = Annotated[Commitment | None, Wire(omitted_if_none=True)]
+#: Version 2: in the event of a seat's first roll, the client seed its rolls use from then on
+#: (``""`` if it gave none); absent from every other event.
+RollSeed = Annotated[str | None, Wire(check=_roll_seed, omitted_if_none=True)]
 
 E = TypeVar("E")
 
@@ -136,6 +201,11 @@ def revealed(events: Sequence[E], server_seed: bytes) -> list[E]:
     ]
 
 
+def seeded(roll: E, client_seed: str) -> E:
+    """Version 2: the event of a seat's first roll, with the client seed it fixes."""
+    return replace(roll, client_seed=client_seed)  # type: ignore[type-var]
+
+
 # --- checking a game ----------------------------------------------------------------------------
 
 
@@ -143,19 +213,56 @@ def revealed(events: Sequence[E], server_seed: bytes) -> list[E]:
 class Mismatch:
     """A roll whose dice are not the ones the seeds give."""
 
+    #: The roll's place among every roll of the game, from 0.
+    roll: int
+    #: Its nonce: ``roll`` in version 1; in version 2 its place among its seat's rolls.
     nonce: int
     expected: tuple[int, ...]
     actual: tuple[int, ...]
+    #: Version 2: the roll's seat.
+    seat: int | None = None
+    #: Version 2: the seat's first roll, which names no client seed (``expected`` is then the
+    #: empty seed's dice).
+    unseeded: bool = False
 
 
 def verify(server_seed: bytes, client_seed: str, rolls: Iterable[Sequence[int]]) -> list[Mismatch]:
-    """Every roll (the dice it threw, in order) that differs from the seeds' dice."""
+    """Version 1: every roll (the dice it threw, in order) that differs from the seeds' dice."""
     wrong = []
     for nonce, thrown in enumerate(rolls):
         actual = tuple(thrown)
         expected = dice(server_seed, client_seed, nonce, len(actual))
         if expected != actual:
-            wrong.append(Mismatch(nonce, expected, actual))
+            wrong.append(Mismatch(nonce, nonce, expected, actual))
+    return wrong
+
+
+@dataclass(frozen=True)
+class SeatRoll:
+    """Version 2: one roll of a game's log, as ``verify_seats`` reads it."""
+
+    seat: int
+    #: The dice it threw, in order.
+    thrown: tuple[int, ...]
+    #: The client seed the event names (a seat's first roll), else None.
+    client_seed: str | None = None
+
+
+def verify_seats(server_seed: bytes, rolls: Iterable[SeatRoll]) -> list[Mismatch]:
+    """Version 2: every roll of the game (in order) that differs from its seat's dice, by the
+    client seed its seat's first roll names; a first roll that names none is wrong too."""
+    seeds: dict[int, str] = {}
+    made: dict[int, int] = {}
+    wrong = []
+    for index, roll in enumerate(rolls):
+        nonce = made.get(roll.seat, 0)
+        made[roll.seat] = nonce + 1
+        unseeded = nonce == 0 and roll.client_seed is None
+        if nonce == 0:
+            seeds[roll.seat] = roll.client_seed or ""
+        expected = seat_dice(server_seed, seeds[roll.seat], roll.seat, nonce, len(roll.thrown))
+        if unseeded or expected != roll.thrown:
+            wrong.append(Mismatch(index, nonce, expected, roll.thrown, roll.seat, unseeded))
     return wrong
 
 

@@ -23,7 +23,7 @@ from games.rules.base import (
     stored_options,
     unknown_move,
 )
-from games.rules.fairness import RevealedSeed, StartCommitment
+from games.rules.fairness import RevealedSeed, RollSeed, StartCommitment
 from games.rules.ten_thousand_scoring import (
     DICE,
     farkle_probability,
@@ -138,6 +138,9 @@ class DiceRolled(WireForm):
     type: ClassVar[str] = "dice_rolled"
     seat: int
     dice: Dice
+    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
+    #: (``games.rules.fairness``); absent from the others.
+    client_seed: RollSeed = None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from games.rules.base import (
     stored_options,
     unknown_move,
 )
-from games.rules.fairness import RevealedSeed, StartCommitment
+from games.rules.fairness import RevealedSeed, RollSeed, StartCommitment
 from games.rules.yatzy_scoring import (
     BOXES,
     SheetTotals,
@@ -158,6 +158,9 @@ class DiceRolled(WireForm):
     held: tuple[int, ...]
     #: All five dice after the roll, by position.
     dice: tuple[int, ...]
+    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
+    #: (``games.rules.fairness``); absent from the others.
+    client_seed: RollSeed = None
 
 
 @dataclass(frozen=True)

@@ -205,13 +205,30 @@ class TournamentDetailView(APIView):
         return Response(TournamentSerializer(selectors.tournament_get(tournament_id)).data)
 
 
+class EntryInput(serializers.Serializer[None]):
+    client_seed = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_(
+            "Your seat's client seed for the fair dice at each of your tables: 1 to 64 printable "
+            "ASCII characters (or give it with your first move of each game, after its hash is "
+            "shown)"
+        ),
+    )
+
+
 class TournamentRegisterView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Enter a tournament",
-        description=("Before the start, while registration is open. Takes an `Idempotency-Key`."),
-        request=None,
+        description=(
+            "Before the start, while registration is open; the body may be empty. Takes an "
+            "`Idempotency-Key`."
+        ),
+        request=EntryInput,
         responses={201: EntrantSerializer},
     )
     @idempotent
@@ -220,10 +237,15 @@ class TournamentRegisterView(APIView):
         Refusal.REGISTRATION_NOT_OPEN,
         Refusal.ALREADY_REGISTERED,
         Refusal.TOURNAMENT_FULL,
+        Refusal.INVALID_CLIENT_SEED,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
+        serializer = EntryInput(data=request.data)
+        serializer.is_valid(raise_exception=True)
         entrant = services.tournament_register(
-            tournament_id=tournament_id, player=request_player(request)
+            tournament_id=tournament_id,
+            player=request_player(request),
+            client_seed=serializer.validated_data["client_seed"],
         )
         return Response(EntrantSerializer(entrant).data, status=201)
 

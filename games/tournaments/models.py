@@ -110,6 +110,9 @@ class Entrant(models.Model):
     )
     name = models.CharField(_("name"), max_length=40, blank=True)
     seed_rating = models.FloatField(_("rating at the start"), null=True, blank=True)
+    # The entrant's client seed (games.rules.fairness), its seat's at each table it sits at; empty
+    # if it gave none (it may still give one with its first move of each game).
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 

@@ -19,6 +19,7 @@ from games.ending import game_resign
 from games.kinds import kind_for
 from games.models import GameId, GameStatus
 from games.rules import RuleError
+from games.rules.fairness import is_client_seed
 from games.tournaments import pairing as p
 from games.tournaments.models import (
     Entrant,
@@ -121,7 +122,13 @@ def _active(tournament: Tournament) -> list[Entrant]:
 
 
 @transaction.atomic
-def tournament_register(*, tournament_id: int | str, player: Player) -> Entrant:
+def tournament_register(
+    *, tournament_id: int | str, player: Player, client_seed: str = ""
+) -> Entrant:
+    """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at each of its
+    tables (games.fairness)."""
+    if client_seed and not is_client_seed(client_seed):
+        raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     player_hold(player=player)  # before the tournament's row, as a ban takes them
     tournament = _lock(tournament_id)
     _entry_open(tournament, timezone.now())
@@ -131,9 +138,10 @@ def tournament_register(*, tournament_id: int | str, player: Player) -> Entrant:
     if len(_active(tournament)) >= tournament.max_entrants:
         raise Refusal.TOURNAMENT_FULL.error()
     if entrant is None:
-        return Entrant.objects.create(tournament=tournament, player=player)
+        return Entrant.objects.create(tournament=tournament, player=player, client_seed=client_seed)
     entrant.withdrawn_at = None
-    entrant.save(update_fields=["withdrawn_at"])
+    entrant.client_seed = client_seed
+    entrant.save(update_fields=["withdrawn_at", "client_seed"])
     return entrant
 
 
@@ -352,7 +360,11 @@ def _open_table(
                 )
             )
         else:
-            specs.append(game_services.SeatSpec(type="player", player=entrant.player))
+            specs.append(
+                game_services.SeatSpec(
+                    type="player", player=entrant.player, client_seed=entrant.client_seed
+                )
+            )
     game = game_services.game_create(
         creator=tournament.created_by,
         kind=tournament.kind,

@@ -1,6 +1,7 @@
-"""The server seed is never readable before the game ends: not in any API answer (the game, the
-lists, the moves, the events, replays, hints, previews), the admin's pages, or the streams; once
-the game is over it is in the game answer, the finished event and the admin."""
+"""The server seed is never readable before the game ends, though it is drawn when the game is
+made: not in any API answer (the open game, the game, the lists, the moves, the events, replays,
+hints, previews), the admin's pages, or the streams; once the game is over it is in the game
+answer, the finished event and the admin."""
 
 from __future__ import annotations
 
@@ -74,10 +75,15 @@ def test_no_answer_and_no_admin_page_shows_the_seed_before_the_end(kind: str) ->
     options = {"target": 5000} if kind == "ten_thousand" else {}
     game = api_game(ann, kind, ["me", "open"], options=options, start=False)
     gid = game["id"]
+    seen.append(json.dumps(game))
+    seed = Game.objects.get(pk=gid).server_seed  # drawn with the game: its hash is shown open
+    assert len(seed) == 64 and game["fairness"]["server_seed_hash"]
+    read(Client(), "get", game_url(gid))
+    read(bob, "get", "/api/v1/games/?status=open")
+    seen.extend(admin_pages(admin, gid))  # the open game's page is a form
     read(bob, "post", game_url(gid, "join/"), {"client_seed": "bob"})
     read(ann, "post", game_url(gid, "start/"))
-    seed = Game.objects.get(pk=gid).server_seed
-    assert len(seed) == 64
+    assert Game.objects.get(pk=gid).server_seed == seed
     by_seat = {0: ann, 1: bob}
 
     def look(client: Client, moves: int) -> None:

@@ -266,6 +266,17 @@ def test_yatzy_against_the_computer(browser: Browser, server: LiveServer, shots:
     assert href is not None
     assert href.startswith(f"/api/v1/games/{game_id}/analysis.svg")
     assert page.request.get(f"{server.url}{analysis.get_attribute('href')}").ok
+    # The page gave its seat a client seed of its own with its first roll, after the game's hash
+    # was shown (the page shows it too): the log names it, and every roll is by it.
+    answer = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()
+    fairness = answer["fairness"]
+    expect(page.get_by_test_id("fair-dice")).to_contain_text(fairness["server_seed_hash"][:16])
+    mine = fairness["seats"][0]
+    assert re.fullmatch(r"[0-9a-f]{32}", mine["client_seed"]) and mine["fixed"]
+    log = page.request.get(f"{server.url}/api/v1/games/{game_id}/events/?after=0").json()
+    first = next(e for e in log["events"] if e["type"] == "dice_rolled")
+    assert (first["data"]["seat"], first["data"]["client_seed"]) == (0, mine["client_seed"])
+    assert server.manage("verify_dice", str(game_id)).endswith("every roll matches the seeds\n")
     assert errors_of(page) == []
 
 
@@ -363,6 +374,9 @@ def test_join_an_open_game_and_hear_your_turn(browser: Browser, server: LiveServ
         "join"
     ).click()
     expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "open")
+    # The guest's page joined with a client seed of its own (the open game showed its hash).
+    seats = host.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["fairness"]["seats"]
+    assert seats[0]["client_seed"] == "" and re.fullmatch(r"[0-9a-f]{32}", seats[1]["client_seed"])
 
     host.get_by_test_id("start").click()
     expect(game).to_have_attribute("data-status", "active")

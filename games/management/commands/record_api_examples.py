@@ -163,10 +163,13 @@ def _yatzy(rec: Recorder, ann: Client, bob: Client) -> None:
         },
     )
     game_id = game["id"]
-    rec.call(bob, "post", "/games/{game_id}/join/", {}, game_id=game_id)
+    # Each seat's client seed given once the game's hash is shown: as bob joins, with ann's move.
+    join = {"client_seed": "bob's own seed"}
+    rec.call(bob, "post", "/games/{game_id}/join/", join, game_id=game_id)
     version = rec.call(ann, "post", "/games/{game_id}/start/", game_id=game_id)["version"]
     moves = "/games/{game_id}/moves/"
-    rec.call(ann, "post", moves, {"type": "roll", "expected_version": version}, game_id=game_id)
+    first = {"type": "roll", "expected_version": version, "client_seed": "ann: 4f1c"}
+    rec.call(ann, "post", moves, first, game_id=game_id)
     rec.call(ann, "get", "/games/{game_id}/hint/", game_id=game_id)
     # The operation's example is the first roll; the rest of the turn makes the log's example.
     for move in (
@@ -256,7 +259,8 @@ def _matchmaking(rec: Recorder, ann: Client, bob: Client) -> None:
         waiting = rec.call(ann, "post", "/seeks/", seek, keep=False)["id"]
         rec.call(ann, "get", "/seeks/")
         # The operation's example is the seek that pairs: the game has started.
-        game_id = rec.call(bob, "post", "/seeks/", {**seek, "rating_max": None})["game"]
+        paired = {**seek, "rating_max": None, "client_seed": "bob seeks"}
+        game_id = rec.call(bob, "post", "/seeks/", paired)["game"]
     rec.call(ann, "get", "/seeks/{seek_id}/", seek_id=waiting)  # paired since: its game
     rec.call(ann, "post", "/games/{game_id}/resign/", {}, game_id=game_id, keep=False)
     rec.call(ann, "post", "/games/{game_id}/rematch/", game_id=game_id, keep=False)
@@ -289,7 +293,10 @@ def _tournament(rec: Recorder, ann: Client) -> int:
         },
     )
     tournament_id = tournament["id"]
-    rec.call(ann, "post", "/tournaments/{tournament_id}/register/", tournament_id=tournament_id)
+    entry = {"client_seed": "ann at the cup"}
+    rec.call(
+        ann, "post", "/tournaments/{tournament_id}/register/", entry, tournament_id=tournament_id
+    )
     rec.call(ann, "get", "/tournaments/{tournament_id}/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/{tournament_id}/standings/", tournament_id=tournament_id)
     rec.call(ann, "get", "/tournaments/{tournament_id}/rounds/", tournament_id=tournament_id)
@@ -323,6 +330,7 @@ def _own_data(rec: Recorder, bob: Client, tournament_id: int) -> None:
         dora,
         "post",
         "/tournaments/{tournament_id}/register/",
+        {},
         tournament_id=tournament_id,
         keep=False,
     )

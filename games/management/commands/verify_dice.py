@@ -1,5 +1,6 @@
 """``manage.py verify_dice <game>``: recompute every roll of a game from its log (README, "Fair
-dice") and say which, if any, differ. Exit status 0 when all match, 1 otherwise."""
+dice"), by the formula of its version, and say which, if any, differ. Exit status 0 when all
+match, 1 otherwise."""
 
 from __future__ import annotations
 
@@ -28,13 +29,23 @@ class Command(BaseCommand):
             self.stdout.write(f"{game.pk}: unverifiable (started before fair dice)")
             raise SystemExit(1)
         source = "revealed" if check.revealed else "not yet revealed: read from the game row"
-        self.stdout.write(f"{game.pk}: {check.rolls} rolls; server seed {source}")
+        self.stdout.write(
+            f"{game.pk}: fair dice version {check.version}, {check.rolls} rolls; "
+            f"server seed {source}"
+        )
+        for seat, client_seed in check.seat_seeds:
+            self.stdout.write(f"seat {seat} rolls by the client seed {client_seed!r}")
         if not check.commitment_holds:
             self.stdout.write("the server seed's SHA-256 is not the hash published at the start")
         for seq, wrong in check.mismatches:
+            where = f"roll {wrong.roll} (event {seq})"
+            if wrong.seat is not None:
+                where += f", seat {wrong.seat}'s roll {wrong.nonce}"
+            if wrong.unseeded:
+                self.stdout.write(f"{where}: the seat's first roll names no client seed")
+                continue
             self.stdout.write(
-                f"roll {wrong.nonce} (event {seq}): rolled {list(wrong.actual)}, "
-                f"the seeds give {list(wrong.expected)}"
+                f"{where}: rolled {list(wrong.actual)}, the seeds give {list(wrong.expected)}"
             )
         if not check.ok:
             raise SystemExit(1)

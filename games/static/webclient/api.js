@@ -55,6 +55,13 @@ export async function api(method, path, body) {
 }
 
 export const get = (path) => api("GET", path);
+
+/** A client seed of this page's own for the fair dice (README, "Fair dice"): 128 bits from the
+ * browser's cryptographic source, as 32 hex digits. */
+export function clientSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 export const post = (path, body) => api("POST", path, body ?? {});
 
 // After a game's stream was refused: the stream tier's own `retry:`.

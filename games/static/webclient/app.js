@@ -2,7 +2,7 @@
 // leaderboards and tournaments. A game's page is game.js; the account's own page, account.js.
 
 import { accountView } from "./account.js";
-import { api, get, post, session, Problem } from "./api.js";
+import { api, clientSeed, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
@@ -111,7 +111,8 @@ async function lobbyView() {
       testid: "join",
       onclick: async () => {
         try {
-          await post(`games/${game.id}/join/`);
+          // The seat's own client seed: the game's hash is already shown (open games show it).
+          await post(`games/${game.id}/join/`, { client_seed: clientSeed() });
           location.hash = `#/game/${game.id}`;
         } catch (problem) {
           notice(problem.message);

@@ -1,9 +1,11 @@
 // A game's page, to play or to watch: the game answer (GET games/{id}/) draws everything, the
 // game's event stream says when to read it again and feeds the list of moves. Moves are POSTed
 // with the version read (expected_version): a 409 stale_version means something moved first
-// (the computer, the auto-confirm), and the next read shows what.
+// (the computer, the auto-confirm), and the next read shows what. A seat that has no client seed
+// for the fair dice gets one of this page's own with its first move: the game answer drawn
+// before it showed the hash the server committed to, so the server's seed was drawn first.
 
-import { gameStream, get, post, Problem, session } from "./api.js";
+import { clientSeed, gameStream, get, post, Problem, session } from "./api.js";
 import { h, notice } from "./dom.js";
 import { language, t } from "./i18n.js";
 import { onNote } from "./notes.js";
@@ -11,6 +13,17 @@ import { drawTenThousand } from "./tenk.js";
 import { drawYatzy } from "./yatzy.js";
 
 let current = null; // the page shown: its stream and timers, closed on leaving
+
+// The client seed this page gives each seat it moves for ("game:seat"), drawn once: a move sent
+// again after a refusal gives the same.
+const seeds = new Map();
+function seedFor(game) {
+  const fair = game.fairness?.seats?.[game.turn_seat];
+  if (!fair || fair.fixed || fair.client_seed) return undefined; // given already, or version 1
+  const key = `${game.id}:${game.turn_seat}`;
+  if (!seeds.has(key)) seeds.set(key, clientSeed());
+  return seeds.get(key);
+}
 
 // Rematch offers by finished game: read once (GET games/{id}/rematch/, for offers made before
 // the page opened), then heard on the account stream (`rematch_offered`) or made here.
@@ -117,6 +130,7 @@ export async function showGame(main, gameId, { watching }) {
       parts.unshift(resultPanel(game, watching ? null : rematchPanel(game)));
     }
     if (!watching && game.status === "active" && game.your_seats.length) parts.push(leavePanel(game, page));
+    if (game.fairness?.server_seed_hash) parts.push(fairLine(game));
     board.replaceChildren(...parts);
   };
   page.draw = draw;
@@ -150,7 +164,10 @@ export async function showGame(main, gameId, { watching }) {
 
   async function act(move) {
     try {
-      const answer = await post(`games/${gameId}/moves/`, { ...move, expected_version: page.game.version });
+      const body = { ...move, expected_version: page.game.version };
+      const seed = seedFor(page.game);
+      if (seed) body.client_seed = seed;
+      const answer = await post(`games/${gameId}/moves/`, body);
       for (const event of answer.events) note(event);
       if (newer(answer.game, page.game)) page.game = answer.game;
       draw();
@@ -221,6 +238,13 @@ function timerLine(game, page) {
 function newer(game, shown) {
   if (!shown || game.version > shown.version) return true;
   return game.version === shown.version && JSON.stringify(game) !== JSON.stringify(shown);
+}
+
+/** The fair dice's commitment, shown from the game's first answer (the whole hash on hover). */
+function fairLine(game) {
+  const hash = game.fairness.server_seed_hash;
+  return h("p", { class: "muted fair", testid: "fair-dice", title: hash },
+    t("fairDice", { hash: hash.slice(0, 16) }));
 }
 
 function openPanel(game, page) {

@@ -47,6 +47,7 @@ const WORDS = {
     newPassword: "New password", passwordChanged: "Password changed: your other devices are signed out.",
     tokens: "Your tokens", created: "Created", lastUsed: "Last used", expires: "Expires",
     thisDevice: "this browser", revoke: "Revoke", unknown: "unknown",
+    fairDice: "Fair dice · SHA-256 {hash}…",
   },
   fr: {
     levelOptimal: "Optimal (le plus fort)", levelCasual: "Décontracté (plus facile)",
@@ -93,6 +94,7 @@ const WORDS = {
     passwordChanged: "Mot de passe changé : vos autres appareils sont déconnectés.",
     tokens: "Vos jetons", created: "Créé", lastUsed: "Dernière utilisation", expires: "Expire",
     thisDevice: "ce navigateur", revoke: "Révoquer", unknown: "inconnu",
+    fairDice: "Dés équitables · SHA-256 {hash}…",
   },
   uk: {
     levelOptimal: "Оптимальний (найсильніший)", levelCasual: "Невимушений (легший)",
@@ -138,6 +140,7 @@ const WORDS = {
     passwordChanged: "Пароль змінено: на інших пристроях ви вийшли з облікового запису.",
     tokens: "Ваші токени", created: "Створено", lastUsed: "Останнє використання",
     expires: "Спливає", thisDevice: "цей браузер", revoke: "Відкликати", unknown: "невідомо",
+    fairDice: "Чесні кубики · SHA-256 {hash}…",
   },
   el: {
     levelOptimal: "Βέλτιστο (το πιο δυνατό)", levelCasual: "Χαλαρό (πιο εύκολο)",
@@ -187,6 +190,7 @@ const WORDS = {
     tokens: "Τα διακριτικά σας", created: "Δημιουργήθηκε", lastUsed: "Τελευταία χρήση",
     expires: "Λήγει", thisDevice: "αυτό το πρόγραμμα περιήγησης", revoke: "Ανάκληση",
     unknown: "άγνωστο",
+    fairDice: "Τίμια ζάρια · SHA-256 {hash}…",
   },
   hr: {
     levelOptimal: "Optimalno (najjače)", levelCasual: "Opušteno (lakše)",
@@ -232,6 +236,7 @@ const WORDS = {
     passwordChanged: "Lozinka je promijenjena: na ostalim ste uređajima odjavljeni.",
     tokens: "Vaši tokeni", created: "Stvoren", lastUsed: "Posljednja upotreba",
     expires: "Istječe", thisDevice: "ovaj preglednik", revoke: "Opozovi", unknown: "nepoznato",
+    fairDice: "Poštene kocke · SHA-256 {hash}…",
   },
   ru: {
     levelOptimal: "Оптимальный (сильнейший)", levelCasual: "Непринуждённый (полегче)",
@@ -277,6 +282,7 @@ const WORDS = {
     passwordChanged: "Пароль изменён: на других устройствах вы вышли из аккаунта.",
     tokens: "Ваши токены", created: "Создан", lastUsed: "Последнее использование",
     expires: "Истекает", thisDevice: "этот браузер", revoke: "Отозвать", unknown: "неизвестно",
+    fairDice: "Честные кубики · SHA-256 {hash}…",
   },
 };
 
