@@ -2,6 +2,7 @@
 and answered 304 to an ``If-None-Match``.
 
     .venv/bin/python bench/analysis_cache.py [--seats 6] [--target 15000] [--repeat 5]
+        [--live-moves 60]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_analysis_cache_bench]
         [--redis-url redis://127.0.0.1:6379/10 | ''] [--sqlite] [--smoke]
 
@@ -14,17 +15,18 @@ on time.
    flushes the Redis db;
 2. plays one long Dés 10 000 game through the move path (``games.services.game_move``): ``--seats``
    hot seats that bank the least they can at every turn, to ``--target`` (six seats to 15,000:
-   some 2,800 events, about 160 rounds), then one more game played by the computer levels as far
-   as its first half (an analysis during play);
+   some 2,800 events, about 160 rounds), then ``--live-moves`` moves of a game played by the
+   computer levels (an analysis during play);
 3. for ``analysis/``, ``analysis.svg`` and ``replay/`` (the latest state and the state halfway),
    ``--repeat`` requests each: uncached (the cache emptied before each), cached (the same request
    again), and with ``If-None-Match`` naming the answer's ``ETag`` where it has one (304). Prints
    the wall time per request in milliseconds (the database's read included) and, uncached, per
    event of the log in microseconds.
 
-``--smoke``: a short game (one seat to 5,000) and one request of each, to check that the bench
-runs (``tests/analysis/test_analysis_cache.py`` runs ``run(["--smoke"])`` inside the test
-database).
+``--smoke``: a short game (one seat to 5,000), 10 moves of the other, one request of each read, on
+a database of its own; it checks that the long game finished, that each kept answer is the
+uncached one byte for byte and read no event of the log, and that each read answers its tag with
+304 (``tests/bench/test_smoke.py``).
 """
 
 from __future__ import annotations
@@ -42,9 +44,26 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from harness import (  # a sibling module: the benches are scripts, not a package
+    BenchDatabase,
+    Checks,
+    bench_env,
+    clean_up,
+    flush_redis,
+    manage,
+    parse_args,
+    smoke_database,
+    terminate_on_signals,
+)
+
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/dice_analysis_cache_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/10"
 API = "/api/v1"
+# --smoke: a short game, a few moves of the other, one request of each, on a database of its own
+SMOKE: dict[str, Any] = {
+    "seats": 1, "target": 5000, "repeat": 1, "live_moves": 10,
+    "database_url": smoke_database(DEFAULT_DATABASE_URL),
+}  # fmt: skip
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -54,14 +73,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seats", type=int, default=6, help="hot seats of the long game (1-6)")
     parser.add_argument("--target", type=int, default=15000, choices=(5000, 10000, 15000))
     parser.add_argument("--repeat", type=int, default=5, help="requests per figure")
+    parser.add_argument("--live-moves", type=int, default=60, help="moves of the game in play")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--sqlite", action="store_true", help="a temporary SQLite file instead")
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="'' for none")
-    parser.add_argument("--smoke", action="store_true", help="a short game, one request each")
-    args = parser.parse_args(argv)
-    if args.smoke:
-        args.seats, args.target, args.repeat = 1, 5000, 1
-    return args
+    return parse_args(parser, argv, SMOKE)
 
 
 class Wsgi:
@@ -161,26 +177,34 @@ def computer_command(state: Any) -> dict[str, Any]:
 
 
 def measure(
-    wsgi: Wsgi, path: str, query: str, repeat: int, clear: Callable[[], None]
+    wsgi: Wsgi, path: str, query: str, repeat: int, checks: Checks
 ) -> tuple[float, float, float | None]:
     """Mean ms per request: uncached, cached, 304 (None without an ETag)."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     uncached, cached, conditional = [], [], []
     tag = None
+    where = f"{path}?{query}" if query else path
     for _ in range(repeat):
-        clear()
+        cache.clear()
         started = time.perf_counter()
-        _code, headers, _body = wsgi.get(path, query)
+        _code, _headers, first = wsgi.get(path, query)
         uncached.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        _code, headers, _body = wsgi.get(path, query)
-        cached.append(time.perf_counter() - started)
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            _code, headers, again = wsgi.get(path, query)
+            cached.append(time.perf_counter() - started)
+        read = " ".join(sent["sql"] for sent in queries.captured_queries)
+        checks.expect(again == first, f"{where}: the kept answer is the uncached one")
+        checks.expect("games_gameevent" not in read, f"{where}: kept, it read no event")
         tag = headers.get("etag")
-        if tag is not None:
+        if checks.expect(tag is not None, f"{where}: an ETag") and tag is not None:
             started = time.perf_counter()
             code, _headers, _body = wsgi.get(path, query, IF_NONE_MATCH=tag)
             conditional.append(time.perf_counter() - started)
-            if code != 304:
-                raise SystemExit(f"GET {path}: If-None-Match {tag} answered {code}, not 304")
+            checks.expect(code == 304, f"{where}: If-None-Match with its tag answered {code}")
 
     def mean_ms(samples: list[float]) -> float:
         return 1000 * sum(samples) / len(samples)
@@ -188,10 +212,8 @@ def measure(
     return mean_ms(uncached), mean_ms(cached), mean_ms(conditional) if conditional else None
 
 
-def run(argv: list[str] | None = None) -> int:
-    """The measurements, once Django is set up on a migrated database."""
-    args = arguments(argv)
-    from django.core.cache import cache
+def measurements(args: argparse.Namespace, checks: Checks) -> None:
+    """The games and the figures, once Django is set up on a migrated database."""
     from django.core.handlers.wsgi import WSGIHandler
 
     from games.models import Game
@@ -206,8 +228,9 @@ def run(argv: list[str] | None = None) -> int:
         f"{rounds if rounds is not None else '?'} rounds, played in "
         f"{time.perf_counter() - started:.1f} s"
     )
+    checks.expect(game.status == "finished", f"the long game finished ({game.status})")
     live_id = new_game(2, 10000)
-    play(live_id, computer_command, moves=10 if args.smoke else 60)
+    play(live_id, computer_command, moves=args.live_moves)
     live = Game.objects.get(pk=live_id)
     print(f"a game in play (expert against classic): {live.version} events, {live.status}")
 
@@ -226,18 +249,21 @@ def run(argv: list[str] | None = None) -> int:
           f"{'cached ms':>10} {'304 ms':>8}")  # fmt: skip
     for label, game_id, what, query, events in rows:
         path = f"{API}/games/{game_id}/{what}"
-        uncached, cached, conditional = measure(wsgi, path, query, args.repeat, cache.clear)
+        uncached, cached, conditional = measure(wsgi, path, query, args.repeat, checks)
         per_event = 1000 * uncached / max(events, 1)
         shown = f"{conditional:8.2f}" if conditional is not None else f"{'-':>8}"
         print(f"{label:<26} {events:>7} {uncached:12.2f} {per_event:9.1f} {cached:10.2f} {shown}")
     print(f"(mean of {args.repeat} requests each; wall time, the database's reads included)")
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    from harness import BenchDatabase, bench_env, clean_up, flush_redis, manage
-
     args = arguments(argv)
+    with terminate_on_signals():
+        return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
+    checks = Checks(args.smoke)
     tmp = Path(tempfile.mkdtemp(prefix="dice-analysis-cache-"))
     database = BenchDatabase(args.database_url, args.sqlite, tmp)
     env = bench_env(database.url, args.redis_url, THROTTLE_EXPENSIVE="1000000/s")
@@ -252,7 +278,8 @@ def main(argv: list[str] | None = None) -> int:
 
         django.setup()
         print(f"database: {database.describe()}; cache: {args.redis_url or 'in-process'}")
-        return run(argv)
+        measurements(args, checks)
+        return checks.exit_code()
     finally:
         clean_up(database, args.redis_url, tmp, keep_logs=False)
 

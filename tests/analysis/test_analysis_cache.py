@@ -1,22 +1,18 @@
 """A game's folds are kept per game version (security round two, 2; ``games.fold_cache``): the
 analysis, its picture and a replay fold the log once, a new move makes a new version that is
 folded afresh, the answer is made per request in its language with the seats' names as they are
-now, and each answer has a strong ``ETag`` (``If-None-Match``: 304)."""
+now, and each answer has a strong ``ETag`` (``If-None-Match``: 304). What a request costs each
+way: ``bench/analysis_cache.py`` (its smoke run: ``tests/bench/test_smoke.py``)."""
 
 from __future__ import annotations
 
-import importlib.util
-import io
 import json
 from collections.abc import Callable
-from contextlib import redirect_stdout
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections, connection
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import analysis, fold_cache, selectors
@@ -27,7 +23,6 @@ from tests.analysis.test_analysis_api import play
 from tests.factories import Client, api_client, api_game, game_url
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
 HOTSEAT = {"type": "hotseat", "name": "Cleo"}
 
 
@@ -212,30 +207,3 @@ def test_a_finished_games_folds_are_kept_for_a_month(monkeypatch: pytest.MonkeyP
         fold_cache.IN_PLAY_SECONDS, fold_cache.FINISHED_SECONDS, fold_cache.FINISHED_SECONDS,
     ]  # fmt: skip
     assert fold_cache.FINISHED_SECONDS == 30 * 24 * 3600
-
-
-def test_the_bench_runs() -> None:
-    """``bench/analysis_cache.py --smoke``, inside the test database: it plays its games, asks
-    each read uncached, cached and with its tag, and prints a row for each."""
-    path = ROOT / "bench" / "analysis_cache.py"
-    spec = importlib.util.spec_from_file_location("analysis_cache", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    printed = io.StringIO()
-    # As Django's test client does: the bench hands its requests to a WSGI handler, whose end
-    # would otherwise close the test's connection (and its transaction) under it.
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        with redirect_stdout(printed):
-            assert bench.run(["--smoke"]) == 0
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-    rows = [line for line in printed.getvalue().splitlines() if "(" in line and "ms" not in line]
-    assert any(line.startswith("analysis/ (finished)") for line in rows), printed.getvalue()
-    assert any(line.startswith("replay/?at= (halfway)") for line in rows)
-    for line in rows:
-        if line.startswith(("analysis", "replay")):
-            assert line.split()[-1] != "-"  # every read answered its tag with 304

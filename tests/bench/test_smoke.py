@@ -6,7 +6,7 @@ check fails. Each runs here as a subprocess, as a person runs it, and must exit 
 its figures. The figures of full runs are read by people, never asserted on.
 
 A bench makes its own database (``dice_bench..._smoke``: never the test database, nor a full
-run's) and uses its own Redis db (3, 4, 5, 6 or 9; the suite's is REDIS_URL's, db 0 in CI), on
+run's) and uses its own Redis db (3, 4, 5, 6, 9 or 10; the suite's is REDIS_URL's, db 0 in CI), on
 127.0.0.1 as CI has them; it is started without the suite's DATABASE_URL and REDIS_URL. What a
 bench needs besides (PostgreSQL, Redis, nginx, wrk, a C compiler) skips it where it is missing,
 as in the serving tests; CI has them all.
@@ -54,6 +54,11 @@ class Smoke:
 
 
 SMOKES: dict[str, Smoke] = {
+    "analysis_cache.py": Smoke(
+        (r"^analysis/ \(finished\) +[1-9]\d* +[\d.]+", r"^replay/\?at= \(halfway\) +[1-9]",
+         r"^analysis/ \(in play\) +[1-9]"),
+        (POSTGRES, REDIS),
+    ),
     "analysis_pictures.py": Smoke(
         (r"^yatzy optimal +skill loss per game +[\d.]+ +accuracy +[\d.]+ %",
          r"^ten_thousand classic +skill loss per turn", r"^wrote .*analysis-yatzy\.svg$"),
