@@ -105,7 +105,9 @@ def test_its_client_seeds_and_hot_seat_names_are_blanked_and_the_logs_kept(
     for gid, before in logs.items():
         after = GameEvent.objects.filter(game_id=gid).order_by("seq").values_list("seq", "data")
         assert list(after)[: len(before)] == before
-        assert Game.objects.get(pk=gid).client_seed  # the commitment the game was played by
+        # The commitment the game was played by (fair dice version 2: the hash on the game, each
+        # seat's client seed in its first roll, kept above with the whole log).
+        assert Game.objects.get(pk=gid).server_seed_hash
 
 
 def test_a_seat_given_back_and_taken_since_keeps_its_new_players_seed() -> None:
