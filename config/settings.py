@@ -339,7 +339,7 @@ SPECTACULAR_SETTINGS = {
         "config.schema_examples.add_examples",  # recorded requests and answers, problems
     ],
     "ENUM_NAME_OVERRIDES": {
-        "GameKindEnum": "games.models.GameKind",
+        "GameKindEnum": "games.kinds.registry.kind_choices",
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": "games.models.Occupant",
         "YatzyBoxEnum": "games.rules.yatzy.BOXES",

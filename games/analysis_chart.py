@@ -14,7 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from ai.analysis import Chart, SeatLine
-from games.models import GameKind
+from games.kinds import kind_label
 
 WIDTH, HEIGHT = 760, 420
 LEFT, RIGHT, TOP, BOTTOM = 70, 230, 50, 60
@@ -70,8 +70,7 @@ def render(kind_code: str, chart: Chart, lines: Sequence[SeatLine], names: Seque
         return TOP + plot_h * (1 - (v - low) / (high - low or 1))
 
     chance = chart.measure == "chance"
-    kind = dict(GameKind.choices).get(kind_code, kind_code)
-    title = _("%(game)s: luck and skill") % {"game": kind}
+    title = _("%(game)s: luck and skill") % {"game": kind_label(kind_code)}
     out = [
         "<?xml version='1.0' encoding='UTF-8'?>",
         f"<svg xmlns='http://www.w3.org/2000/svg' version='1.1' width='{WIDTH}' "

@@ -10,17 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from config.orm_shortcuts import prefetched
-from games.kinds import KINDS
-
-#: The game kinds as a field's choices (``GameKind.YATZY`` is ``"yatzy"``): their codes and names
-#: are those of ``games.kinds``, where everything else about a kind is too.
-# Enum's functional API (a class from a list of members), which django-stubs type only as the
-# call that looks a member up: the class's type is declared, the call's overloads ignored.
-GameKind: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
-    "GameKind",
-    [(kind.code.upper(), (kind.code, kind.label)) for kind in KINDS.values()],
-    module=__name__,
-)
+from games.kinds.fields import kind_column
 
 
 class GameStatus(models.TextChoices):
@@ -46,7 +36,7 @@ GameId: TypeAlias = uuid.UUID | str
 
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    kind = kind_column()
     status = models.CharField(
         _("status"), max_length=10, choices=GameStatus.choices, default=GameStatus.OPEN
     )

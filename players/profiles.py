@@ -16,7 +16,8 @@ from rest_framework.views import APIView
 
 from config.refusals import Refusal
 from config.schema import refuses
-from games.models import GameKind, Seat
+from games.kinds import KINDS
+from games.models import Seat
 from players.models import Player, PlayerRating
 from players.rating_service import leaderboard
 
@@ -59,7 +60,7 @@ class LeaderboardView(APIView):
     )
     @refuses(Refusal.UNKNOWN_KIND, Refusal.INVALID_QUERY)
     def get(self, request: Request, kind: str) -> Response:
-        if kind not in GameKind.values:
+        if kind not in KINDS:
             raise Refusal.UNKNOWN_KIND.error()
         try:
             limit = max(1, min(int(request.query_params.get("limit", 50)), 200))

@@ -6,11 +6,12 @@ import django_filters
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameKind, GameStatus
+from games.kinds.fields import KindFilter
+from games.models import Game, GameStatus
 
 
 class GameFilter(django_filters.FilterSet):
-    kind = django_filters.ChoiceFilter(choices=GameKind.choices)
+    kind = KindFilter()
     status = django_filters.ChoiceFilter(choices=GameStatus.choices)
     mine = django_filters.BooleanFilter(
         method="filter_mine", label=_("Only games where I hold a seat or that I created")

@@ -12,12 +12,11 @@ from typing import Any
 
 from games import live
 from games.fairness import fairness_body
-from games.kinds import kind_for
-from games.models import Game, GameEvent, GameKind, GameStatus, Occupant, Seat
+from games.kinds import kind_for, kind_label
+from games.models import Game, GameEvent, GameStatus, Occupant, Seat
 from games.presenters.common import Translated, iso_datetime
 from games.seating import controlled_seats
 
-_GAME_KINDS = Translated(dict(GameKind.choices))
 _STATUSES = Translated(dict(GameStatus.choices))
 _OCCUPANTS = Translated(dict(Occupant.choices))
 
@@ -57,7 +56,7 @@ def game_body(game: Game, state: Any, viewer: Any) -> dict[str, Any]:
     return {
         "id": str(game.pk),
         "kind": kind,
-        "kind_name": _GAME_KINDS.now().get(kind, kind),
+        "kind_name": kind_label(kind),
         "status": status,
         "status_name": _STATUSES.now().get(status, status),
         "version": game.version,

@@ -17,7 +17,8 @@ from rest_framework import serializers
 from config.bounded_lists import BoundedListField
 from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
-from games.models import Game, GameEvent, GameKind, Occupant, Seat
+from games.kinds.fields import KindChoiceField
+from games.models import Game, GameEvent, Occupant, Seat
 from games.rules import ten_thousand, yatzy
 from games.seating import controlled_seats
 from players.identity import display_name_clean
@@ -60,7 +61,7 @@ class SeatInput(serializers.Serializer[None]):
 
 
 class GameCreateInput(serializers.Serializer[None]):
-    kind = serializers.ChoiceField(choices=GameKind.choices)
+    kind = KindChoiceField()
     options = serializers.DictField(required=False, default=dict)
     # What many=True makes, said outright: its max_length is checked before any seat is read
     # (config.bounded_lists).

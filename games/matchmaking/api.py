@@ -17,14 +17,14 @@ from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
 from games.api.views import parse
+from games.kinds.fields import KindChoiceField
 from games.matchmaking import rematch, seeks
 from games.matchmaking.models import Seek
-from games.models import GameKind
 from players.auth import request_player
 
 
 class SeekInput(serializers.Serializer[None]):
-    kind = serializers.ChoiceField(choices=GameKind.choices)
+    kind = KindChoiceField()
     options = serializers.DictField(required=False, default=dict)
     rated = serializers.BooleanField(required=False, default=False)
     turn_clock_seconds = serializers.IntegerField(

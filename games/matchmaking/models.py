@@ -8,7 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameKind
+from games.kinds.fields import kind_column
+from games.models import Game
 
 
 class SeekStatus(models.TextChoices):
@@ -28,7 +29,7 @@ class Seek(models.Model):
         related_name="seeks",
         verbose_name=_("player"),
     )
-    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    kind = kind_column()
     options = models.JSONField(_("options"), default=dict, blank=True)
     # The options as canonical JSON (sorted keys, every option filled in): two seeks pair only if
     # their keys are equal, a plain indexed comparison on every database.

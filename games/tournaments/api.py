@@ -23,7 +23,7 @@ from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
 from games.api.pagination import GameCursorPagination
-from games.models import GameKind
+from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
 from players.auth import request_player
@@ -98,7 +98,7 @@ MAX_ENTRANTS = 1024
 
 class TournamentCreateInput(serializers.Serializer[None]):
     name = serializers.CharField(max_length=100)
-    kind = serializers.ChoiceField(choices=GameKind.choices)
+    kind = KindChoiceField()
     format = serializers.ChoiceField(choices=TournamentFormat.choices)
     starts_at = serializers.DateTimeField()
     rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
@@ -126,7 +126,7 @@ class TournamentCreateInput(serializers.Serializer[None]):
 
 class TournamentFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=TournamentStatus.choices)
-    kind = django_filters.ChoiceFilter(choices=GameKind.choices)
+    kind = KindFilter()
     upcoming = django_filters.BooleanFilter(method="filter_upcoming", label=_("Not started yet"))
 
     class Meta:

@@ -7,8 +7,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.kinds import LEVEL_LABELS
-from games.models import Game, GameKind
+from games.kinds import level_label
+from games.kinds.fields import kind_column
+from games.models import Game
 
 
 class TournamentFormat(models.TextChoices):
@@ -27,7 +28,7 @@ class TournamentStatus(models.TextChoices):
 
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=100)
-    kind = models.CharField(_("game"), max_length=20, choices=GameKind.choices)
+    kind = kind_column()
     game_options = models.JSONField(_("game options"), default=dict, blank=True)
     format = models.CharField(_("format"), max_length=20, choices=TournamentFormat.choices)
     rounds = models.PositiveSmallIntegerField(
@@ -142,7 +143,7 @@ class Entrant(models.Model):
             return self.name
         if self.player is not None:
             return str(self.player.public_name)
-        level = LEVEL_LABELS.get(self.level, self.level)
+        level = level_label(self.level)
         return str(_("Computer (%(level)s)") % {"level": level})
 
     @property

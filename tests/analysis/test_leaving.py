@@ -11,7 +11,8 @@ import pytest
 
 from ai.analysis import ten_thousand as ten_thousand_analysis
 from ai.analysis import yatzy as yatzy_analysis
-from ai.players import ten_thousand_command, yatzy_command
+from games.kinds.ten_thousand import command as ten_thousand_command
+from games.kinds.yatzy import command as yatzy_command
 from games.rules import RuleError, ten_thousand, yatzy
 
 CASES = [

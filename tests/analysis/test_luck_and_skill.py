@@ -14,8 +14,9 @@ import pytest
 from ai.analysis import Analysis
 from ai.analysis import ten_thousand as ten_thousand_analysis
 from ai.analysis import yatzy as yatzy_analysis
-from ai.players import ten_thousand_command, yatzy_command
 from ai.ten_thousand import optimal_turn_value
+from games.kinds.ten_thousand import command as ten_thousand_command
+from games.kinds.yatzy import command as yatzy_command
 from games.rules import ten_thousand, yatzy
 
 GAMES = 200

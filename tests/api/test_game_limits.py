@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from games import kinds
+from games.kinds import registry
 from games.models import Game, GameEvent
 from games.rules import ten_thousand, yatzy
 from games.selectors import game_replay_matches_snapshot
@@ -33,7 +34,7 @@ def types(body: dict[str, Any]) -> list[str]:
 def with_max_events(monkeypatch: pytest.MonkeyPatch, kind: str, limit: int) -> None:
     """The kind's limit of events per game, lowered for the test (kinds are frozen)."""
     lowered = dataclasses.replace(kinds.kind_for(kind), max_events=limit)
-    monkeypatch.setitem(kinds._BY_CODE, kind, lowered)
+    monkeypatch.setitem(registry._BY_CODE, kind, lowered)
 
 
 def test_a_ten_thousand_game_ends_at_its_last_round_the_leader_first(

@@ -48,7 +48,7 @@ def test_a_ten_thousand_game_against_the_computer_finishes(ann: Player, level: s
         state = game.state
         assert state is not None
         if state["roll"]:
-            from ai.players import ten_thousand_command
+            from games.kinds.ten_thousand import command as ten_thousand_command
             from games.rules import ten_thousand
 
             command = ten_thousand_command(ten_thousand.state_from_wire(state), "classic")

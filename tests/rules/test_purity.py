@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
         "games.rules.fairness",
         "ai.yatzy",
         "ai.ten_thousand",
-        "ai.players",
         "ai.analysis.yatzy",
         "ai.analysis.ten_thousand",
         "players.ratings",

@@ -1,4 +1,4 @@
-"""Every game kind in one object: what a game of that kind is made of, and each choice it makes.
+"""What a game kind is made of: the pieces every kind's module (``games.kinds.<kind>``) fills in.
 
 In the spirit of scalachess's ``Variant``: a kind (``yatzy``, ``ten_thousand``) is one frozen
 ``Kind``, holding
@@ -12,16 +12,14 @@ In the spirit of scalachess's ``Variant``: a kind (``yatzy``, ``ten_thousand``) 
 - its automatic moves: the auto-confirm of a turn the player left waiting, where the kind has one,
   and the turn clock's stand-in for a seat whose clock ran out (the rules' ``time_out``, which
   never plays better than the player would: ``games.rules.ending``), and the moves that leave
-  the clock running (yatzy's ``select``);
-- its analysis for players (the keep preview of Dés 10 000);
+  the clock running;
+- its options: their labels, and the values a rated game allows;
+- its analysis for players, where it has one, and its preview of a move;
 - its limit of events per game, at which the move path ends a game (``max_events``).
 
-Every other module asks ``kind_for(code)`` (one dict lookup) or goes through ``KINDS``: nothing
-outside this module and ``games.rules`` tells one kind from another. A new game is one rules module,
-one presenter and one entry in ``KINDS``.
-
-Imports run one way: this module reads ``games.rules``, ``games.presenters`` and ``ai.players``,
-and none of them reads it; ``games.models`` takes the kinds' codes and names from here.
+Every other module asks ``kind_for(code)`` or goes through ``KINDS`` (``games.kinds.registry``):
+nothing outside a kind's own modules tells one kind from another. A new game is one rules module,
+one presenter and one module here that builds its ``Kind``, named in ``registry.REGISTERED``.
 """
 
 from __future__ import annotations
@@ -29,16 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _
 
-from ai import players as computer
 from ai.analysis import Analysis, Chart
-from games.presenters import ten_thousand as ten_thousand_view
-from games.presenters import yatzy as yatzy_view
-from games.rules import ten_thousand, yatzy
 from players.ratings import BASE
 
 #: What a computer seat of a level no kind offers counts as (Glicko-2's starting rating): only a
@@ -228,100 +221,6 @@ class Kind:
         return any(event.type not in self.clock_kept_by for event in events)
 
 
-def _levels(*levels: Level) -> Mapping[str, Level]:
+def levels(*levels: Level) -> Mapping[str, Level]:
+    """A kind's levels by name, in the order given (the first is offered first)."""
     return MappingProxyType({level.name: level for level in levels})
-
-
-def _yatzy_auto_confirm_seconds(state: yatzy.YatzyState) -> float:
-    """Yatzy waits for a box once the last roll is used (seeds 000/001)."""
-    waiting = not state.finished and state.rolls_left == 0 and bool(state.dice)
-    return state.options.auto_confirm_seconds if waiting else 0
-
-
-def _yatzy_rolled(events: Sequence[WireEvent]) -> bool:
-    # Marking a box (``box_selected``) buys no time: only the roll starts the delay.
-    return any(isinstance(event, yatzy.DiceRolled) for event in events)
-
-
-YATZY = Kind(
-    code="yatzy",
-    label=_("Yatzy"),
-    engine=cast(Engine, yatzy),
-    presenter=cast(Presenter, yatzy_view),
-    seats=Seats(least=1, most=6),
-    levels=_levels(
-        Level("optimal", _("optimal"), rating=1800.0),
-        Level("casual", _("casual"), rating=1400.0),
-    ),
-    default_level="optimal",
-    computer=computer.yatzy_command,
-    hint=computer.yatzy_hint,
-    # Never reached: the longest game there can be has 1,959 events (six seats, 13 turns each of
-    # 3 rolls, 20 marks, a box and a timed-out turn; the start, the end, the seats leaving).
-    max_events=2500,
-    clock_kept_by=frozenset({yatzy.BoxSelected.type}),
-    # The seeds' auto-confirm (000/001).
-    rated_presets=MappingProxyType({"auto_confirm_seconds": (3.0,)}),
-    auto_confirm=AutoConfirm(
-        seconds=_yatzy_auto_confirm_seconds,
-        restarted_by=_yatzy_rolled,
-        move=computer.yatzy_auto_confirm,
-    ),
-    analyst=Analyst(
-        analyse=computer.yatzy_analysis,
-        chart=computer.yatzy_chart,
-        values=_(
-            "Expected final scores from the exact table of the optimal player (dynamic "
-            "programming over every sheet, 254.48 from an empty sheet): a seat's value is its "
-            "points plus the expected points still to come under optimal play."
-        ),
-    ),
-)
-
-TEN_THOUSAND = Kind(
-    code="ten_thousand",
-    label=_("Dés 10 000"),
-    engine=cast(Engine, ten_thousand),
-    presenter=cast(Presenter, ten_thousand_view),
-    # "Humans + 1 AI": up to six people and at most one computer opponent.
-    seats=Seats(least=1, most=7, most_computers=1, most_people=6),
-    levels=_levels(
-        Level("expert", _("expert"), rating=1800.0),
-        Level("classic", _("classic"), rating=1450.0),
-    ),
-    default_level="expert",
-    computer=computer.ten_thousand_command,
-    hint=computer.ten_thousand_hint,
-    # A game ends at its round limit first (300 rounds: games.rules.ten_thousand.MAX_ROUNDS);
-    # this bounds the games begun before it, and a turn that would never end.
-    max_events=20000,
-    preview=ten_thousand_view.preview,
-    rated_presets=MappingProxyType({"target": ten_thousand.TARGETS}),
-    analyst=Analyst(
-        analyse=computer.ten_thousand_analysis,
-        chart=computer.ten_thousand_chart,
-        values=_(
-            "Expected points per turn from the exact single-turn table of the play that banks "
-            "the most points on average (551.55 from a fresh turn): a seat's value is its "
-            "banked total plus the expected points of the turn in play. The expert plays to "
-            "win, not for points, so it may lose points on purpose. With two seats, each "
-            "turn has the seat's chance to win before and after it, from the expert's model "
-            "of both seats playing to win (a tie counts half)."
-        ),
-        by_turn=True,
-    ),
-)
-
-_BY_CODE = {kind.code: kind for kind in (YATZY, TEN_THOUSAND)}
-#: Every kind by its code, in the order clients are offered them.
-KINDS: Mapping[str, Kind] = MappingProxyType(_BY_CODE)
-
-#: A level's label by its name, whatever the kind (a name means one level wherever it is offered).
-LEVEL_LABELS: Mapping[str, str | Promise] = MappingProxyType(
-    {level.name: level.label for kind in KINDS.values() for level in kind.levels.values()}
-)
-
-
-def kind_for(code: str) -> Kind:
-    """The kind a game's ``kind`` names (``KeyError`` for none: callers hold validated codes)."""
-    return _BY_CODE[code]

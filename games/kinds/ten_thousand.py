@@ -1,0 +1,87 @@
+"""Dés 10 000 as a game kind of this server: its computer at the table and its ``Kind``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from types import MappingProxyType
+from typing import Any, cast
+
+from django.utils.translation import gettext_lazy as _
+
+from ai.analysis import Analysis, Chart
+from ai.positions import faces_to_indices
+from games.kinds.base import Analyst, Engine, Kind, Level, Presenter, Seats, levels
+from games.presenters import ten_thousand as view
+from games.rules import ten_thousand
+from games.rules.ten_thousand import TenThousandState
+
+
+def command(state: TenThousandState, level: str = "expert") -> dict[str, Any]:
+    from ai import ten_thousand as policy
+
+    if not state.roll:
+        return {"type": "roll"}
+    faces, bank = policy.best_move(
+        state.roll,
+        state.turn_points,
+        state.totals,
+        state.turn_seat,
+        state.target,
+        state.last_round,
+        level,
+    )
+    keep = list(faces_to_indices(state.roll, faces))
+    return {"type": "bank" if bank else "roll", "keep": keep}
+
+
+def hint(state: TenThousandState) -> dict[str, Any]:
+    """The expert's move for the seat to play (its policy gives no value to show)."""
+    return {"move": command(state, "expert"), "expected_value": None, "options": []}
+
+
+def analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
+    """A played game's analysis (``ai.analysis.ten_thousand``)."""
+    from ai.analysis import ten_thousand as analysed
+
+    return analysed.analyse(events)
+
+
+def chart(analysis: Analysis) -> Chart:
+    from ai.analysis import ten_thousand as analysed
+
+    return analysed.chart(analysis)
+
+
+KIND = Kind(
+    code="ten_thousand",
+    label=_("Dés 10 000"),
+    engine=cast(Engine, ten_thousand),
+    presenter=cast(Presenter, view),
+    # "Humans + 1 AI": up to six people and at most one computer opponent.
+    seats=Seats(least=1, most=7, most_computers=1, most_people=6),
+    levels=levels(
+        Level("expert", _("expert"), rating=1800.0),
+        Level("classic", _("classic"), rating=1450.0),
+    ),
+    default_level="expert",
+    computer=command,
+    hint=hint,
+    # A game ends at its round limit first (300 rounds: games.rules.ten_thousand.MAX_ROUNDS);
+    # this bounds the games begun before it, and a turn that would never end.
+    max_events=20000,
+    preview=view.preview,
+    rated_presets=MappingProxyType({"target": ten_thousand.TARGETS}),
+    analyst=Analyst(
+        analyse=analysis,
+        chart=chart,
+        values=_(
+            "Expected points per turn from the exact single-turn table of the play that banks "
+            "the most points on average (551.55 from a fresh turn): a seat's value is its "
+            "banked total plus the expected points of the turn in play. The expert plays to "
+            "win, not for points, so it may lose points on purpose. With two seats, each "
+            "turn has the seat's chance to win before and after it, from the expert's model "
+            "of both seats playing to win (a tie counts half)."
+        ),
+        by_turn=True,
+    ),
+)
