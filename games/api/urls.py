@@ -1,8 +1,9 @@
 from django.urls import path
 
-from games.api import views
+from games.api import kinds, views
 
 urlpatterns = [
+    path("kinds/", kinds.KindListView.as_view(), name="kind-list"),
     path("games/", views.GameListCreateView.as_view(), name="game-list"),
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
     path("games/<uuid:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),

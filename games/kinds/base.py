@@ -193,6 +193,8 @@ class Kind:
     rated_presets: Mapping[str, tuple[Any, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    #: Each option's name as people read it, on a form (``GET kinds/``).
+    option_labels: Mapping[str, str | Promise] = field(default_factory=lambda: MappingProxyType({}))
 
     def level_for(self, asked: str) -> str | None:
         """The level a computer seat asked for at ``asked`` plays at (blank: the default); None if

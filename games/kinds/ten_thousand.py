@@ -71,6 +71,7 @@ KIND = Kind(
     max_events=20000,
     preview=view.preview,
     rated_presets=MappingProxyType({"target": ten_thousand.TARGETS}),
+    option_labels=MappingProxyType({"target": _("Target")}),
     analyst=Analyst(
         analyse=analysis,
         chart=chart,

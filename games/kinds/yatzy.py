@@ -122,6 +122,7 @@ KIND = Kind(
     clock_kept_by=frozenset({yatzy.BoxSelected.type}),
     # The seeds' auto-confirm (000/001).
     rated_presets=MappingProxyType({"auto_confirm_seconds": (3.0,)}),
+    option_labels=MappingProxyType({"auto_confirm_seconds": _("Auto-confirm (seconds)")}),
     auto_confirm=AutoConfirm(
         seconds=_auto_confirm_seconds,
         restarted_by=_rolled,

@@ -111,6 +111,8 @@ class Wire:
     not on the wire at all, ``from_wire`` takes it as a keyword argument. ``omitted_if_none``: a
     ``None`` is not written (the key is absent, and reads back as the field's default), so a field
     added to a form later leaves the forms written before it byte for byte as they were.
+    ``minimum``, ``maximum`` and ``choices`` tell clients what ``decode`` accepts (its schema, for
+    a form to offer): they check nothing themselves.
     """
 
     decode: Callable[[Any], Any] | None = None
@@ -118,6 +120,9 @@ class Wire:
     encode: Callable[[Any], Any] | None = None
     carried: bool = True
     omitted_if_none: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] = ()
 
 
 def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:

@@ -59,7 +59,9 @@ def check_seconds(value: object) -> float:
 @dataclass(frozen=True)
 class YatzyOptions(WireForm):
     #: Delay before the server scores a turn whose rolls are used up; 0 turns it off (seed 004).
-    auto_confirm_seconds: Annotated[float, Wire(decode=check_seconds)] = 3.0
+    auto_confirm_seconds: Annotated[
+        float, Wire(decode=check_seconds, minimum=0, maximum=MAX_AUTO_CONFIRM_SECONDS)
+    ] = 3.0
 
 
 def options_from_wire(data: Mapping[str, Any] | None) -> YatzyOptions:

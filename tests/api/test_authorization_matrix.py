@@ -179,6 +179,7 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
         (401, 201, 201, 201, 201, 201),
     ),
     (A + "leaderboards/<str:kind>/", "GET"): (to("/api/v1/leaderboards/yatzy/"), (200,) * 6),
+    (A + "kinds/", "GET"): (to("/api/v1/kinds/"), (200,) * 6),
     (A + "players/<str:username>/", "GET"): (to("/api/v1/players/{player}/"), (200,) * 6),
     (A + "players/<str:username>/stats/", "GET"): (
         to("/api/v1/players/{player}/stats/"),

@@ -133,6 +133,7 @@ def _scenario(rec: Recorder) -> None:
     rec.call(ann, "post", "/stream/tickets/")
     anyone = _client()
     rec.call(anyone, "get", "/errors/")
+    rec.call(anyone, "get", "/kinds/")
     rec.call(anyone, "get", "/errors/{code}/", code="not_your_turn")
 
     _yatzy(rec, ann, bob)

@@ -1,0 +1,147 @@
+"""``GET kinds/``: what a client needs to offer each game kind, read from the registry.
+
+A client builds its new-game and seek forms from this answer instead of its own copy of the kinds:
+each kind's name, seats, computer levels and options (a JSON Schema of the rules' options form,
+with each option's range or values, its default, the values a rated game allows and its label in
+the request's language), and which of the analysis endpoints it answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
+
+from django.conf import settings
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import cache_control
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.kinds import KINDS, Kind
+from games.rules.base import Wire
+
+_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
+
+
+def options_schema(kind: Kind) -> dict[str, Any]:
+    """The JSON Schema of the options a new game of ``kind`` takes (every one may be left out)."""
+    form = type(kind.engine.options_from_wire({}))
+    hints = get_type_hints(form, include_extras=True)
+    properties: dict[str, Any] = {}
+    for field in dataclasses.fields(form):
+        hint, wire = hints[field.name], Wire()
+        if get_origin(hint) is Annotated:
+            hint, *extras = get_args(hint)
+            wire = next((extra for extra in extras if isinstance(extra, Wire)), wire)
+        schema: dict[str, Any] = {"type": _JSON_TYPES[hint], "default": field.default}
+        if field.name in kind.option_labels:
+            schema["title"] = str(kind.option_labels[field.name])
+        if wire.choices:
+            schema["enum"] = list(wire.choices)
+        if wire.minimum is not None:
+            schema["minimum"] = wire.minimum
+        if wire.maximum is not None:
+            schema["maximum"] = wire.maximum
+        if field.name in kind.rated_presets:
+            schema["x-rated"] = list(kind.rated_presets[field.name])
+        properties[field.name] = schema
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+def kind_body(kind: Kind) -> dict[str, Any]:
+    seats = kind.seats
+    return {
+        "kind": kind.code,
+        "name": str(kind.label),
+        "seats": {
+            "least": seats.least,
+            "most": seats.most,
+            "most_computers": seats.most_computers,
+            "most_people": seats.most_people,
+        },
+        "levels": [
+            {"level": level.name, "name": str(level.label), "rating": level.rating}
+            for level in kind.levels.values()
+        ],
+        "default_level": kind.default_level,
+        "options": options_schema(kind),
+        "auto_confirm": kind.auto_confirm is not None,
+        "preview": kind.preview is not None,
+        "analysis": kind.analyst is not None,
+        "max_events": kind.max_events,
+    }
+
+
+_SEATS = inline_serializer(
+    "KindSeats",
+    {
+        "least": serializers.IntegerField(),
+        "most": serializers.IntegerField(),
+        "most_computers": serializers.IntegerField(allow_null=True, help_text="null: no limit"),
+        "most_people": serializers.IntegerField(allow_null=True, help_text="null: no limit"),
+    },
+)
+_LEVEL = inline_serializer(
+    "KindLevel",
+    {
+        "level": serializers.CharField(help_text="As a computer seat's `level` sends it"),
+        "name": serializers.CharField(help_text="In the request's language"),
+        "rating": serializers.FloatField(help_text="What a computer seat of it counts as"),
+    },
+)
+_KIND = inline_serializer(
+    "Kind",
+    {
+        "kind": serializers.CharField(help_text="As a game's `kind`"),
+        "name": serializers.CharField(help_text="In the request's language"),
+        "seats": _SEATS,
+        "levels": serializers.ListField(child=_LEVEL, help_text="The computer's, strongest first"),
+        "default_level": serializers.CharField(),
+        "options": serializers.JSONField(
+            help_text="A JSON Schema of a new game's `options`: each option's type, default, "
+            "range (`minimum`, `maximum`) or values (`enum`), label (`title`) and the values a "
+            "rated game allows (`x-rated`)"
+        ),
+        "auto_confirm": serializers.BooleanField(
+            help_text="The server ends a turn left waiting after its last roll"
+        ),
+        "preview": serializers.BooleanField(help_text="`games/{id}/preview/` answers"),
+        "analysis": serializers.BooleanField(help_text="`games/{id}/analysis/` answers"),
+        "max_events": serializers.IntegerField(help_text="A game ends at this many events"),
+    },
+)
+_KINDS = inline_serializer(
+    "Kinds",
+    {
+        "kinds": serializers.ListField(child=_KIND, help_text="In the order to offer them"),
+        "turn_clocks": serializers.ListField(
+            child=serializers.IntegerField(),
+            help_text="The turn clocks a casual game or a seek may choose (seconds per move)",
+        ),
+    },
+)
+
+
+@method_decorator(cache_control(public=True, max_age=300), name="get")
+class KindListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="kinds_list",
+        summary="The game kinds",
+        description="Every game kind this server plays, with what a client needs to offer it: "
+        "its seats, computer levels and options (with their ranges and labels).",
+        responses=_KINDS,
+        tags=["games"],
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "kinds": [kind_body(kind) for kind in KINDS.values()],
+                "turn_clocks": list(settings.TURN_CLOCK_CHOICES),
+            }
+        )
