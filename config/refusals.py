@@ -247,7 +247,7 @@ class Refusal(enum.Enum):
         "invalid_seq", BAD, _("There is no event with that number in this game."), "at"
     )
     PREVIEW_NOT_AVAILABLE = Entry(
-        "preview_not_available", BAD, _("A preview of set-aside dice is only for Dés 10 000.")
+        "preview_not_available", BAD, _("This kind of game has no preview of a move.")
     )
     GAME_NOT_ACTIVE = Entry("game_not_active", CONFLICT, _("The game is not in play."))
     GAME_NOT_STARTED = Entry("game_not_started", CONFLICT, _("The game has not started yet."))

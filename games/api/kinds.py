@@ -73,6 +73,7 @@ def kind_body(kind: Kind) -> dict[str, Any]:
         "preview": kind.preview is not None,
         "analysis": kind.analyst is not None,
         "max_events": kind.max_events,
+        "dice": kind.dice,
     }
 
 
@@ -112,6 +113,7 @@ _KIND = inline_serializer(
         "preview": serializers.BooleanField(help_text="`games/{id}/preview/` answers"),
         "analysis": serializers.BooleanField(help_text="`games/{id}/analysis/` answers"),
         "max_events": serializers.IntegerField(help_text="A game ends at this many events"),
+        "dice": serializers.IntegerField(help_text="How many dice it plays with"),
     },
 )
 _KINDS = inline_serializer(

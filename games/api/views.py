@@ -33,9 +33,8 @@ from games.api.conditional import (
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import event_body, game_body
-from games.kinds import kind_for
+from games.kinds import KINDS, kind_for
 from games.models import Game, GameStatus
-from games.rules import ten_thousand
 from players.auth import request_player
 
 MAX_EVENT_PAGE = 500
@@ -203,6 +202,12 @@ class GameStartView(APIView):
         return render_game(request, game)
 
 
+def _kinds_refusals() -> tuple[Refusal, ...]:
+    """The refusals of a move that each kind's rules add (for the schema), each once."""
+    codes = dict.fromkeys(code for kind in KINDS.values() for code in kind.refusals)
+    return tuple(Refusal.of_code(code) for code in codes)
+
+
 class GameMoveView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -236,18 +241,7 @@ class GameMoveView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
         Refusal.UNKNOWN_MOVE,
-        Refusal.INVALID_DICE_INDICES,
-        Refusal.TOO_MANY_DICE,
-        Refusal.UNKNOWN_BOX,
-        Refusal.NO_ROLLS_LEFT,
-        Refusal.HOLD_BEFORE_FIRST_ROLL,
-        Refusal.ROLL_FIRST,
-        Refusal.BOX_USED,
-        Refusal.BOX_NOT_ALLOWED,
-        Refusal.KEEP_REQUIRED,
-        Refusal.KEEP_NOT_SCORING,
-        Refusal.NOTHING_TO_KEEP,
-        Refusal.NOTHING_TO_BANK,
+        *_kinds_refusals(),
         Refusal.INVALID_CLIENT_SEED,
         Refusal.CLIENT_SEED_FIXED,
     )
@@ -456,12 +450,14 @@ class GameReplayView(APIView):
 
 
 class GamePreviewView(APIView):
-    """Dés 10 000: the points of a selection of dice before it is played (nothing is recorded)."""
+    """What a selection of dice would give before it is played (nothing is recorded), in the
+    kinds that have a preview (``Kind.preview``)."""
 
     @extend_schema(
-        summary="Preview set-aside dice (Dés 10 000)",
+        summary="Preview set-aside dice",
         description=(
-            "What setting these dice of the current roll aside would score; nothing is recorded."
+            "What setting these dice of the current roll aside would score; nothing is recorded. "
+            "Only in the kinds whose `preview` is true in `GET kinds/`."
         ),
         parameters=[
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
@@ -486,8 +482,9 @@ class GamePreviewView(APIView):
         if game.status != GameStatus.ACTIVE or game.state is None:
             raise Refusal.GAME_NOT_ACTIVE.error()
         parts = [part for part in request.query_params.get("keep", "").split(",") if part.strip()]
-        if len(parts) > ten_thousand.DICE:  # its length before its items, as a move's keep
-            raise Refusal.TOO_MANY_DICE.error(field="keep", params={"max": ten_thousand.DICE})
+        dice = kind_for(game.kind).dice
+        if len(parts) > dice:  # its length before its items, as a move's keep
+            raise Refusal.TOO_MANY_DICE.error(field="keep", params={"max": dice})
         try:
             keep = [int(part) for part in parts]
         except ValueError:
@@ -571,10 +568,10 @@ class GameAnalysisChartView(APIView):
     @extend_schema(
         summary="The analysis as a picture",
         description=(
-            "An SVG of each seat's expected final score round by round (Yatzy) or chance to win "
-            "turn by turn (Dés 10 000, two seats), with luck, skill loss and final score. Drawn "
-            "from the analysis kept per game version; a strong `ETag`: `If-None-Match` answers "
-            "304. Throttled by the `expensive` rate."
+            "An SVG of each seat's value turn by turn, as the kind's analysis measures it (an "
+            "expected final score, or a chance to win), with luck, skill loss and final score. "
+            "Drawn from the analysis kept per game version; a strong `ETag`: `If-None-Match` "
+            "answers 304. Throttled by the `expensive` rate."
         ),
         parameters=_FOLD_TAG_PARAMETERS,
         responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},

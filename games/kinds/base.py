@@ -179,6 +179,8 @@ class Kind:
     #: ``end_at_limit``: the seats placed by their totals as they stand), so that no game's log,
     #: which its replay and analysis fold, grows without bound. Well above any game played.
     max_events: int
+    #: How many dice it plays with: the most positions a move or a preview may name.
+    dice: int
     auto_confirm: AutoConfirm | None = None
     #: The types of the events that leave the turn clock as it was (and a seat idle, for a
     #: claim): marking a box buys no time.
@@ -193,6 +195,9 @@ class Kind:
     rated_presets: Mapping[str, tuple[Any, ...]] = field(
         default_factory=lambda: MappingProxyType({})
     )
+    #: The codes its rules refuse a move with, beyond those of every kind (``games.rules.ending``'s
+    #: and the move path's): the move endpoint's schema lists them.
+    refusals: tuple[str, ...] = ()
     #: Each option's name as people read it, on a form (``GET kinds/``).
     option_labels: Mapping[str, str | Promise] = field(default_factory=lambda: MappingProxyType({}))
 

@@ -69,8 +69,17 @@ KIND = Kind(
     # A game ends at its round limit first (300 rounds: games.rules.ten_thousand.MAX_ROUNDS);
     # this bounds the games begun before it, and a turn that would never end.
     max_events=20000,
+    dice=ten_thousand.DICE,
     preview=view.preview,
     rated_presets=MappingProxyType({"target": ten_thousand.TARGETS}),
+    refusals=(
+        "invalid_dice_indices",
+        "too_many_dice",
+        "keep_required",
+        "keep_not_scoring",
+        "nothing_to_keep",
+        "nothing_to_bank",
+    ),
     option_labels=MappingProxyType({"target": _("Target")}),
     analyst=Analyst(
         analyse=analysis,

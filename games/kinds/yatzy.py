@@ -119,9 +119,21 @@ KIND = Kind(
     # Never reached: the longest game there can be has 1,959 events (six seats, 13 turns each of
     # 3 rolls, 20 marks, a box and a timed-out turn; the start, the end, the seats leaving).
     max_events=2500,
+    dice=yatzy.DICE,
     clock_kept_by=frozenset({yatzy.BoxSelected.type}),
     # The seeds' auto-confirm (000/001).
     rated_presets=MappingProxyType({"auto_confirm_seconds": (3.0,)}),
+    refusals=(
+        "invalid_dice_indices",
+        "too_many_dice",
+        "unknown_box",
+        "no_rolls_left",
+        "hold_before_first_roll",
+        "roll_first",
+        "box_used",
+        "box_not_allowed",
+        "too_many_selects",
+    ),
     option_labels=MappingProxyType({"auto_confirm_seconds": _("Auto-confirm (seconds)")}),
     auto_confirm=AutoConfirm(
         seconds=_auto_confirm_seconds,

@@ -185,3 +185,25 @@ def test_no_module_tells_one_kind_from_another_but_the_kinds_and_the_rules() -> 
                 if DISPATCH.search(line):
                     found.append(f"{relative}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_the_move_refusals_each_kind_names_are_every_one_its_rules_raise() -> None:
+    from config.refusals import Refusal
+    from games.api.views import GameMoveView
+    from tests.api.test_refusals import rule_codes
+
+    named = {code for kind in KINDS.values() for code in kind.refusals}
+    for code in named:
+        Refusal.of_code(code)  # an entry of the one vocabulary
+    documented = {refusal.code for refusal in GameMoveView.post._refusals}  # type: ignore[attr-defined]
+    raised, _ = rule_codes([ROOT / "games" / "rules"])
+    # What the rules raise but a move: at a game's start (its options, its seats), and on the
+    # endpoints that end a game (ending.py's own: abort, claim, the staff's).
+    elsewhere = {"invalid_option", "invalid_seat_count"}
+    elsewhere |= {"abort_too_late", "claim_not_allowed", "seat_out", "invalid_winner"}
+    assert {code for code, where in raised.items() if "ending.py" in where} <= elsewhere | {
+        "not_your_turn",
+        "game_finished",
+    }
+    assert named <= documented
+    assert set(raised) - elsewhere <= documented

@@ -37,6 +37,8 @@ KIND = Kind(
     computer=command,
     hint=hint,
     max_events=5000,
+    dice=1,
     rated_presets=MappingProxyType({"target": (100,)}),
+    refusals=("nothing_to_bank",),
     option_labels=MappingProxyType({"target": _("Target")}),
 )
