@@ -89,7 +89,7 @@ test: install
 # The schema's example requests and answers (config/schema_examples.json), recorded from the API
 # itself in a transaction rolled back at the end. Re-run after an answer's shape changes.
 examples: migrate
-	$(BIN)/python manage.py record_api_examples
+	$(BIN)/python -m tests.contract.record_examples
 
 lint: install
 	$(BIN)/ruff check .

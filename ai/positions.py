@@ -1,5 +1,5 @@
-"""Dice by position: the computer players choose faces, the rules engines take positions (yatzy's
-``hold``, Dés 10 000's ``keep``). A leaf module, so the players and the analysis both use it
+"""Dice by position: the computer players choose faces, the rules engines take positions (the
+dice a move holds or keeps). A leaf module, so the players and the analysis both use it
 without importing each other."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
     """Positions in ``roll`` of the dice ``faces`` (first matching positions, ascending).
 
-    The computer players choose faces; the engines take positions (yatzy's ``hold``, Dés 10 000's
-    ``keep``). ``ValueError`` if ``faces`` is not a sub-multiset of ``roll``.
+    The computer players choose faces; the engines take positions (the dice a move holds or
+    keeps). ``ValueError`` if ``faces`` is not a sub-multiset of ``roll``.
     """
     free = list(enumerate(roll))
     taken: list[int] = []

@@ -1,9 +1,10 @@
 """Examples in the OpenAPI schema (a drf-spectacular postprocessing hook).
 
 Each operation's example request and success answer are real ones, recorded from the API by
-``manage.py record_api_examples`` into ``config/schema_examples.json``. Each refusal status gets an
-example problem of its first listed code, made by the same code that answers refusals
-(``config.problems``), in English, as a client at ``http://localhost:8000`` would see it.
+``make examples`` (``tests/contract/record_examples.py``) into ``config/schema_examples.json``.
+Each refusal status gets an example problem of its first listed code, made by the same code
+that answers refusals (``config.problems``), in English, as a client at
+``http://localhost:8000`` would see it.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def _made_by_hand() -> dict[str, dict[str, Any]]:
         },
         "get /metrics": {
             "200": "# HELP dice_moves_total Moves recorded\n# TYPE dice_moves_total counter\n"
-            'dice_moves_total{automatic="false",kind="yatzy"} 42.0\n'
+            f'dice_moves_total{{automatic="false",kind="{game.get("kind")}"}} 42.0\n'
         },
         "get /api-auth/login/": {"200": '<!DOCTYPE html><html>…<form method="post">…</html>'},
         "get /api/v1/games/{game_id}/stream/": {"200": event},

@@ -317,8 +317,8 @@ IDEMPOTENCY_KEY_TTL = timedelta(hours=float(os.environ.get("IDEMPOTENCY_KEY_HOUR
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dice games server API",
     "DESCRIPTION": (
-        "Play Yatzy and Dés 10 000 against people and the computer. Every move is an event; "
-        "every error has a stable `code`."
+        "Play dice games against people and the computer (`GET kinds/` lists them). Every "
+        "move is an event; every error has a stable `code`."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -435,7 +435,7 @@ if CELERY_BEAT_SCHEDULER.endswith("SingleBeatScheduler") and not REDIS_URL:
 BEAT_LEASE_KEY = os.environ.get("BEAT_LEASE_KEY", "dice:beat")
 BEAT_LEASE_SECONDS = float(os.environ.get("BEAT_LEASE_SECONDS", "10"))
 
-# Timers (the yatzy auto-confirm, the turn clock) are fired by the timers process, `manage.py
+# Timers (a kind's auto-confirm, the turn clock) are fired by the timers process, `manage.py
 # run_timers` (games.timer_runner): from a Redis sorted set when REDIS_URL is set ("redis"), else
 # from the games' deadlines in the database ("database", the embedded default). "celery" is the
 # former path, ETA tasks on the timers queue and its own worker, kept for comparison.

@@ -1,7 +1,7 @@
 """``GET games/{id}/analysis.svg``: the analysis as a picture a person reads at a glance.
 
-One line per seat over the game (``ai.analysis.Chart``: the expected final score in Yatzy, the
-chance to win in a two-seat Dés 10 000), and beside each seat its luck and skill loss. Plain SVG
+One line per seat over the game (``ai.analysis.Chart``: what the kind's analysis measures, an
+expected final score or a chance to win), and beside each seat its luck and skill loss. Plain SVG
 1.1 (no script, no external reference), every label in the request's language.
 """
 

@@ -1,4 +1,4 @@
-"""The moves the server makes by itself: computer seats and the timers (yatzy auto-confirm,
+"""The moves the server makes by itself: computer seats and the timers (a kind's auto-confirm,
 the turn clock).
 
 Each is a service that takes the one move path with ``expected_version`` set to the version it was

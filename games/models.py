@@ -55,7 +55,7 @@ class Game(models.Model):
     state = models.JSONField(_("state snapshot"), null=True, blank=True)
     # Denormalised from the state so "whose turn is it" is a query, not a fold.
     turn_seat = models.PositiveSmallIntegerField(_("seat to play"), null=True, blank=True)
-    # When the server will move for the seat to play if it stays idle (yatzy auto-confirm). The
+    # When the server will move for the seat to play if it stays idle (auto-confirm, clock). The
     # periodic sweep reads it, so a lost timer task delays the move by seconds, not forever.
     deadline_at = models.DateTimeField(_("automatic move due"), null=True, blank=True)
     last_move_at = models.DateTimeField(_("last move"), null=True, blank=True)

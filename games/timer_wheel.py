@@ -1,4 +1,4 @@
-"""The games' timers (the yatzy auto-confirm, the turn clock): where they are kept, and how a
+"""The games' timers (a kind's auto-confirm, the turn clock): where they are kept, and how a
 committed move sets its game's timer. ``games.timer_runner`` fires them.
 
 Why not Celery ETA tasks, the former path (``GAMES_TIMERS=celery`` keeps it, for comparison): every

@@ -1,10 +1,10 @@
 """When the server moves on a player's behalf: a game's timer.
 
-- Auto-confirm, where the game's kind has one (``games.kinds``; yatzy, seeds 000/001: once the
-  player has used the last roll and not scored, the server scores the turn itself after the game's
-  delay, 3 s by default; 0 turns it off).
+- Auto-confirm, where the game's kind has one (``Kind.auto_confirm``: a turn the player left
+  waiting, which the server ends itself after the game's delay; the game's options may turn it
+  off).
 - The turn clock (tournament games, and casual games that chose one): each move gives the seat to
-  play the clock afresh, but a move that buys no time (yatzy's ``select``: ``Kind.clock_kept_by``);
+  play the clock afresh, but a move that buys no time (a mark: ``Kind.clock_kept_by``);
   a seat idle that long has its turn played by the stand-in at once (``time_out``, the rules'
   weakest turn: ``games.rules.ending``), and in a rated game a second timed-out turn in a row
   makes the seat leave the game.

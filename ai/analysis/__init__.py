@@ -1,10 +1,10 @@
 """Analysis of a played game from its log: luck against skill, from the computer's exact values.
 
-Pure Python + numpy, no Django. Each game kind walks its own events (``ai.analysis.yatzy``,
-``ai.analysis.ten_thousand``) through ``Ledger``, which keeps for every seat the value of its
-position, a number of points: a roll moves it by the roll's **luck** (the value after the roll
-minus its expected value before it); a decision moves it by minus its **loss** (the value of the
-best choice minus the value of the choice made). So, for every seat,
+Pure Python + numpy, no Django. Each game kind walks its own events (``ai.analysis.<kind>``)
+through ``Ledger``, which keeps for every seat the value of its position, a number of points: a
+roll moves it by the roll's **luck** (the value after the roll minus its expected value before
+it); a decision moves it by minus its **loss** (the value of the best choice minus the value of
+the choice made). So, for every seat,
 
     value now = expected start + luck - skill loss,
 

@@ -10,7 +10,7 @@ luck minus skill loss. The expert plays to win, not for points: near the end of 
 can lose points on purpose.
 
 For two seats each turn also has the seat's chance to win before it and after it, from the
-expert's model (``win_chances``).
+expert's model (``ten_thousand_chances``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from ai.analysis import Analysis, Chart, Ledger, Turn
-from ai.analysis.win_chances import chance_to_win, modelled
+from ai.analysis.ten_thousand_chances import chance_to_win, modelled
 from ai.positions import faces_to_indices
 from ai.ten_thousand.rolls import UNIT, choices, roll_key
 from ai.ten_thousand.tables import ScoreTable, score_table

@@ -1,12 +1,12 @@
 """What a game kind is made of: the pieces every kind's module (``games.kinds.<kind>``) fills in.
 
-In the spirit of scalachess's ``Variant``: a kind (``yatzy``, ``ten_thousand``) is one frozen
+In the spirit of scalachess's ``Variant``: a kind is one frozen
 ``Kind``, holding
 
 - its rules engine (a module of ``games.rules``, see ``Engine``) and its presenter (a module of
   ``games.presenters``, see ``Presenter``: the client's view, an event's messages, the name of a
   seat setup);
-- its seats: how many, and who may sit (Dés 10 000 is "Humans + 1 AI");
+- its seats: how many, and who may sit (people and at most so many computers);
 - its computer: the levels it plays at, each with the rating it counts as, the default level, its
   move and its hint;
 - its automatic moves: the auto-confirm of a turn the player left waiting, where the kind has one,
@@ -182,6 +182,9 @@ class Kind:
     #: How many dice it plays with: the most positions a move or a preview may name.
     dice: int
     auto_confirm: AutoConfirm | None = None
+    #: Builds its computer's tables where they are missing, or loads them (into this process, so
+    #: that the first move does not wait for them), and says what it has; None: it has none.
+    tables: Callable[[], str] | None = None
     #: The types of the events that leave the turn clock as it was (and a seat idle, for a
     #: claim): marking a box buys no time.
     clock_kept_by: frozenset[str] = frozenset()

@@ -62,6 +62,15 @@ def auto_confirm_move(state: YatzyState, assisted: bool) -> dict[str, Any]:
     return {"type": "score", "box": box}
 
 
+def tables() -> str:
+    """The optimal player's strategy table, built if missing or invalid, then loaded."""
+    from ai.yatzy import load_table, start_value
+    from ai.yatzy.table import table_path
+
+    load_table()
+    return f"table {table_path()}; expected score under optimal play {start_value():.4f}"
+
+
 def hint(state: YatzyState) -> dict[str, Any]:
     """The optimal move for the seat to play, with the best five and their expected values."""
     from ai import yatzy as policy
@@ -116,6 +125,7 @@ KIND = Kind(
     default_level="optimal",
     computer=command,
     hint=hint,
+    tables=tables,
     # Never reached: the longest game there can be has 1,959 events (six seats, 13 turns each of
     # 3 rolls, 20 marks, a box and a timed-out turn; the start, the end, the seats leaving).
     max_events=2500,

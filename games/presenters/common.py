@@ -36,7 +36,7 @@ def ending_view(state: Any) -> dict[str, Any]:
 
 
 class Translated:
-    """A table of lazy strings, translated once per active language and kept: a yatzy answer shows
+    """A table of lazy strings, translated once per active language and kept: a score sheet shows
     some 150 labels, and a gettext call for each is a measurable share of a move's time."""
 
     _tables: list[Translated] = []

@@ -1,11 +1,10 @@
 """Every operation of the schema has an example request (where it takes a body) and an example of
 each answer, and every JSON example is valid under its own schema (objects closed): the examples
-(config.schema_examples, recorded by ``manage.py record_api_examples``) cannot drift from the
+(config.schema_examples, recorded by ``make examples``) cannot drift from the
 contract unnoticed."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -89,17 +88,17 @@ def test_a_recorded_example_is_a_real_answer(schema: dict[str, Any]) -> None:
 
 
 def test_the_recorder_records_every_operation_it_has_examples_for(tmp_path: Path) -> None:
-    """``manage.py record_api_examples`` still plays its scenario through today's API, and the
-    committed examples cover what it records (re-run it after changing an answer's shape)."""
+    """``make examples`` (tests.contract.record_examples) still plays its scenario through
+    today's API, and the committed examples cover what it records (re-run it after changing an
+    answer's shape)."""
     import json
-
-    from django.core.management import call_command
 
     from config.schema_examples import recorded
     from games.models import Game
+    from tests.contract.record_examples import record
 
     output = tmp_path / "examples.json"
-    call_command("record_api_examples", output=output, stdout=io.StringIO())
+    assert record(output) == len(recorded())
     fresh = json.loads(output.read_text(encoding="utf-8"))
     assert sorted(fresh) == sorted(recorded())
     assert fresh["post /api/v1/games/"]["status"] == 201

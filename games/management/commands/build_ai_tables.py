@@ -7,17 +7,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from games.kinds import KINDS
+
 
 class Command(BaseCommand):
-    help = "Build the yatzy strategy table if it is missing or invalid, and report it."
+    help = "Build each kind's computer tables if they are missing or invalid, and report them."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from ai.yatzy import load_table, start_value
-        from ai.yatzy.table import table_path
-
-        started = time.perf_counter()
-        load_table()
-        self.stdout.write(
-            f"yatzy table {table_path()} ready in {time.perf_counter() - started:.1f} s; "
-            f"expected score under optimal play {start_value():.4f}"
-        )
+        for kind in KINDS.values():
+            if kind.tables is None:
+                continue
+            started = time.perf_counter()
+            held = kind.tables()
+            self.stdout.write(
+                f"{kind.code}: {held}, ready in {time.perf_counter() - started:.1f} s"
+            )

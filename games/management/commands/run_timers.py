@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from config.worker_metrics import serve_metrics
+from games.kinds import KINDS
 from games.timer_runner import TimerRunner
 from games.timer_wheel import timers_wheel
 
@@ -18,7 +19,7 @@ log = logging.getLogger("games.timer_runner")
 
 
 class Command(BaseCommand):
-    help = "Fire the games' timers (yatzy auto-confirm, the turn clock) when they are due."
+    help = "Fire the games' timers (auto-confirm, the turn clock) when they are due."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
@@ -38,14 +39,14 @@ class Command(BaseCommand):
         serve_metrics(queues=False, what="timers")
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: runner.stop())
-        # The auto-confirm's box comes from the strategy table: load it now, not on the first
-        # timer (which would wait seconds for it).
+        # An automatic move may read a computer's tables (an auto-confirm's box): load them now,
+        # not at the first timer (which would wait seconds for them).
         started = time.perf_counter()
-        from ai.yatzy import load_table
-
-        load_table()
+        for kind in KINDS.values():
+            if kind.tables is not None:
+                kind.tables()
         log.info(
-            "timers: %s wheel, %d threads, table loaded in %.1f s; ready.",
+            "timers: %s wheel, %d threads, tables loaded in %.1f s; ready.",
             settings.GAMES_TIMERS,
             threads,
             time.perf_counter() - started,

@@ -1,4 +1,6 @@
-"""Record the schema's examples from the API itself: ``manage.py record_api_examples``.
+"""Record the schema's examples from the API itself: ``make examples``
+(``python -m tests.contract.record_examples``), a developer's tool beside the tests, which read
+what it writes.
 
 Plays one short scenario through the real views (accounts, their tokens and password, a game of
 each kind, the ending moves, a tournament's entry, an account's export and deletion) inside a
@@ -12,14 +14,20 @@ checks every example against the schema and that every operation has one).
 from __future__ import annotations
 
 import json
+import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+import django
 from django.db import transaction
 from django.test import Client, override_settings
 from django.utils import timezone
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
 
 from config.schema_examples import EXAMPLES_FILE
 from games import services
@@ -77,27 +85,22 @@ class Recorder:
         return answer
 
 
-class Command(BaseCommand):
-    help = "Record every API operation's example request and answer (config/schema_examples.json)."
-
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--output", type=Path, default=EXAMPLES_FILE)
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        output: Path = options["output"]
-        recorder = Recorder()
-        with override_settings(ALLOWED_HOSTS=["*"]):
-            try:
-                with transaction.atomic():
-                    _scenario(recorder)
-                    raise _Rollback
-            except _Rollback:
-                pass
-        output.write_text(
-            json.dumps(recorder.examples, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
-            encoding="utf-8",
-        )
-        self.stdout.write(f"{len(recorder.examples)} operations recorded in {output}")
+def record(output: Path = EXAMPLES_FILE) -> int:
+    """Play the scenario (rolled back) and write every operation's example request and answer to
+    ``output``; how many operations it recorded."""
+    recorder = Recorder()
+    with override_settings(ALLOWED_HOSTS=["*"]):
+        try:
+            with transaction.atomic():
+                _scenario(recorder)
+                raise _Rollback
+        except _Rollback:
+            pass
+    output.write_text(
+        json.dumps(recorder.examples, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
+        encoding="utf-8",
+    )
+    return len(recorder.examples)
 
 
 def _client(token: str | None = None) -> Client:
@@ -358,3 +361,8 @@ def _own_data(rec: Recorder, bob: Client, tournament_id: int) -> None:
     rec.call(dora, "get", "/accounts/me/export/")
     rec.call(dora, "get", "/accounts/me/export/download/")
     rec.call(dora, "delete", "/accounts/me/", {"password": PASSWORD})
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else EXAMPLES_FILE
+    print(f"{record(target)} operations recorded in {target}")
