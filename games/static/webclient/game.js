@@ -7,8 +7,8 @@
 
 import { clientSeed, gameStream, get, post, Problem, session } from "./api.js";
 import { h, notice } from "./dom.js";
-import { language, t } from "./i18n.js";
 import { describeEvent, drawGame } from "./drawings.js";
+import { language, t } from "./i18n.js";
 import { kindOf } from "./kinds.js";
 import { onNote } from "./notes.js";
 
