@@ -5,7 +5,6 @@ The page is the same for everyone; who is signed in, the game shown and the lang
 browser (localStorage and the URL's hash), so the view reads nothing and writes nothing.
 """
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
@@ -23,7 +22,6 @@ LANGUAGES = [
 
 @require_safe
 def play(request: HttpRequest) -> HttpResponse:
-    # The turn clocks a game or a seek may have: the seek form offers these (the API refuses others
-    # with `invalid_turn_clock`), so the page and the server cannot disagree.
-    clocks = ",".join(str(seconds) for seconds in settings.TURN_CLOCK_CHOICES)
-    return render(request, "webclient/play.html", {"languages": LANGUAGES, "turn_clocks": clocks})
+    # The game kinds and the turn clocks are not on the page: the client reads them from the API
+    # (GET kinds/), as any other client would.
+    return render(request, "webclient/play.html", {"languages": LANGUAGES})

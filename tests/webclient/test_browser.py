@@ -24,7 +24,7 @@ import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import pytest
@@ -144,6 +144,117 @@ def language(page: Page, code: str) -> None:
     expect(page.get_by_test_id("game")).to_be_visible()
 
 
+def kinds_answer(page: Page, server: LiveServer, lang: str) -> dict[str, Any]:
+    """GET kinds/ in `lang`, as the page reads it."""
+    answer = page.request.get(f"{server.url}/api/v1/kinds/", headers={"Accept-Language": lang})
+    assert answer.ok
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def expect_option_fields(page: Page, schema: dict[str, Any], prefix: str) -> None:
+    """The form's fields for a kind's options are its schema's: an `enum` a select of its values
+    with the default chosen, a number an input with its range, step and default; each labelled
+    by the schema's `title`."""
+    for name, option in schema["properties"].items():
+        field = page.get_by_test_id(f"{prefix}{name}")
+        label = page.locator("label").filter(has=field)
+        expect(label).to_contain_text(option["title"])
+        if "enum" in option:
+            expect(field.locator("option")).to_have_text([str(v) for v in option["enum"]])
+            chosen = field.evaluate("el => el.options[el.selectedIndex].text")
+            assert chosen == str(option["default"]), (name, chosen)
+            continue
+        assert option["type"] in ("integer", "number"), option
+        expect(field).to_have_attribute("type", "number")
+        for bound in ("minimum", "maximum"):
+            shown = field.get_attribute(bound[:3])
+            assert shown is not None and float(shown) == option[bound], (name, bound, shown)
+        shown = field.input_value()
+        assert float(shown) == option["default"], (name, shown)
+        step = field.get_attribute("step")
+        assert step == ("1" if option["type"] == "integer" else "any"), (name, step)
+
+
+def test_the_forms_and_boards_come_from_get_kinds(browser: Browser, server: LiveServer) -> None:
+    """The new-game form, the seek form and the leaderboards offer what GET kinds/ answers, in
+    the page's language: its kinds by name, each kind's computer levels (the default chosen),
+    its options' fields (their values or ranges and defaults), and the turn clocks."""
+    page = new_page(browser, server, DESKTOP)
+    register(page, "eve")
+    answers = {lang: kinds_answer(page, server, lang) for lang in ("en", "fr")}
+    # Two languages, two answers (the levels' names differ): each form below is in the page's.
+    assert answers["en"] != answers["fr"]
+    for lang, answer in answers.items():
+        page.get_by_test_id("language").select_option(lang)
+        names = [kind["name"] for kind in answer["kinds"]]
+        # The seek form (the lobby's): its kinds, their options, the clocks the API accepts.
+        page.get_by_test_id("nav-lobby").click()
+        seek = page.get_by_test_id("seek")
+        expect(seek.get_by_test_id("seek-kind").locator("option")).to_have_text(names)
+        clocks = seek.get_by_test_id("seek-clock").locator("option")
+        expect(clocks).to_have_count(1 + len(answer["turn_clocks"]))
+        values = clocks.evaluate_all("els => els.map((e) => e.value)")
+        assert values == ["", *(str(s) for s in answer["turn_clocks"])]
+        for kind in answer["kinds"]:
+            seek.get_by_test_id("seek-kind").select_option(kind["kind"])
+            expect_option_fields(page, kind["options"], "seek-")
+        # The new-game form: its kinds, each one's levels and options.
+        page.get_by_test_id("nav-new").click()
+        expect(page.get_by_test_id("kind").locator("option")).to_have_text(names)
+        page.get_by_test_id("add-computer").click()
+        level = page.get_by_test_id("seat-computer").get_by_test_id("level")
+        for kind in answer["kinds"]:
+            page.get_by_test_id("kind").select_option(kind["kind"])
+            expect(level.locator("option")).to_have_text([lv["name"] for lv in kind["levels"]])
+            values = level.locator("option").evaluate_all("els => els.map((e) => e.value)")
+            assert values == [lv["level"] for lv in kind["levels"]]
+            expect(level).to_have_value(kind["default_level"])
+            expect_option_fields(page, kind["options"], "")
+        # The leaderboards: one per kind, titled by its name.
+        page.get_by_test_id("nav-boards").click()
+        for kind in answer["kinds"]:
+            expect(page.get_by_test_id(f"board-{kind['kind']}").locator("h2")).to_have_text(
+                kind["name"]
+            )
+    assert errors_of(page) == []
+
+
+def test_a_kind_without_a_drawing_is_shown_plainly(browser: Browser, server: LiveServer) -> None:
+    """A kind the server plays and the client has no drawing for (here a Yatzy game's answers
+    renamed on their way to the page) is drawn by generic.js: whose turn, the totals, the
+    moves its state offers, which the player can send; not an error."""
+    page = new_page(browser, server, DESKTOP)
+    register(page, "gil")
+    page.get_by_test_id("nav-new").click()
+    page.get_by_test_id("kind").select_option("yatzy")
+    page.get_by_test_id("add-computer").click()
+    page.get_by_test_id("create").click()
+    game = page.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+
+    def renamed(route: Route) -> None:
+        body = route.fetch().json()
+        for answer in (body, body.get("game")):
+            if isinstance(answer, dict) and "kind" in answer:
+                answer["kind"] = "unknown_kind"
+        route.fulfill(json=body)
+
+    page.route(re.compile(rf"/api/v1/games/{game_id}/(moves/)?$"), renamed)
+    page.reload()
+    expect(game).to_have_attribute("data-status", "active")
+    expect(page.get_by_test_id("dice")).to_have_count(0)
+    expect(page.get_by_test_id("turn")).to_contain_text("Your turn")
+    expect(page.get_by_test_id("totals").locator("tr")).to_have_count(3)
+    before = version(page)
+    # Yatzy's roll with no dice held needs nothing more than its type.
+    page.get_by_test_id("move-roll").click()
+    expect(game).not_to_have_attribute("data-version", str(before))
+    expect(page.get_by_test_id("countdown")).to_have_count(0)
+    assert errors_of(page) == []
+
+
 def test_a_watched_game_goes_on_live_after_its_stream_was_refused(
     browser: Browser, server: LiveServer
 ) -> None:
@@ -195,12 +306,16 @@ def test_yatzy_against_the_computer(browser: Browser, server: LiveServer, shots:
     page.get_by_test_id("nav-new").click()
     page.get_by_test_id("kind").select_option("yatzy")
     page.get_by_test_id("add-computer").click()
-    # The levels read as words (in the page's language), the strongest first; sent as codes.
+    # The levels read as GET kinds/ names them (in the page's language), the strongest first;
+    # sent as codes.
+    levels = {kind["kind"]: kind["levels"] for kind in kinds_answer(page, server, "en")["kinds"]}
     level = page.get_by_test_id("seat-computer").get_by_test_id("level")
-    expect(level.locator("option")).to_have_text(["Optimal (strongest)", "Casual (easier)"])
+    expect(level.locator("option")).to_have_text([lv["name"] for lv in levels["yatzy"]])
+    assert [lv["level"] for lv in levels["yatzy"]] == ["optimal", "casual"]
     expect(level).to_have_value("optimal")
     page.get_by_test_id("kind").select_option("ten_thousand")
-    expect(level.locator("option")).to_have_text(["Expert (strongest)", "Classic (easier)"])
+    expect(level.locator("option")).to_have_text([lv["name"] for lv in levels["ten_thousand"]])
+    assert [lv["level"] for lv in levels["ten_thousand"]] == ["expert", "classic"]
     page.get_by_test_id("kind").select_option("yatzy")
     page.get_by_test_id("create").click()
     game = page.get_by_test_id("game")

@@ -5,18 +5,23 @@ from __future__ import annotations
 
 import re
 
-from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
+
+from games.kinds import KINDS
 
 MODULES = [
     "account.js",
     "app.js",
     "api.js",
     "dom.js",
+    "drawings.js",
     "game.js",
+    "generic.js",
     "i18n.js",
+    "kinds.js",
     "notes.js",
+    "options.js",
     "seeks.js",
     "tenk.js",
     "tournaments.js",
@@ -33,9 +38,10 @@ def test_the_page_loads_the_client_modules(client: Client) -> None:
     assert 'href="/static/webclient/style.css"' in page
     # The six languages of locale/, each by its own name.
     assert re.findall(r'<option value="(\w+)">', page) == ["en", "fr", "uk", "el", "hr", "ru"]
-    # The seek form offers the turn clocks the API accepts, and no other.
-    clocks = ",".join(str(seconds) for seconds in settings.TURN_CLOCK_CHOICES)
-    assert f'<body data-turn-clocks="{clocks}">' in page
+    # The kinds and the turn clocks are the API's (GET kinds/, test_browser.py): none on the page.
+    assert "<body>" in page
+    for kind in KINDS.values():
+        assert kind.code not in page and str(kind.label) not in page
 
 
 def test_every_module_and_import_is_a_static_file() -> None:
@@ -47,6 +53,23 @@ def test_every_module_and_import_is_a_static_file() -> None:
         with open(path, encoding="utf-8") as source:
             for imported in re.findall(r'from "\./([\w.]+)"', source.read()):
                 assert imported in MODULES, (name, imported)
+
+
+# The modules that may name a kind: each kind's drawing, the table of them, the words.
+NAMING_KINDS = {"yatzy.js", "tenk.js", "drawings.js", "i18n.js"}
+
+
+def test_only_the_kinds_own_modules_name_a_kind() -> None:
+    """The client builds its forms, boards and leaderboards from GET kinds/: no other module
+    keeps a copy of the kinds (their codes or names), so a kind the server adds needs no change
+    there (drawings.js draws one it does not know plainly)."""
+    for name in sorted(set(MODULES) - NAMING_KINDS):
+        path = finders.find(f"webclient/{name}")
+        assert path is not None, name
+        with open(path, encoding="utf-8") as source:
+            text = source.read()
+        for kind in KINDS.values():
+            assert kind.code not in text and str(kind.label) not in text, (name, kind.code)
 
 
 def test_the_page_only_reads(client: Client) -> None:

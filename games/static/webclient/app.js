@@ -6,8 +6,10 @@ import { api, clientSeed, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
 import { language, setLanguage, t } from "./i18n.js";
+import { kinds } from "./kinds.js";
 import { followAccount, onNote, stopFollowing } from "./notes.js";
-import { forgetSeeks, optionField, seekCard, seekPairedMeanwhile, seeksShown } from "./seeks.js";
+import { optionFields } from "./options.js";
+import { forgetSeeks, seekCard, seekPairedMeanwhile, seeksShown } from "./seeks.js";
 import { tournamentView } from "./tournaments.js";
 
 const main = document.getElementById("main");
@@ -161,20 +163,21 @@ function tournamentList(tournaments) {
     )));
 }
 
-// The computer's levels by kind, strongest first, each shown by its words (`levelOptimal`...).
-const LEVELS = { yatzy: ["optimal", "casual"], ten_thousand: ["expert", "classic"] };
-const levelWords = (code) => t(`level${code[0].toUpperCase()}${code.slice(1)}`);
-
-function newGameView() {
+/** A new game: its kind, seats and options, each kind's from GET kinds/ (kinds.js). */
+async function newGameView() {
+  const offered = (await kinds()).kinds;
   const kind = h("select", { name: "kind", testid: "kind" },
-    h("option", { value: "yatzy" }, "Yatzy"),
-    h("option", { value: "ten_thousand" }, "Dés 10 000"));
+    offered.map((k) => h("option", { value: k.kind }, k.name)));
+  const chosen = () => offered[kind.selectedIndex];
   const seats = h("ol", { class: "seats-list", testid: "seats" });
-  const options = h("div", { class: "options" });
+  const options = h("div");
   const addSeat = (type) => {
-    const level = h("select", { name: "level", testid: "level" });
+    const level = h("select", { name: "level", testid: "level", "aria-label": t("level") });
     const name = h("input", { name: "name", placeholder: t("name"), maxlength: 40 });
-    const fill = () => level.replaceChildren(...LEVELS[kind.value].map((l) => h("option", { value: l }, levelWords(l))));
+    // The kind's computer levels, strongest first, by their names; the kind's default chosen.
+    const fill = () => level.replaceChildren(...chosen().levels.map((l) => h("option", {
+      value: l.level, selected: l.level === chosen().default_level,
+    }, l.name)));
     fill();
     kind.addEventListener("change", fill);
     const row = h("li", { "data-type": type, testid: `seat-${type}` },
@@ -187,7 +190,7 @@ function newGameView() {
       : type === "hotseat" ? { type, name: name.value || t("hotseat") } : { type };
     seats.append(row);
   };
-  const paintOptions = () => options.replaceChildren(optionField(kind.value));
+  const paintOptions = () => options.replaceChildren(optionFields(chosen().options));
   kind.addEventListener("change", paintOptions);
   paintOptions();
   addSeat("me");
@@ -202,9 +205,11 @@ function newGameView() {
     h("button", { type: "submit", class: "primary", testid: "create" }, t("create")));
   form.onsubmit = async (event) => {
     event.preventDefault();
-    const body = { kind: kind.value, seats: [...seats.children].map((row) => row.seat()) };
-    const option = options.querySelector("input, select");
-    body.options = { [option.name]: Number(option.value) };
+    const body = {
+      kind: kind.value,
+      seats: [...seats.children].map((row) => row.seat()),
+      options: options.firstChild.values(),
+    };
     try {
       const game = await post("games/", body);
       // Nobody to wait for: start at once.
@@ -217,16 +222,19 @@ function newGameView() {
   return form;
 }
 
+/** One leaderboard per kind GET kinds/ lists, titled by its name; then the tournaments. */
 async function boardsView() {
-  const [yatzy, tenk] = await Promise.all([get("leaderboards/yatzy/"), get("leaderboards/ten_thousand/")]);
-  const board = (title, rows) => h("section", { class: "card" }, h("h2", {}, title),
+  const offered = (await kinds()).kinds;
+  const rows = await Promise.all(offered.map((kind) => get(`leaderboards/${kind.kind}/`)));
+  const board = (kind, rows) => h("section", { class: "card", testid: `board-${kind.kind}` },
+    h("h2", {}, kind.name),
     rows.length ? h("table", { class: "board" },
       h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")), h("th", {}, t("rating"))),
       rows.map((row, i) => h("tr", {}, h("td", {}, row.rank ?? i + 1),
         h("td", {}, h("a", { href: `#/`}, row.name ?? row.player?.name ?? row.username)),
         h("td", {}, Math.round(row.rating))))) : h("p", { class: "muted" }, t("none")));
   const tournaments = await get("tournaments/").catch(() => ({ results: [] }));
-  return h("div", { class: "lobby" }, board("Yatzy", yatzy), board("Dés 10 000", tenk),
+  return h("div", { class: "lobby" }, offered.map((kind, i) => board(kind, rows[i])),
     h("section", { class: "card" }, h("h2", {}, t("tournaments")), tournamentList(tournaments)));
 }
 
@@ -245,7 +253,7 @@ export async function route() {
       main.replaceChildren(h("p", { class: "muted" }, t("connecting")));
       await showGame(main, id, { watching: page === "watch" || !session.user });
       return;
-    } else if (page === "new" && session.user) view = newGameView();
+    } else if (page === "new" && session.user) view = await newGameView();
     else if (page === "account" && session.user) view = await accountView(route, signedOut);
     else if (page === "boards") view = await boardsView();
     else if (page === "tournament") view = await tournamentView(id, route);

@@ -7,10 +7,10 @@
 
 import { clientSeed, gameStream, get, post, Problem, session } from "./api.js";
 import { h, notice } from "./dom.js";
+import { describeEvent, drawGame } from "./drawings.js";
 import { language, t } from "./i18n.js";
+import { kindOf } from "./kinds.js";
 import { onNote } from "./notes.js";
-import { drawTenThousand } from "./tenk.js";
-import { drawYatzy } from "./yatzy.js";
 
 let current = null; // the page shown: its stream and timers, closed on leaving
 
@@ -64,27 +64,16 @@ function seatName(game, seat) {
   return game.seats[seat]?.name || `#${seat + 1}`;
 }
 
-function boxLabel(game, box) {
-  const boxes = game.state?.sheets?.[0]?.boxes || [];
-  return boxes.find((b) => b.box === box)?.label || box;
-}
-
+/** An event of the log in words: those every kind has here, the kind's own from its module
+ * (drawings.js), else the event's type. */
 function describe(game, event) {
   const d = event.data;
   const name = d.seat === undefined ? "" : seatName(game, d.seat);
   switch (event.type) {
     case "game_started": return t("started");
     case "dice_rolled": return t("rolled", { name, dice: d.dice.join(" ") });
-    case "box_selected": return t("selected", { name, box: d.box ? boxLabel(game, d.box) : "—" });
-    case "box_scored":
-      return t("scored", { name, box: boxLabel(game, d.box), points: d.points + (d.yatzy_bonus || 0) });
-    case "dice_set_aside": return t("setAside", { name, dice: d.dice.join(" "), points: d.points });
-    case "turn_banked": return t("banked", { name, points: d.points, total: d.total });
-    case "round_lost": return t("lost", { name, points: d.lost_points });
-    case "hot_dice": return t("hotDice");
-    case "last_round_started": return t("lastRound");
     case "game_finished": return t("over");
-    default: return event.type;
+    default: return describeEvent(game, event, name) ?? event.type;
   }
 }
 
@@ -124,7 +113,7 @@ export async function showGame(main, gameId, { watching }) {
     const ctx = { watching, myTurn, act, page, seatName: (s) => seatName(game, s) };
     const parts = [];
     if (game.status === "open") parts.push(openPanel(game, page));
-    if (game.state) parts.push(game.kind === "yatzy" ? drawYatzy(game, ctx) : drawTenThousand(game, ctx));
+    if (game.state) parts.push(drawGame(game, ctx));
     if (game.status === "active") parts.unshift(timerLine(game, page));
     if (game.status === "finished" || game.status === "aborted") {
       parts.unshift(resultPanel(game, watching ? null : rematchPanel(game)));
@@ -181,6 +170,9 @@ export async function showGame(main, gameId, { watching }) {
   page.read = read;
 
   page.game = await get(`games/${gameId}/`);
+  // What GET kinds/ says of the game's kind (whether the server auto-confirms its turns); a kind
+  // it no longer lists, or an answer that failed, leaves the page without the countdown.
+  page.kind = await kindOf(page.game.kind).catch(() => undefined);
   const history = await get(`games/${gameId}/events/?after=0`);
   if (current !== page) return; // left while loading
   for (const event of history.events) note(event);
@@ -212,13 +204,15 @@ export async function showGame(main, gameId, { watching }) {
   }, 250);
 }
 
-/** The game's timer (`deadline_at`): when the server plays for the seat to move. After a Yatzy
- * turn's last roll that is the auto-confirm, else the turn clock's end. Redrawn by the page's
+/** The game's timer (`deadline_at`): when the server plays for the seat to move. In a kind the
+ * server auto-confirms (GET kinds/'s `auto_confirm`), after a turn's last roll (the state's
+ * `rolls_left`) that is the auto-confirm, if the game has one; else the turn clock's end. Redrawn by the page's
  * ticker; the server's deadline, not the moment this page saw the move, so a page opened late
  * or a watcher counts the same seconds as the player. */
 function timerLine(game, page) {
   const s = game.state;
-  const autoConfirm = game.kind === "yatzy" && s?.rolls_left === 0 && s.auto_confirm_seconds > 0;
+  const autoConfirm =
+    Boolean(page.kind?.auto_confirm) && s?.rolls_left === 0 && s.auto_confirm_seconds > 0;
   const line = h("p", { class: "countdown", testid: autoConfirm ? "countdown" : "clock", hidden: true });
   const due = game.deadline_at ? Date.parse(game.deadline_at) : null;
   page.tick = () => {

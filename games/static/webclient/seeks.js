@@ -7,30 +7,15 @@
 import { api, get, post } from "./api.js";
 import { h, notice } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { kinds } from "./kinds.js";
+import { optionFields } from "./options.js";
 
-export const KIND_NAMES = { yatzy: "Yatzy", ten_thousand: "Dés 10 000" };
-
-/** The turn clocks the server allows (the page carries its TURN_CLOCK_CHOICES). */
-function turnClocks() {
-  return (document.body.dataset.turnClocks || "").split(",").filter(Boolean).map(Number);
-}
-
-/** The kind's one option as a form field (its `name` is the option's): a Yatzy game's
- * auto-confirm, a Dés 10 000 game's target. */
-export function optionField(kind, testid = "target") {
-  return kind === "yatzy"
-    ? h("label", {}, t("autoConfirm"),
-        h("input", { name: "auto_confirm_seconds", type: "number", min: 0, max: 60, value: 3 }))
-    : h("label", {}, t("target"),
-        h("select", { name: "target", testid },
-          [5000, 10000, 15000].map((v) => h("option", { value: v, selected: v === 10000 }, v))));
-}
-
-function seekLine(seek) {
+/** A seek in a few words; `names` are the kinds' by code (GET kinds/). */
+function seekLine(seek, names) {
   const clock = seek.turn_clock_seconds ? t("perMove", { s: seek.turn_clock_seconds }) : t("noClock");
   const range = seek.rating_min !== null || seek.rating_max !== null
     ? `${seek.rating_min ?? "…"}–${seek.rating_max ?? "…"}` : null;
-  return [KIND_NAMES[seek.kind] ?? seek.kind, seek.rated ? t("rated") : t("casual"), clock, range]
+  return [names[seek.kind] ?? seek.kind, seek.rated ? t("rated") : t("casual"), clock, range]
     .filter(Boolean).join(" · ");
 }
 
@@ -64,7 +49,8 @@ export const seeksShown = () => shown.length > 0;
 
 /** The lobby's card: the account's open seeks, then the form; `refresh` redraws the lobby. */
 export async function seekCard(refresh) {
-  const mine = await get("seeks/");
+  const [mine, offered] = await Promise.all([get("seeks/"), kinds()]);
+  const names = Object.fromEntries(offered.kinds.map((kind) => [kind.kind, kind.name]));
   const open = new Set(mine.map((seek) => seek.id));
   const gone = shown.filter((id) => !open.has(id));
   remember([...open]);
@@ -92,7 +78,7 @@ export async function seekCard(refresh) {
   const seeks = mine.length
     ? h("ul", { class: "games", testid: "my-seeks" }, mine.map((seek) =>
         h("li", { class: "game-row seek-row", "data-seek": seek.id, testid: "seek-row" },
-          h("span", { class: "seats" }, seekLine(seek)),
+          h("span", { class: "seats" }, seekLine(seek, names)),
           h("span", { class: "status muted" }, t("seekWaiting")),
           h("span", { class: "actions" }, withdraw(seek)))))
     : null;
@@ -100,24 +86,26 @@ export async function seekCard(refresh) {
   // redraws (a half-filled form survives, and the next seek starts from the last one's choices),
   // made anew only when the language changes.
   if (!kept || kept.language !== language()) {
-    kept = { language: language(), form: seekForm(refresh) };
+    kept = { language: language(), form: seekForm(refresh, offered) };
   }
   return h("section", { class: "card" }, h("h2", {}, t("seekOpponent")), seeks, kept.form);
 }
 
 let kept = null;
 
-function seekForm(refresh) {
+/** The seek form, its kinds, options and turn clocks from GET kinds/ (`offered`). */
+function seekForm(refresh, offered) {
   const kind = h("select", { name: "kind", testid: "seek-kind" },
-    Object.entries(KIND_NAMES).map(([value, name]) => h("option", { value }, name)));
-  const option = h("div", { class: "options" });
-  const paintOption = () => option.replaceChildren(optionField(kind.value, "seek-target"));
+    offered.kinds.map((k) => h("option", { value: k.kind }, k.name)));
+  const option = h("div");
+  const paintOption = () => option.replaceChildren(
+    optionFields(offered.kinds[kind.selectedIndex].options, "seek-"));
   kind.addEventListener("change", paintOption);
   paintOption();
   const rated = h("input", { type: "checkbox", name: "rated", testid: "seek-rated" });
   const none = h("option", { value: "" }, t("noClock"));
   const clock = h("select", { name: "turn_clock_seconds", testid: "seek-clock" }, none,
-    turnClocks().map((s) => h("option", { value: s }, t("perMove", { s }))));
+    offered.turn_clocks.map((s) => h("option", { value: s }, t("perMove", { s }))));
   // A rated game needs a clock (else the losing side could stall it for ever): no "no clock".
   rated.addEventListener("change", () => {
     none.disabled = rated.checked;
@@ -138,11 +126,10 @@ function seekForm(refresh) {
     h("button", { type: "submit", class: "primary", testid: "seek-submit" }, t("seek")));
   form.onsubmit = async (event) => {
     event.preventDefault();
-    const field = option.querySelector("input, select");
     const number = (input) => (input.value === "" ? null : Number(input.value));
     const body = {
       kind: kind.value,
-      options: { [field.name]: Number(field.value) },
+      options: option.firstChild.values(),
       rated: rated.checked,
       turn_clock_seconds: number(clock),
       rating_min: number(low),

@@ -6,6 +6,19 @@ import { percent, t } from "./i18n.js";
 
 let picked = { key: "", set: new Set() };
 
+/** A Dés 10 000 event of the game's log in words (`name`: its seat's), or undefined if not one. */
+export function describeTenThousand(game, event, name) {
+  const d = event.data;
+  switch (event.type) {
+    case "dice_set_aside": return t("setAside", { name, dice: d.dice.join(" "), points: d.points });
+    case "turn_banked": return t("banked", { name, points: d.points, total: d.total });
+    case "round_lost": return t("lost", { name, points: d.lost_points });
+    case "hot_dice": return t("hotDice");
+    case "last_round_started": return t("lastRound");
+    default: return undefined;
+  }
+}
+
 /** The points of dice set aside together from one roll, or null when a die would not count
  * (the rules' scoring, games/rules/README.md: the best split that uses every die). */
 export function selectionPoints(dice) {

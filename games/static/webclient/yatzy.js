@@ -8,6 +8,21 @@ import { t } from "./i18n.js";
 // Positions held for the next roll: the client's until it rolls (reset when the roll changes).
 let holds = { key: "", set: new Set() };
 
+function boxLabel(game, box) {
+  const boxes = game.state?.sheets?.[0]?.boxes || [];
+  return boxes.find((b) => b.box === box)?.label || box;
+}
+
+/** A Yatzy event of the game's log in words (`name`: its seat's), or undefined if not one. */
+export function describeYatzy(game, event, name) {
+  const d = event.data;
+  if (event.type === "box_selected") return t("selected", { name, box: d.box ? boxLabel(game, d.box) : "—" });
+  if (event.type === "box_scored") {
+    return t("scored", { name, box: boxLabel(game, d.box), points: d.points + (d.yatzy_bonus || 0) });
+  }
+  return undefined;
+}
+
 export function drawYatzy(game, ctx) {
   const s = game.state;
   const key = `${game.id}:${s.round}:${s.turn_seat}:${s.rolls_used}`;
