@@ -15,10 +15,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import staff
+from games.accounts.rating_void import game_ratings_void
 from games.models import Game
 from players.admin_actions import ReasonForm, each_logged, with_form, with_reason
 from players.auth import request_player
-from players.rating_void import game_ratings_void
 
 DRAW = "draw"
 

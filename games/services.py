@@ -22,6 +22,7 @@ from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from config.refusals import Refusal, refused_by_rules
 from games import event_store, fairness, followups
+from games.accounts import rating_service
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
@@ -29,7 +30,6 @@ from games.rules import DiceRoller, RuleError, ending
 from games.rules.fairness import is_client_seed
 from games.seating import controlled_seats
 from games.timers import MoveContext, deadline_after
-from players import rating_service
 from players.identity import display_name_clean
 from players.models import Player
 from players.services import player_hold

@@ -11,7 +11,7 @@ from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 
 from games import moderation
-from players import deletion
+from games.accounts import deletion
 from players.admin_actions import ReadOnlyAdmin, log, with_reason
 from players.auth import request_player
 from players.models import Player, PlayerRating, RatingChange

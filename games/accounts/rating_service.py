@@ -36,8 +36,8 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     ]
     places = [seat.place for seat in seats]
     kind = kind_for(game.kind)
-    # Its players' rows locked in one order, the one players.rating_void locks a kind's in: two
-    # rating writers never wait for each other crosswise.
+    # Its players' rows locked in one order, the one rating_void locks a kind's in: two rating
+    # writers never wait for each other crosswise.
     accounts = [seat.player_id for seat in seats if seat.player_id is not None]
     list(
         PlayerRating.objects.select_for_update()

@@ -1,0 +1,5 @@
+"""Accounts in the games: what reads both an account and its games. Ratings (a finished game
+rated, a game's rating voided), statistics, profiles and leaderboards, the account's export and
+its deletion.
+
+It stands above both ``players`` (the accounts) and the game core."""
