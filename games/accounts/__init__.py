@@ -2,4 +2,5 @@
 rated, a game's rating voided), statistics, profiles and leaderboards, the account's export and
 its deletion.
 
-It stands above both ``players`` (the accounts) and the game core."""
+It stands above both ``players`` (the accounts) and the game core: the core tells it that a game
+finished through ``games.signals.game_finished``, and does not import it."""

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from games.kinds import kind_for
-from games.models import Occupant
+from games.models import Game, Occupant
 from players import ratings as glicko
 from players.models import PlayerRating, RatingChange
 
@@ -76,6 +76,12 @@ def game_rate(*, game: Any) -> list[RatingChange]:
         row.save()
     RatingChange.objects.bulk_create(changes)
     return changes
+
+
+def game_finished_rate(sender: type[Game], *, game: Game, **kwargs: Any) -> None:
+    """``games.signals.game_finished``'s receiver: a finished game and its ratings commit
+    together."""
+    game_rate(game=game)
 
 
 def leaderboard(kind: str) -> QuerySet[PlayerRating]:
