@@ -56,7 +56,7 @@ INSTALLED_APPS = [
     "games",
     "games.tournaments",
     "games.matchmaking",
-    "games.accounts",
+    "games.accounts",  # after games: its admin adds to the games' (admin.site.unregister)
 ]
 
 # Sessions, CSRF, authentication and messages serve the admin and the browsable API. A request with

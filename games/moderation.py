@@ -1,5 +1,5 @@
-"""Moderation: ban and unban an account. The admin's actions call these (players.admin), each with
-a reason, which the admin writes to its log.
+"""Moderation: ban and unban an account. The admin's actions call these (games.accounts.admin),
+each with a reason, which the admin writes to its log.
 
 A ban makes the account inactive (sign-in and every token refused) and cuts it off
 (``player_cut_off``, which an account's deletion calls too: games.accounts.deletion): its API tokens
