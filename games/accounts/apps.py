@@ -1,11 +1,10 @@
 from django.apps import AppConfig
-from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
+    # No verbose name: the app has no models, so the admin never shows it.
     name = "games.accounts"
     label = "game_accounts"
-    verbose_name = _("Accounts in the games")
 
     def ready(self) -> None:
         # A finished game is rated in its move's transaction (games.signals): the core does not
