@@ -135,7 +135,7 @@ class Refusal(enum.Enum):
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )
-    # The account's export (players.export_files): written by the workers, then downloaded.
+    # The account's export (games.accounts.export_files): written by the workers, then downloaded.
     EXPORT_NOT_FOUND = Entry(
         "not_found",
         MISSING,

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games",
     "games.tournaments",
     "games.matchmaking",
+    "games.accounts",  # after games: its admin adds to the games' (admin.site.unregister)
 ]
 
 # Sessions, CSRF, authentication and messages serve the admin and the browsable API. A request with
@@ -305,7 +306,7 @@ REST_KNOX = {
     "TOKEN_PREFIX": "dice_",
 }
 
-# The account's export (players.export_files): written by the workers this many games a step,
+# The account's export (games.accounts.export_files): written by the workers this many games a step,
 # kept this long once ready (or once asked for, if it never is), then deleted.
 EXPORT_BATCH = 100
 EXPORT_KEEP_HOURS = float(os.environ.get("EXPORT_KEEP_HOURS", "24"))

@@ -9,6 +9,7 @@ from games import dashboard, webclient
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
+    path("", include("games.accounts.urls")),
     path("", include("games.api.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.matchmaking.urls")),

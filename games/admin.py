@@ -78,8 +78,9 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
         "finished_at", "version", "turn_seat", "state", "deadline_at", "last_move_at",
         "fair_dice",
     )  # fmt: skip
-    # Moderation (games.admin_moderation): each through the services, with a reason in the log.
-    actions = ["verify_replay", "abort", "adjudicate", "void_ratings"]
+    # Moderation (games.admin_moderation; voiding ratings: games.accounts.admin): each through
+    # the services, with a reason in the log.
+    actions = ["verify_replay", "abort", "adjudicate"]
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if lookup.split(LOOKUP_SEP, 1)[0] in SECRET_FIELDS:

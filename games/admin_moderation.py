@@ -1,6 +1,7 @@
-"""The game admin's moderation actions: call a game off, decide it, void its rating changes.
-Each asks for a reason (``players.admin_actions``), calls one service per game, and writes the
-outcome with the reason to the admin's log; a refusal is shown, and changes nothing."""
+"""The game admin's moderation actions: call a game off, decide it (voiding its rating changes is
+``games.accounts.admin``'s). Each asks for a reason (``players.admin_actions``), calls one service
+per game, and writes the outcome with the reason to the admin's log; a refusal is shown, and
+changes nothing."""
 
 from __future__ import annotations
 
@@ -18,7 +19,6 @@ from games import staff
 from games.models import Game
 from players.admin_actions import ReasonForm, each_logged, with_form, with_reason
 from players.auth import request_player
-from players.rating_void import game_ratings_void
 
 DRAW = "draw"
 
@@ -43,7 +43,7 @@ class AdjudicateForm(ReasonForm):
         self.fields["winner"].choices = choices  # type: ignore[attr-defined]
 
 
-def _game_id(game: Game) -> str:
+def game_label(game: Game) -> str:
     return str(game.pk)  # whole: the list shows ids, and a game has no other name
 
 
@@ -61,7 +61,7 @@ class GameModeration:
                 staff.game_staff_abort(game_id=game.pk, staff=me)
                 return gettext("Aborted: %(reason)s") % {"reason": reason}
 
-            each_logged(self, request, queryset, one, name=_game_id)
+            each_logged(self, request, queryset, one, name=game_label)
 
         return with_reason(
             self,
@@ -95,7 +95,7 @@ class GameModeration:
                     "reason": data["reason"],
                 }
 
-            each_logged(self, request, queryset, one, name=_game_id)
+            each_logged(self, request, queryset, one, name=game_label)
 
         return with_form(
             self,
@@ -109,40 +109,5 @@ class GameModeration:
             submit=gettext("Adjudicate"),
             form=AdjudicateForm,
             form_kwargs={"games": list(queryset.prefetch_related("seats__player"))},
-            act=act,
-        )
-
-    @admin.action(
-        description=_("Void the selected games' rating changes and recompute ratings"),
-        permissions=["change"],
-    )
-    def void_ratings(
-        self: Any, request: HttpRequest, queryset: QuerySet[Game]
-    ) -> TemplateResponse | None:
-        def act(reason: str) -> None:
-            def one(game: Game) -> str:
-                done = game_ratings_void(game_id=game.pk, reason=reason)
-                return gettext(
-                    "Rating changes voided: %(reason)s (changes voided: %(changes)d, later "
-                    "changes recomputed: %(recomputed)d, ratings moved: %(players)d)"
-                ) % {
-                    "reason": reason,
-                    "changes": done.changes,
-                    "recomputed": done.recomputed,
-                    "players": done.players,
-                }
-
-            each_logged(self, request, queryset, one, name=_game_id)
-
-        return with_reason(
-            self,
-            request,
-            queryset,
-            action="void_ratings",
-            question=gettext(
-                "Void these games' rating changes? Every rating of their game is computed again "
-                "as if they had never been rated."
-            ),
-            submit=gettext("Void"),
             act=act,
         )

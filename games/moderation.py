@@ -1,8 +1,8 @@
-"""Moderation: ban and unban an account. The admin's actions call these (players.admin), each with
-a reason, which the admin writes to its log.
+"""Moderation: ban and unban an account. The admin's actions call these (games.accounts.admin),
+each with a reason, which the admin writes to its log.
 
 A ban makes the account inactive (sign-in and every token refused) and cuts it off
-(``player_cut_off``, which an account's deletion calls too: players.deletion): its API tokens
+(``player_cut_off``, which an account's deletion calls too: games.accounts.deletion): its API tokens
 deleted, its admin and browsable-API sessions ended (found by their index, players.sessions),
 its open seeks withdrawn, its games in play resigned through the one move path and its open
 games left or cancelled (games.leaving), its entries in tournaments not yet started withdrawn,

@@ -28,8 +28,8 @@ from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import DiceRoller, RuleError, ending
 from games.rules.fairness import is_client_seed
 from games.seating import controlled_seats
+from games.signals import game_finished
 from games.timers import MoveContext, deadline_after
-from players import rating_service
 from players.identity import display_name_clean
 from players.models import Player
 from players.services import player_hold
@@ -426,8 +426,9 @@ def _append(
             game.status = GameStatus.FINISHED
             finish = next(e for e in reversed(events) if e.type == "game_finished")
             _record_results(game, state.places, finish.to_wire()["totals"])
-            # In the move's transaction: a finished game and its ratings commit together.
-            rating_service.game_rate(game=game)
+            # In the move's transaction: a finished game and its ratings (games.accounts)
+            # commit together.
+            game_finished.send(sender=Game, game=game)
     event_store.snapshot_save(game, fields)
 
     advance = followups.Advance.capture(

@@ -4,21 +4,20 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from knox.admin import AuthTokenAdmin as KnoxAuthTokenAdmin
 from knox.models import AuthToken
 
-from games import moderation
-from players import deletion
-from players.admin_actions import ReadOnlyAdmin, log, with_reason
-from players.auth import request_player
+from players.admin_actions import ReadOnlyAdmin
 from players.models import Player, PlayerRating, RatingChange
 
 
 @admin.register(Player)
 class PlayerAdmin(UserAdmin):
+    """The accounts' admin. Its actions (ban, unban, delete) reach into the games: they are
+    ``games.accounts.admin``'s, which registers this admin again with them."""
+
     list_display = ("username", "display_name", "email", "is_staff", "is_active", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
@@ -27,7 +26,6 @@ class PlayerAdmin(UserAdmin):
     )
     readonly_fields = ("deleted_at",)
     list_filter = (*UserAdmin.list_filter, ("deleted_at", admin.EmptyFieldListFilter))
-    actions = ["ban", "unban", "delete_account"]
 
     # A moderator (``change_player`` without being a superuser) moderates players: it cannot
     # raise its own powers or anyone's, nor touch a superuser's account, which would be the same.
@@ -55,130 +53,9 @@ class PlayerAdmin(UserAdmin):
         self.message_user(request, message, messages.ERROR)
         return True
 
-    @admin.action(description=_("Ban the selected players"), permissions=["change"])
-    def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
-        if self._out_of_reach(request, queryset):
-            return None
-        me = request_player(request)
-        if queryset.filter(pk=me.pk).exists():
-            self.message_user(request, gettext("You cannot ban yourself."), messages.ERROR)
-            return None
-
-        def act(reason: str) -> None:
-            for player in queryset:
-                done = moderation.player_ban(player_id=player.pk)
-                log(
-                    request,
-                    player,
-                    gettext(
-                        "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
-                        "%(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
-                        "withdrawn: %(entries)d, games "
-                        "resigned: %(resigned)d, open games left: %(left)d, open games "
-                        "cancelled: %(cancelled)d)"
-                    )
-                    % {"reason": reason, **_counts(done)},
-                )
-            self.message_user(request, gettext("Banned: %(n)d.") % {"n": len(queryset)})
-
-        return with_reason(
-            self,
-            request,
-            queryset,
-            action="ban",
-            question=gettext(
-                "Ban these players? They can no longer sign in; their tokens and sessions end, "
-                "their games in play are resigned, the open games they are in are left or "
-                "cancelled and their entries in tournaments not yet started are withdrawn."
-            ),
-            submit=gettext("Ban"),
-            act=act,
-        )
-
-    @admin.action(description=_("Unban the selected players"), permissions=["change"])
-    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
-        if self._out_of_reach(request, queryset):
-            return None
-
-        def act(reason: str) -> None:
-            for player in queryset:
-                moderation.player_unban(player_id=player.pk)
-                log(request, player, gettext("Unbanned: %(reason)s") % {"reason": reason})
-            self.message_user(request, gettext("Unbanned: %(n)d.") % {"n": len(queryset)})
-
-        return with_reason(
-            self,
-            request,
-            queryset,
-            action="unban",
-            question=gettext("Unban these players? They may sign in again."),
-            submit=gettext("Unban"),
-            act=act,
-        )
-
-    @admin.action(description=_("Delete the selected accounts"), permissions=["change"])
-    def delete_account(
-        self, request: HttpRequest, queryset: QuerySet[Player]
-    ) -> TemplateResponse | None:
-        """The account's own deletion (players.deletion), done by an admin: anonymised, not
-        erased, so its games and their logs stay."""
-        if self._out_of_reach(request, queryset):
-            return None
-        me = request_player(request)
-        if queryset.filter(pk=me.pk).exists():
-            self.message_user(
-                request, gettext("You cannot delete your own account."), messages.ERROR
-            )
-            return None
-
-        def act(reason: str) -> None:
-            for player in queryset:
-                done = deletion.account_delete(player_id=player.pk)
-                player.refresh_from_db()  # the log names the account by its new name
-                log(
-                    request,
-                    player,
-                    gettext(
-                        "Account deleted: %(reason)s (tokens revoked: %(tokens)d, sessions "
-                        "ended: %(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
-                        "withdrawn: %(entries)d, games "
-                        "resigned: %(resigned)d, open games left: %(left)d, open games "
-                        "cancelled: %(cancelled)d)"
-                    )
-                    % {"reason": reason, **_counts(done)},
-                )
-            self.message_user(request, gettext("Accounts deleted: %(n)d.") % {"n": len(queryset)})
-
-        return with_reason(
-            self,
-            request,
-            queryset,
-            action="delete_account",
-            question=gettext(
-                "Delete these accounts? Each is anonymised: its name is replaced, its email "
-                "cleared and its password made unusable; its tokens and sessions end, its games "
-                "in play are resigned and its open games left. Its games and their logs stay. "
-                "This cannot be undone."
-            ),
-            submit=gettext("Delete the accounts"),
-            act=act,
-        )
-
 
 def _superuser(request: HttpRequest) -> bool:
     return bool(getattr(request.user, "is_superuser", False))
-
-
-def _counts(done: moderation.CutOff) -> dict[str, int]:
-    return {
-        "tokens": done.tokens,
-        "sessions": done.sessions,
-        "seeks": done.seeks,
-        "entries": done.entries,
-        "resigned": done.games.resigned,
-        "left": done.games.left,
-        "cancelled": done.games.cancelled,
-    }
 
 
 @admin.register(PlayerRating)

@@ -17,11 +17,10 @@ from rest_framework.views import APIView
 
 from config.idempotency import idempotent
 from config.refusals import Refusal
-from config.schema import body_on_delete, refuses
+from config.schema import refuses
 from config.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication, request_player
-from players.deletion import account_delete_own
 from players.identity import username_normalise
 from players.models import Player
 from players.stream_tickets import stream_ticket_create
@@ -181,17 +180,11 @@ class StreamTicketView(APIView):
         return Response({"ticket": ticket, "expires_in": seconds}, status=201)
 
 
-class PasswordInput(serializers.Serializer[None]):
-    password = serializers.CharField(write_only=True, max_length=128)
-
-
 class MeView(APIView):
-    permission_classes = [IsAuthenticated]
+    """``accounts/me/``: the account of the token (its deletion, which reaches its games, is
+    ``games.accounts.api.MeView``'s, which the URL names)."""
 
-    @property
-    def throttle_scope(self) -> str | None:
-        # Deleting takes the password: as few tries as signing in has.
-        return "auth" if self.request.method == "DELETE" else None
+    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Who am I",
@@ -201,28 +194,3 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(PlayerSerializer(request_player(request)).data)
-
-    @extend_schema(
-        summary="Delete my account",
-        description=(
-            "Deletes the account, given its password: it is anonymised, not erased. Its name "
-            "becomes a placeholder everywhere (games, events, standings), its email is cleared, "
-            "its tokens and sessions end, its games in play are resigned, the open games it is "
-            "in are left or cancelled and its entries in tournaments not yet started are "
-            "withdrawn. The client seeds it gave and the names of the hot seats in its games "
-            "are blanked; every game it played keeps its whole log. Its former username is held "
-            "for `DELETED_NAME_HOLD_DAYS` (no new account takes it, `username_held`). A wrong "
-            "password changes nothing, and counts as a failed sign-in of the account."
-        ),
-        request=PasswordInput,
-        responses={204: None},
-        tags=["accounts"],
-    )
-    @body_on_delete
-    @refuses(Refusal.WRONG_PASSWORD, Refusal.LOGIN_THROTTLED, Refusal.ACCOUNT_LOCKED)
-    def delete(self, request: Request) -> Response:
-        data = parse(PasswordInput, request.data)
-        account_delete_own(
-            player=request_player(request), password=data["password"], request=request._request
-        )
-        return Response(status=204)

@@ -73,7 +73,7 @@ def skeleton_key(username: str) -> str:
     return hashlib.sha256(username_skeleton(username).encode("utf-8")).hexdigest()
 
 
-#: What a deleted account's username starts with (players.deletion).
+#: What a deleted account's username starts with (games.accounts.deletion).
 PLACEHOLDER_PREFIX = "deleted-"
 
 

@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 
 from players.identity import display_name_clean, skeleton_key, username_normalise
 
-#: The name every deleted account goes by (players.deletion), stored as its display name; shown
-#: translated.
+#: The name every deleted account goes by (games.accounts.deletion), stored as its display name;
+#: shown translated.
 DELETED_NAME = gettext_noop("Deleted player")
 
 #: Why a username may not be taken: the same name in another case or width, or a lookalike.
@@ -78,8 +78,8 @@ class Player(AbstractUser):
     # Set by migration 0008 on the accounts registered while a lookalike of theirs already was
     # (before the skeleton was unique): kept as they are, outside the uniqueness below.
     skeleton_shared = models.BooleanField(default=False, db_default=False, editable=False)
-    # Set when the account was deleted (players.deletion): its rows stay, anonymised, so the games
-    # it played keep their seats and logs.
+    # Set when the account was deleted (games.accounts.deletion): its rows stay, anonymised, so
+    # the games it played keep their seats and logs.
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
@@ -181,8 +181,8 @@ class RatingChange(models.Model):
     rating_after = models.FloatField()
     deviation_after = models.FloatField()
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Set when the staff voided the game's rating (players.rating_void): the row stays, counted
-    #: nowhere, and the ratings were replayed without it.
+    #: Set when the staff voided the game's rating (games.accounts.rating_void): the row stays,
+    #: counted nowhere, and the ratings were replayed without it.
     voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
     void_reason = models.CharField(_("why it was voided"), max_length=200, blank=True)
 
@@ -261,11 +261,12 @@ class ExportStatus(models.TextChoices):
 
 
 class AccountExport(models.Model):
-    """An account's data as one JSON document (``players.export_files``), which the workers write
-    a batch of games at a time into ``AccountExportPart`` rows, and the account downloads. One
-    per account: a new request replaces a finished one. The beat task
-    ``players.tasks.sweep_account_exports`` deletes it ``EXPORT_KEEP_HOURS`` after it was ready
-    (or asked for, if it never was) and starts again a batch that stalled."""
+    """An account's data as one JSON document (``games.accounts.export_files``), which the
+    workers write a batch of games at a time into ``AccountExportPart`` rows, and the account
+    downloads. One per account: a new request replaces a finished one. The beat task
+    ``players.tasks.sweep_account_exports`` (``games.accounts.tasks``) deletes it
+    ``EXPORT_KEEP_HOURS`` after it was ready (or asked for, if it never was) and starts again a
+    batch that stalled."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="data_export")
     status = models.CharField(max_length=8, choices=ExportStatus.choices, default="pending")

@@ -1,18 +1,13 @@
 from django.urls import path
 
-from players import api, credentials_api, export_api, profiles, stats
+from players import api, credentials_api
 
+# accounts/me/ (with its deletion), the export, profiles and leaderboards read games too: they
+# are games.accounts.urls.
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
     path("accounts/token/", api.TokenObtainView.as_view(), name="account-token"),
     path("accounts/token/revoke/", api.TokenRevokeView.as_view(), name="account-token-revoke"),
-    path("accounts/me/", api.MeView.as_view(), name="account-me"),
-    path("accounts/me/export/", export_api.ExportView.as_view(), name="account-export"),
-    path(
-        "accounts/me/export/download/",
-        export_api.ExportDownloadView.as_view(),
-        name="account-export-download",
-    ),
     path("accounts/password/", credentials_api.PasswordView.as_view(), name="account-password"),
     path("accounts/tokens/", credentials_api.TokenListView.as_view(), name="account-tokens"),
     path(
@@ -21,10 +16,4 @@ urlpatterns = [
         name="account-token-detail",
     ),
     path("stream/tickets/", api.StreamTicketView.as_view(), name="stream-ticket"),
-]
-
-urlpatterns += [
-    path("leaderboards/<str:kind>/", profiles.LeaderboardView.as_view(), name="leaderboard"),
-    path("players/<str:username>/", profiles.ProfileView.as_view(), name="player-profile"),
-    path("players/<str:username>/stats/", stats.StatsView.as_view(), name="player-stats"),
 ]

@@ -14,8 +14,8 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 from rest_framework.test import APIClient
 
+from games.accounts.deletion import seats_typed_blank
 from games.models import Game, GameEvent, Occupant, Seat
-from players.deletion import seats_typed_blank
 from players.models import Player, UsernameHold
 from players.tasks import purge_username_holds
 from tests.factories import Client, api_client, api_game, game_url
@@ -193,7 +193,7 @@ def test_the_hold_lasts_deleted_name_hold_days(settings: Settings) -> None:
 
 
 def test_a_name_deleted_twice_is_held_once(settings: Settings) -> None:
-    from players.deletion import account_delete
+    from games.accounts.deletion import account_delete
 
     zelda = api_client(OLD)
     delete(zelda)

@@ -1,9 +1,9 @@
 """The account's export (issue 15, part 6; security round two, 2): every game of the account (sat
 in or created) with its whole log, every rating change and tournament entry, as one JSON
 document. ``POST accounts/me/export/`` asks for it and reads no game; the workers write it a
-batch of games a step (``players.export_files``, each step queuing the next); ``GET`` follows it,
-``download/`` sends the stored parts, gzip-compressed or as plain JSON; the sweep deletes it
-after ``EXPORT_KEEP_HOURS`` and queues again a step that stalled.
+batch of games a step (``games.accounts.export_files``, each step queuing the next); ``GET``
+follows it, ``download/`` sends the stored parts, gzip-compressed or as plain JSON; the sweep
+deletes it after ``EXPORT_KEEP_HOURS`` and queues again a step that stalled.
 
 The steps run here as a worker runs them (``account_export_step``, then the next part); the
 real worker writes one end to end in ``tests/automation/test_worker.py``."""
@@ -22,9 +22,9 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 from rest_framework.test import APIClient
 
+from games.accounts import export, export_files, tasks
 from games.models import GameEvent
 from games.tournaments.services import tournament_register
-from players import export, export_files, tasks
 from players.models import AccountExport, AccountExportPart, Player, RatingChange
 from tests.factories import (
     Client,

@@ -31,6 +31,7 @@ GAMES = "/api/v1/games/"
 HUGE = 10_000
 # Every module whose serializers read a request (their names end in Input).
 INPUT_MODULES = [
+    "games.accounts.api",
     "games.api.serializers",
     "games.matchmaking.api",
     "games.tournaments.api",

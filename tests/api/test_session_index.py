@@ -17,8 +17,8 @@ from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 from django.contrib.sessions.models import Session
 from django.test import Client
 
+from games.accounts.deletion import account_delete
 from games.moderation import player_ban
-from players.deletion import account_delete
 from players.models import AccountSession, Player
 from tests.factories import account
 

@@ -179,7 +179,7 @@ def test_a_real_worker_fires_the_auto_confirm_and_plays_the_computer_turn(
 
 def test_a_real_worker_writes_an_accounts_export_a_step_at_a_time(worker: Worker) -> None:
     """The web request only asks; the worker writes every step (each queuing the next) and the
-    account downloads the document (players.export_files)."""
+    account downloads the document (games.accounts.export_files)."""
     import gzip
     import json
 

@@ -31,7 +31,7 @@ if __name__ == "__main__":
 
 from config.schema_examples import EXAMPLES_FILE
 from games import services
-from players import export_files
+from games.accounts import export_files
 from players.models import AccountExport, Player
 
 API = "/api/v1"

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
+from games.accounts import rating_service
 from games.kinds import kind_for
 from games.models import Game, GameStatus
 from games.tournaments.models import Tournament, TournamentStatus
-from players import rating_service
 from players import ratings as glicko
 from players.models import Player, RatingChange
 from tests.factories import account, grant, new_game, new_tournament, organiser

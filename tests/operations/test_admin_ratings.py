@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from django.contrib.admin.models import LogEntry
 
+from games.accounts.rating_service import COMPUTER_DEVIATION
+from games.accounts.stats import player_stats
 from games.kinds import kind_for
 from games.models import Game
 from games.staff import game_adjudicate
 from players import ratings as glicko
 from players.models import Player, PlayerRating, RatingChange
-from players.rating_service import COMPUTER_DEVIATION
-from players.stats import player_stats
 from tests.factories import account, new_game
 from tests.operations.staff_browser import StaffBrowser
 

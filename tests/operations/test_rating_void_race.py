@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
+from games.accounts.rating_void import game_ratings_void
 from games.models import Game
 from games.staff import game_adjudicate
 from players.models import Player, PlayerRating, RatingChange
-from players.rating_void import game_ratings_void
 from tests.factories import account, new_game
 from tests.operations.test_admin_ratings import fresh
 from tests.reliability.test_event_store import race

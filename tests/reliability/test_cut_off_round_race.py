@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from games import automation
+from games.accounts.deletion import account_delete
 from games.log_check import log_problems
 from games.models import Game, GameEvent, GameStatus
 from games.moderation import CutOff, player_ban, player_unban
 from games.tournaments import pairing as p
 from games.tournaments import services
 from games.tournaments.models import TournamentGame
-from players.deletion import account_delete
 from players.models import Player, PlayerRating, RatingChange
 from tests.factories import account, new_game, new_tournament, organiser
 from tests.races import Racer, until_one_waits_on_a_lock

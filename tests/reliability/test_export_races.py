@@ -11,8 +11,8 @@ from unittest import mock
 import pytest
 from django.db import connection, transaction
 
-from players import export_files
-from players.deletion import account_delete
+from games.accounts import export_files
+from games.accounts.deletion import account_delete
 from players.models import AccountExport, AccountExportPart, Player
 from tests.factories import account
 from tests.races import Racer, sessions_waiting_on_a_lock, until_one_waits_on_a_lock

@@ -22,11 +22,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.refusals import Refusal
+from games.accounts.rating_service import COMPUTER_DEVIATION
 from games.kinds import kind_for
 from games.models import GameId, Seat
 from players import ratings as glicko
 from players.models import PlayerRating, RatingChange
-from players.rating_service import COMPUTER_DEVIATION
 
 
 @dataclass(frozen=True)

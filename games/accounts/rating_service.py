@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from games.kinds import kind_for
-from games.models import Occupant
+from games.models import Game, Occupant
 from players import ratings as glicko
 from players.models import PlayerRating, RatingChange
 
@@ -36,8 +36,8 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     ]
     places = [seat.place for seat in seats]
     kind = kind_for(game.kind)
-    # Its players' rows locked in one order, the one players.rating_void locks a kind's in: two
-    # rating writers never wait for each other crosswise.
+    # Its players' rows locked in one order, the one rating_void locks a kind's in: two rating
+    # writers never wait for each other crosswise.
     accounts = [seat.player_id for seat in seats if seat.player_id is not None]
     list(
         PlayerRating.objects.select_for_update()
@@ -76,6 +76,12 @@ def game_rate(*, game: Any) -> list[RatingChange]:
         row.save()
     RatingChange.objects.bulk_create(changes)
     return changes
+
+
+def game_finished_rate(sender: type[Game], *, game: Game, **kwargs: Any) -> None:
+    """``games.signals.game_finished``'s receiver: a finished game and its ratings commit
+    together."""
+    game_rate(game=game)
 
 
 def leaderboard(kind: str) -> QuerySet[PlayerRating]:

@@ -2,7 +2,7 @@
 every game it sat in or created with each game's whole event log, every rating change, every
 tournament entry (its schema: ``ExportSerializer``).
 
-The document is written in pieces (``players.export_files`` stores them, a step each): its head,
+The document is written in pieces (``export_files`` stores them, a step each): its head,
 then the games a batch at a time (their events in one query per batch), then its tail; the pieces
 joined in order are the document.
 """

@@ -16,10 +16,10 @@ from rest_framework.views import APIView
 
 from config.refusals import Refusal
 from config.schema import refuses
+from games.accounts.rating_service import leaderboard
 from games.kinds import KINDS
 from games.models import Seat
 from players.models import Player, PlayerRating
-from players.rating_service import leaderboard
 
 HISTORY = 20
 

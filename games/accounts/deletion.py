@@ -31,10 +31,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 from knox.models import AuthToken
 
+from games.accounts.export_files import account_exports_delete
 from games.loading import game_with_seats
 from games.models import Game, Occupant, Seat
 from games.moderation import CutOff, player_cut_off
-from players.export_files import account_exports_delete
 from players.identity import PLACEHOLDER_PREFIX
 from players.login_guard import guard_forget
 from players.models import DELETED_NAME, IdempotencyKey, Player

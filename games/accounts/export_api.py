@@ -1,6 +1,6 @@
 """``accounts/me/export/``: the account asks for its export (``POST``), follows it (``GET``) and,
 once it is ready, downloads it (``GET accounts/me/export/download/``). The workers write it
-(``players.export_files``): no web worker reads a game for it."""
+(``games.accounts.export_files``): no web worker reads a game for it."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ from rest_framework.views import APIView
 
 from config.refusals import Refusal
 from config.schema import refuses
-from players import export_files
+from games.accounts import export_files
+from games.accounts.export import ExportSerializer
 from players.auth import request_player
-from players.export import ExportSerializer
 from players.models import AccountExport, ExportStatus
 
 

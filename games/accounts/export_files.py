@@ -1,7 +1,7 @@
 """An account's export as a file the workers write and the account downloads (``POST
 accounts/me/export/``, then ``GET accounts/me/export/`` and ``.../download/``).
 
-The document (``players.export``) is written by a Celery task, one step at a time, each step one
+The document (``export``) is written by a Celery task, one step at a time, each step one
 short transaction that writes one part: the head, then ``EXPORT_BATCH`` games with their whole
 logs, then the rating changes and tournament entries. Each step queues the next after its commit,
 so a big account's export never holds a worker for long: the computer's moves and the timers'
@@ -34,15 +34,16 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.accounts import export
 from games.models import Game
-from players import export
 from players.models import AccountExport, AccountExportPart, ExportStatus, Player
 from players.services import player_hold
 
 log = logging.getLogger(__name__)
 
-#: The task that writes a step (``players.tasks.account_export_step``), queued by name as the
-#: move path queues its own (``games.jobs``).
+#: The task that writes a step (``games.accounts.tasks.account_export_step``, under the name it
+#: had in ``players.tasks``: steps queued before may be waiting), queued by name as the move path
+#: queues its own (``games.jobs``).
 STEP_TASK = "players.tasks.account_export_step"
 #: An export that has not progressed for this long has a lost step: the sweep queues it again.
 STALLED = timedelta(minutes=2)

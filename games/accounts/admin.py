@@ -1,0 +1,195 @@
+"""The admin's actions that reach across accounts and games: ban, unban and delete an account
+(the cut-off ends its games), and void a game's rating changes.
+
+They are added to the admins of the models beneath (``players.admin``, ``games.admin``), each
+registered again here as a subclass: this app comes after both in ``INSTALLED_APPS``, and the
+autodiscovery imports the admins in that order."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import admin as game_admin
+from games import moderation
+from games.accounts import deletion
+from games.accounts.rating_void import game_ratings_void
+from games.admin_moderation import game_label
+from games.models import Game
+from players import admin as player_admin
+from players.admin_actions import each_logged, log, with_reason
+from players.auth import request_player
+from players.models import Player
+
+admin.site.unregister(Player)
+admin.site.unregister(Game)
+
+
+@admin.register(Player)
+class PlayerAdmin(player_admin.PlayerAdmin):
+    actions = ["ban", "unban", "delete_account"]
+
+    @admin.action(description=_("Ban the selected players"), permissions=["change"])
+    def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        if self._out_of_reach(request, queryset):
+            return None
+        me = request_player(request)
+        if queryset.filter(pk=me.pk).exists():
+            self.message_user(request, gettext("You cannot ban yourself."), messages.ERROR)
+            return None
+
+        def act(reason: str) -> None:
+            for player in queryset:
+                done = moderation.player_ban(player_id=player.pk)
+                log(
+                    request,
+                    player,
+                    gettext(
+                        "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
+                        "%(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                        "withdrawn: %(entries)d, games "
+                        "resigned: %(resigned)d, open games left: %(left)d, open games "
+                        "cancelled: %(cancelled)d)"
+                    )
+                    % {"reason": reason, **_counts(done)},
+                )
+            self.message_user(request, gettext("Banned: %(n)d.") % {"n": len(queryset)})
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="ban",
+            question=gettext(
+                "Ban these players? They can no longer sign in; their tokens and sessions end, "
+                "their games in play are resigned, the open games they are in are left or "
+                "cancelled and their entries in tournaments not yet started are withdrawn."
+            ),
+            submit=gettext("Ban"),
+            act=act,
+        )
+
+    @admin.action(description=_("Unban the selected players"), permissions=["change"])
+    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        if self._out_of_reach(request, queryset):
+            return None
+
+        def act(reason: str) -> None:
+            for player in queryset:
+                moderation.player_unban(player_id=player.pk)
+                log(request, player, gettext("Unbanned: %(reason)s") % {"reason": reason})
+            self.message_user(request, gettext("Unbanned: %(n)d.") % {"n": len(queryset)})
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="unban",
+            question=gettext("Unban these players? They may sign in again."),
+            submit=gettext("Unban"),
+            act=act,
+        )
+
+    @admin.action(description=_("Delete the selected accounts"), permissions=["change"])
+    def delete_account(
+        self, request: HttpRequest, queryset: QuerySet[Player]
+    ) -> TemplateResponse | None:
+        """The account's own deletion (games.accounts.deletion), done by an admin: anonymised, not
+        erased, so its games and their logs stay."""
+        if self._out_of_reach(request, queryset):
+            return None
+        me = request_player(request)
+        if queryset.filter(pk=me.pk).exists():
+            self.message_user(
+                request, gettext("You cannot delete your own account."), messages.ERROR
+            )
+            return None
+
+        def act(reason: str) -> None:
+            for player in queryset:
+                done = deletion.account_delete(player_id=player.pk)
+                player.refresh_from_db()  # the log names the account by its new name
+                log(
+                    request,
+                    player,
+                    gettext(
+                        "Account deleted: %(reason)s (tokens revoked: %(tokens)d, sessions "
+                        "ended: %(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                        "withdrawn: %(entries)d, games "
+                        "resigned: %(resigned)d, open games left: %(left)d, open games "
+                        "cancelled: %(cancelled)d)"
+                    )
+                    % {"reason": reason, **_counts(done)},
+                )
+            self.message_user(request, gettext("Accounts deleted: %(n)d.") % {"n": len(queryset)})
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="delete_account",
+            question=gettext(
+                "Delete these accounts? Each is anonymised: its name is replaced, its email "
+                "cleared and its password made unusable; its tokens and sessions end, its games "
+                "in play are resigned and its open games left. Its games and their logs stay. "
+                "This cannot be undone."
+            ),
+            submit=gettext("Delete the accounts"),
+            act=act,
+        )
+
+
+@admin.register(Game)
+class GameAdmin(game_admin.GameAdmin):
+    actions = [*game_admin.GameAdmin.actions, "void_ratings"]
+
+    @admin.action(
+        description=_("Void the selected games' rating changes and recompute ratings"),
+        permissions=["change"],
+    )
+    def void_ratings(
+        self, request: HttpRequest, queryset: QuerySet[Game]
+    ) -> TemplateResponse | None:
+        def act(reason: str) -> None:
+            def one(game: Game) -> str:
+                done = game_ratings_void(game_id=game.pk, reason=reason)
+                return gettext(
+                    "Rating changes voided: %(reason)s (changes voided: %(changes)d, later "
+                    "changes recomputed: %(recomputed)d, ratings moved: %(players)d)"
+                ) % {
+                    "reason": reason,
+                    "changes": done.changes,
+                    "recomputed": done.recomputed,
+                    "players": done.players,
+                }
+
+            each_logged(self, request, queryset, one, name=game_label)
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="void_ratings",
+            question=gettext(
+                "Void these games' rating changes? Every rating of their game is computed again "
+                "as if they had never been rated."
+            ),
+            submit=gettext("Void"),
+            act=act,
+        )
+
+
+def _counts(done: moderation.CutOff) -> dict[str, int]:
+    return {
+        "tokens": done.tokens,
+        "sessions": done.sessions,
+        "seeks": done.seeks,
+        "entries": done.entries,
+        "resigned": done.games.resigned,
+        "left": done.games.left,
+        "cancelled": done.games.cancelled,
+    }
