@@ -103,7 +103,7 @@ class Level:
     name: str
     label: str | Promise
     #: What a computer seat of this level counts as in the players' Glicko-2 ratings (with a fixed
-    #: deviation: ``players.rating_service``), and a computer entrant's seed in a tournament.
+    #: deviation: ``games.accounts.rating_service``), and a computer entrant's seed in a tournament.
     rating: float
 
 
