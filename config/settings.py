@@ -342,7 +342,6 @@ SPECTACULAR_SETTINGS = {
         "GameKindEnum": "games.models.GameKind",
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": "games.models.Occupant",
-        "YatzyBoxEnum": "games.rules.yatzy.BOXES",
     },
 }
 
