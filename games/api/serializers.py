@@ -129,7 +129,7 @@ class MoveFields(serializers.Serializer[None]):
 class MoveInput(MoveFields):
     """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
 
-    type = serializers.CharField(help_text=_("One of the moves of the game's kind"))
+    type = serializers.CharField()  # the schema's are the kinds' (games.api.schema_types)
 
     @classmethod
     def read(cls, data: Any) -> dict[str, Any]:
