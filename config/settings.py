@@ -335,7 +335,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
-        "games.api.event_types.close_event_data",  # each event's data: exactly one schema
+        "games.api.schema_forms.close_forms",  # each event's data: exactly one schema
         "games.api.stream_schema.add_streams",  # the stream tier's endpoints
         "config.schema_examples.add_examples",  # recorded requests and answers, problems
     ],
@@ -343,7 +343,6 @@ SPECTACULAR_SETTINGS = {
         "GameKindEnum": "games.kinds.registry.kind_choices",
         "GameStatusEnum": "games.models.GameStatus",
         "SeatKindEnum": "games.models.Occupant",
-        "YatzyBoxEnum": "games.rules.yatzy.BOXES",
     },
 }
 

@@ -14,12 +14,12 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.bounded_lists import BoundedListField
+from games.api import schema_forms
 from games.fairness import fairness_body
 from games.kinds import KINDS, kind_for
 from games.kinds.fields import KindChoiceField
 from games.models import Game, GameEvent, Occupant, Seat
-from games.rules import ten_thousand, yatzy
+from games.presenters.common import Message
 from games.seating import controlled_seats
 from players.identity import display_name_clean
 from players.models import Player
@@ -106,24 +106,9 @@ class JoinInput(serializers.Serializer[None]):
     )
 
 
-class MoveInput(serializers.Serializer[None]):
-    """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
-
-    type = serializers.CharField(help_text=_("yatzy: roll or score; ten_thousand: roll or bank"))
-    # The schema's words: the rules read hold and keep themselves, their length first.
-    hold = BoundedListField(
-        child=serializers.IntegerField(),
-        max_length=yatzy.DICE,
-        required=False,
-        help_text=_("yatzy roll: dice to keep"),
-    )
-    box = serializers.CharField(required=False, help_text=_("yatzy score: the box to fill"))
-    keep = BoundedListField(
-        child=serializers.IntegerField(),
-        max_length=ten_thousand.DICE,
-        required=False,
-        help_text=_("ten_thousand: positions in the current roll to set aside"),
-    )
+# What a move of any kind may carry besides its type and its kind's own fields (and the schema's
+# moves: games.api.schema_types). No docstring: it would describe every move.
+class MoveFields(serializers.Serializer[None]):
     seat = serializers.IntegerField(
         required=False, help_text=_("Optional: the seat you mean to move for")
     )
@@ -141,8 +126,11 @@ class MoveInput(serializers.Serializer[None]):
         ),
     )
 
-    # Move types the envelope's CharField accepts as they are (no blank, no NUL, no surrogate).
-    PLAIN_TYPES = frozenset({"roll", "score", "select", "bank"})
+
+class MoveInput(MoveFields):
+    """A move. ``type`` and its fields are read by the game's rules, which name what is wrong."""
+
+    type = serializers.CharField()  # the schema's are the kinds' (games.api.schema_types)
 
     @classmethod
     def read(cls, data: Any) -> dict[str, Any]:
@@ -150,7 +138,8 @@ class MoveInput(serializers.Serializer[None]):
         non-negative int) without building the serializer, which costs more than the rules'
         decision; anything else goes through the serializer, so every refusal is its own."""
         move_type = data.get("type") if isinstance(data, dict) else None
-        if isinstance(move_type, str) and move_type in cls.PLAIN_TYPES:
+        # A type the envelope's CharField takes as it is (no blank, no NUL, no surrogate).
+        if isinstance(move_type, str) and move_type.isascii() and move_type.isidentifier():
             version = data.get("expected_version")
             if "expected_version" not in data or (type(version) is int and version >= 0):
                 command = {k: v for k, v in data.items() if k != "expected_version"}
@@ -293,9 +282,7 @@ class GameSummarySerializer(GameSerializer):
         fields = [f for f in GameSerializer.Meta.fields if f != "state"]
 
 
-class MessageSerializer(serializers.Serializer[dict[str, str]]):
-    code = serializers.CharField()
-    text = serializers.CharField()
+MessageSerializer = schema_forms.serializer(Message)
 
 
 class GameEventSerializer(serializers.ModelSerializer[GameEvent]):
@@ -315,22 +302,6 @@ class GameEventSerializer(serializers.ModelSerializer[GameEvent]):
         return [] if kind is None else kind.presenter.event_messages(event.type)
 
 
-class MoveResultSerializer(serializers.Serializer[dict[str, Any]]):
-    events = GameEventSerializer(many=True)
-    game = GameSerializer()
-
-
-class EventPageSerializer(serializers.Serializer[dict[str, Any]]):
-    version = serializers.IntegerField()
-    events = GameEventSerializer(many=True)
-
-
-class ReplaySerializer(serializers.Serializer[dict[str, Any]]):
-    at = serializers.IntegerField()
-    version = serializers.IntegerField()
-    state = serializers.DictField(allow_null=True)
-
-
 class KeepPreviewSerializer(serializers.Serializer[dict[str, Any]]):
     keep = serializers.ListField(child=serializers.IntegerField())
     valid = serializers.BooleanField(help_text=_("Whether these dice may be set aside together"))
@@ -339,15 +310,6 @@ class KeepPreviewSerializer(serializers.Serializer[dict[str, Any]]):
     hot_dice = serializers.BooleanField()
     next_roll_dice = serializers.IntegerField()
     farkle_risk = serializers.FloatField(allow_null=True)
-
-
-class HintSerializer(serializers.Serializer[dict[str, Any]]):
-    move = serializers.DictField(help_text=_("The move, as it would be sent to moves/"))
-    expected_value = serializers.FloatField(
-        allow_null=True,
-        help_text=_("yatzy: the expected final score of this sheet with that move and best play"),
-    )
-    options = serializers.ListField(child=serializers.DictField(), required=False)
 
 
 class AnalysisSeatSerializer(serializers.Serializer[dict[str, Any]]):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -10,8 +10,38 @@ from django.utils import timezone, translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from games.rules.base import Doc
 
-def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, Any]:
+
+# The views every kind's view is made of: their types are the API's schema (games.api.schema_forms).
+class Message(TypedDict):
+    code: str
+    text: str
+
+
+class MoveChoice(TypedDict):
+    type: Annotated[str, Doc("A move type the seat to play may send now")]
+    label: Annotated[str, Doc("Its button's words, in the request's language")]
+
+
+class Result(TypedDict):
+    places: Annotated[list[int], Doc("Each seat's place, 1 first (ties share it)")]
+    totals: Annotated[list[int], Doc("Each seat's final total")]
+    winners: Annotated[list[int], Doc("The seats placed first")]
+    draw: bool
+
+
+class Ending(TypedDict):
+    out: Annotated[list[int], Doc("The seats that left the game, in order")]
+    timeouts: Annotated[list[int], Doc("Each seat's timed-out turns in a row")]
+    aborted: Annotated[bool, Doc("Called off: no result")]
+    adjudicated: Annotated[bool, Doc("The staff decided the result")]
+    limit_reached: Annotated[
+        bool, Doc("The game ended at a limit of its length: the highest total won")
+    ]
+
+
+def places_summary(places: Sequence[int], totals: Sequence[int]) -> Result:
     """The result block shared by every game: places, totals, winners, and whether it is a draw."""
     winners = [seat for seat, place in enumerate(places) if place == 1]
     return {
@@ -22,10 +52,8 @@ def places_summary(places: Sequence[int], totals: Sequence[int]) -> dict[str, An
     }
 
 
-def ending_view(state: Any) -> dict[str, Any]:
-    """What every game's view says of a game that may end early (``games.rules.ending``): the
-    seats that left, each seat's timed-out turns in a row, whether the game was aborted, whether
-    the staff decided its result, and whether it ended at a limit of its length."""
+def ending_view(state: Any) -> Ending:
+    """What every game's view says of a game that may end early (``games.rules.ending``)."""
     return {
         "out": list(state.out),
         "timeouts": list(state.timeouts or (0,) * state.seats),

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import common
 from games.presenters.common import Translated, ending_messages, ending_view, places_summary
 from games.rules import ten_thousand as rules
+from games.rules.base import Doc
 from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points, scoring_indices
 
 HOT_DICE = _("Hot dice!")
@@ -35,6 +37,37 @@ _WORDS = Translated(
 )
 
 
+# The client's view, whose types are the API's schema (games.api.schema_forms).
+class Kept(TypedDict):
+    dice: list[int]
+    points: int
+
+
+class TenThousandState(common.Ending):
+    target: int
+    round: Annotated[int | None, Doc("The round in play (null: a game begun before round limits)")]
+    max_rounds: Annotated[int | None, Doc("The game ends after this round, highest total first")]
+    turn_seat: Annotated[int | None, Doc("null once finished")]
+    totals: Annotated[list[int], Doc("Each seat's banked total")]
+    roll: Annotated[list[int], Doc("The current roll; empty when none is pending")]
+    scoring_indices: Annotated[list[int], Doc("Positions of the roll's dice that score")]
+    best_keep_points: int
+    kept: Annotated[list[Kept], Doc("Dice set aside this turn, group by group")]
+    turn_points: int
+    dice_in_play: int
+    must_set_aside: bool
+    can_roll: bool
+    can_bank: bool
+    farkle_risk: Annotated[float | None, Doc("The next throw's, if known")]
+    farkle_risk_by_dice: Annotated[dict[int, float], Doc("The risk of a throw of n dice, by n")]
+    hot_dice: bool
+    last_round: bool
+    last_round_trigger: int | None
+    messages: list[common.Message]
+    moves: list[common.MoveChoice]
+    result: common.Result | None
+
+
 def event_messages(event_type: str) -> list[dict[str, str]]:
     """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
@@ -48,14 +81,14 @@ def setup_label(occupants: Iterable[str]) -> str | None:
     return _WORDS["humans_plus_ai"] if "computer" in set(occupants) else None
 
 
-def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
+def present(wire_state: Mapping[str, Any]) -> TenThousandState:
     return present_rules(rules.state_from_wire(wire_state))
 
 
-def present_rules(state: rules.TenThousandState) -> dict[str, Any]:
+def present_rules(state: rules.TenThousandState) -> TenThousandState:
     """The client's view of a rules state already in hand (after a move: no JSON read again)."""
     words = _WORDS.now()
-    messages = []
+    messages: list[common.Message] = []
     if state.hot_dice and not state.finished:
         messages.append({"code": "hot_dice", "text": words["hot_dice"]})
     if state.last_round and not state.finished:

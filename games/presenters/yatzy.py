@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.presenters import common
 from games.presenters.common import Translated, ending_messages, ending_view, places_summary
 from games.rules import yatzy as rules
+from games.rules.base import Doc
 
 # Box names carry a context: "Yatzy" the box is not "Yatzy" the game (uk "Пента", el "Πέντα").
 BOX_LABELS = {
@@ -52,6 +54,46 @@ _DESCRIPTIONS = Translated(BOX_DESCRIPTIONS)
 _MOVES = Translated({**MOVE_LABELS, "must_sacrifice": MUST_SACRIFICE})
 
 
+# The client's view, whose types are the API's schema (games.api.schema_forms).
+class YatzyBox(TypedDict):
+    box: Annotated[str, rules.BOX_NAMES]
+    label: str
+    description: str
+    points: Annotated[int | None, Doc("null while empty; in legal_boxes: what it scores now")]
+
+
+class YatzySheet(TypedDict):
+    seat: int
+    boxes: list[YatzyBox]
+    upper_sum: int
+    upper_bonus: int
+    lower_sum: int
+    yatzy_bonus: int
+    total: int
+
+
+class YatzyState(common.Ending):
+    round: int
+    rounds: int
+    turn_seat: Annotated[int | None, Doc("null once finished")]
+    dice: Annotated[list[int], Doc("The five dice, 1 to 6 (empty before the turn's first roll)")]
+    held: Annotated[list[int], Doc("Positions kept from the previous roll")]
+    selected: Annotated[str | None, rules.BOX_NAMES, Doc("Marked box")]
+    rolls_used: int
+    rolls_left: int
+    can_roll: bool
+    can_score: bool
+    legal_boxes: Annotated[list[YatzyBox], Doc("The boxes you may fill now, with points")]
+    moves: list[common.MoveChoice]
+    yatzy_bonus: Annotated[int, Doc("100 if scoring now earns a Yatzy bonus")]
+    must_sacrifice: Annotated[bool, Doc("Every legal box scores 0")]
+    message: common.Message | None
+    auto_confirm_seconds: Annotated[float, Doc("0: off")]
+    selects_left: Annotated[int, Doc("Marks this turn may still make")]
+    sheets: list[YatzySheet]
+    result: common.Result | None
+
+
 def event_messages(event_type: str) -> list[dict[str, str]]:
     """Yatzy's state tells a client all it shows: only the events that end a game early (or time
     a turn out) carry a message."""
@@ -63,11 +105,11 @@ def setup_label(occupants: Iterable[str]) -> str | None:
     return None
 
 
-def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
+def present(wire_state: Mapping[str, Any]) -> YatzyState:
     return present_rules(rules.state_from_wire(wire_state))
 
 
-def present_rules(state: rules.YatzyState) -> dict[str, Any]:
+def present_rules(state: rules.YatzyState) -> YatzyState:
     """The client's view of a rules state already in hand (after a move: no JSON read again)."""
     labels, descriptions, words = _LABELS.now(), _DESCRIPTIONS.now(), _MOVES.now()
     legal = state.legal_boxes()
@@ -103,7 +145,7 @@ def present_rules(state: rules.YatzyState) -> dict[str, Any]:
 
 def _sheet(
     state: rules.YatzyState, seat: int, labels: Mapping[str, str], descriptions: Mapping[str, str]
-) -> dict[str, Any]:
+) -> YatzySheet:
     totals = state.totals(seat)
     return {
         "seat": seat,
@@ -121,13 +163,13 @@ def _sheet(
 
 def _box(
     box: str, points: int | None, labels: Mapping[str, str], descriptions: Mapping[str, str]
-) -> dict[str, Any]:
+) -> YatzyBox:
     return {"box": box, "label": labels[box], "description": descriptions[box], "points": points}
 
 
 def _moves(
     state: rules.YatzyState, legal: Mapping[str, int], words: Mapping[str, str]
-) -> list[dict[str, str]]:
+) -> list[common.MoveChoice]:
     """The moves the seat to play has now, each with its button label."""
     available = []
     if not state.finished and state.rolls_left > 0:

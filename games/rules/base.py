@@ -125,6 +125,23 @@ class Wire:
     choices: tuple[Any, ...] = ()
 
 
+@dataclass(frozen=True)
+class Doc:
+    """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]`` (the
+    wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read."""
+
+    text: str = ""
+    max_items: int | None = None
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The strings a field may be: one set, the schema's enum ``name``, wherever it is used."""
+
+    name: str
+    values: tuple[str, ...]
+
+
 def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:
     try:
         return require_dice(faces)

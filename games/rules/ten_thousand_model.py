@@ -15,6 +15,7 @@ from games.rules.base import (
     OMITTED_IF_NONE,
     CommandSeat,
     Dice,
+    Doc,
     RuleError,
     TaggedUnion,
     Wire,
@@ -97,7 +98,7 @@ class Roll(WireForm):
 
     type: ClassVar[str] = "roll"
     seat: CommandSeat
-    keep: Keep = ()
+    keep: Annotated[Keep, Doc("Positions of the current roll to set aside first", DICE)] = ()
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ class Bank(WireForm):
 
     type: ClassVar[str] = "bank"
     seat: CommandSeat
-    keep: Keep = ()
+    keep: Annotated[Keep, Doc("Positions of the current roll to set aside, then bank", DICE)] = ()
 
 
 Command: TypeAlias = Roll | Bank | ending.Command

@@ -17,6 +17,7 @@ from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.fairness import Commitment
 from games.rules.yatzy_model import (
+    BOX_NAMES,
     DICE,
     MAX_SEATS,
     MAX_SELECTS_PER_TURN,
@@ -61,6 +62,7 @@ from games.rules.yatzy_scoring import (
 
 __all__ = [
     "BOXES",
+    "BOX_NAMES",
     "DICE",
     "LOWER_BOXES",
     "MAX_SEATS",

@@ -14,8 +14,10 @@ from typing import Annotated, Any, ClassVar, TypeAlias
 from games.rules import base, ending
 from games.rules.base import (
     OMITTED_IF_NONE,
+    Choices,
     CommandSeat,
     Dice,
+    Doc,
     RuleError,
     TaggedUnion,
     Wire,
@@ -95,6 +97,10 @@ def check_hold(hold: object) -> tuple[int, ...]:
     return indices
 
 
+#: The boxes' names, as the API's schema names their set.
+BOX_NAMES = Choices("YatzyBoxEnum", BOXES)
+
+
 def check_box(box: object) -> str:
     if not isinstance(box, str) or box not in BOXES:
         raise RuleError("unknown_box", field="box")
@@ -109,15 +115,16 @@ def check_selection(box: object) -> str | None:
 class Roll(WireForm):
     type: ClassVar[str] = "roll"
     seat: CommandSeat
-    #: Indices (0-4) of the current dice to keep; the other positions are thrown again.
-    hold: Annotated[tuple[int, ...], Wire(decode=read_hold)] = ()
+    hold: Annotated[
+        tuple[int, ...], Wire(decode=read_hold), Doc("Positions (0-4) of the dice to keep", DICE)
+    ] = ()
 
 
 @dataclass(frozen=True)
 class Score(WireForm):
     type: ClassVar[str] = "score"
     seat: CommandSeat
-    box: Annotated[str, Wire(decode=check_box)]
+    box: Annotated[str, Wire(decode=check_box), BOX_NAMES, Doc("The box to fill")]
 
 
 @dataclass(frozen=True)
@@ -127,7 +134,12 @@ class Select(WireForm):
 
     type: ClassVar[str] = "select"
     seat: CommandSeat
-    box: Annotated[str | None, Wire(decode=check_selection)]
+    box: Annotated[
+        str | None,
+        Wire(decode=check_selection),
+        BOX_NAMES,
+        Doc("The box to mark; null: none"),
+    ]
 
 
 Command: TypeAlias = Roll | Score | Select | ending.Command
@@ -228,7 +240,7 @@ def _box_on_wire(box: str) -> str:
 
 
 #: The name of one of the 13 boxes.
-Box = Annotated[str, Wire(check=_box_on_wire)]
+Box = Annotated[str, Wire(check=_box_on_wire), BOX_NAMES]
 
 
 def _sheet_to_wire(sheet: tuple[int | None, ...]) -> dict[str, int | None]:

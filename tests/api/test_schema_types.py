@@ -140,3 +140,20 @@ def test_the_account_streams_notes_are_their_schemas(components: dict[str, Any])
     assert opening
     for note in opening:
         check(components, "YourTurnNote", note)
+
+
+def test_the_schema_reads_the_kinds_only_through_the_kinds() -> None:
+    """Each kind's state, moves and events are derived from its own modules (its presenter's
+    view, its rules' forms) through ``games.kinds.KINDS``: the API's schema modules import no
+    kind's rules or presenter."""
+    import re
+    from pathlib import Path
+
+    from games.kinds import KINDS
+
+    folder = Path(__file__).resolve().parents[2] / "games" / "api"
+    named = re.compile(rf"games\.(rules|presenters)(\.| import .*\b)({'|'.join(KINDS)})\b")
+    for module in ("schema_forms.py", "schema_types.py", "serializers.py"):
+        source = (folder / module).read_text()
+        assert [line for line in source.splitlines() if named.search(line)] == [], module
+    assert named.search("from games.rules import ten_thousand, yatzy")  # what it looks for

@@ -1,0 +1,124 @@
+"""The API schema of a typed structure, derived from its type: a rules wire form (a frozen
+dataclass, ``games.rules.base.WireForm``) or a presenter's view (a ``TypedDict``), as a serializer
+drf-spectacular describes. ``X | None`` is nullable, nested types are their own components, named
+after them (with a prefix where two kinds' share a name: ``YatzyDiceRolled``); ``Annotated`` marks
+give the rest (``Doc``, ``Choices``). A wire form's schema is closed (``close_forms``): the rules
+write exactly its fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from dataclasses import MISSING
+from typing import Annotated, Any, get_args, get_origin, get_type_hints, is_typeddict
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.rules.base import Choices, Doc, Wire, WireForm
+
+Field = serializers.Field[Any, Any, Any, Any]
+Made = type[serializers.Serializer[Any]]
+
+#: The component names of the closed schemas (``close_forms`` closes them).
+CLOSED: set[str] = set()
+_MADE: dict[str, Made] = {}
+_SIMPLE: dict[Any, type[Field]] = {
+    int: serializers.IntegerField,
+    float: serializers.FloatField,
+    bool: serializers.BooleanField,
+    str: serializers.CharField,
+}
+
+
+def camel(code: str) -> str:
+    """A kind's or a move's code as a component name's part: ``ten_thousand``, ``TenThousand``."""
+    return "".join(part.capitalize() for part in code.split("_"))
+
+
+def field(hint: Any, choices: Choices | None = None, **options: Any) -> Field:
+    """The DRF field of a value of type ``hint`` as JSON, made with ``options`` (which take the
+    place of its ``Doc``'s)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Annotated:
+        for mark in hint.__metadata__:
+            if isinstance(mark, Choices):
+                choices = mark
+            elif isinstance(mark, Doc):
+                given = {"help_text": mark.text, "max_length": mark.max_items}
+                options = {**{key: value for key, value in given.items() if value}, **options}
+        return field(args[0], choices, **options)
+    if origin in (typing.Union, types.UnionType):
+        (present,) = (arg for arg in args if arg is not type(None))
+        return field(present, choices, **{**options, "allow_null": True})
+    if origin in (tuple, list):
+        return serializers.ListField(child=field(args[0], choices), **options)
+    if origin is dict:
+        return serializers.DictField(child=field(args[1]), **options)
+    if choices is not None:
+        return _enum(choices)(**options)
+    if hint in _SIMPLE:
+        return _SIMPLE[hint](**options)
+    if is_typeddict(hint) or (isinstance(hint, type) and issubclass(hint, WireForm)):
+        return serializer(hint)(**options)
+    return serializers.JSONField(**options)
+
+
+def doc(hint: Any) -> str:
+    """The words of ``hint``'s ``Doc``, if it has one."""
+    marks = getattr(hint, "__metadata__", ())
+    return next((mark.text for mark in marks if isinstance(mark, Doc)), "")
+
+
+def form_fields(form: type[Any]) -> dict[str, tuple[Any, bool]]:
+    """The type of each field of ``form`` on the wire (a command's seat is not), and whether it
+    is required (a wire form takes a missing field's default)."""
+    hints = get_type_hints(form, include_extras=True)
+    if is_typeddict(form):
+        return {key: (hint, key in form.__required_keys__) for key, hint in hints.items()}
+    found = {}
+    for declared in dataclasses.fields(form):
+        hint = hints[declared.name]
+        if all(m.carried for m in getattr(hint, "__metadata__", ()) if isinstance(m, Wire)):
+            needed = declared.default is MISSING and declared.default_factory is MISSING
+            found[declared.name] = (hint, needed)
+    return found
+
+
+def serializer(form: type[Any], prefix: str = "", **first: Field) -> Made:
+    """The serializer of ``form`` (a wire form or a ``TypedDict``), named ``prefix`` + its name,
+    with the fields ``first`` before its own (an event's ``type``)."""
+    name = f"{prefix}{form.__name__}"
+    if name not in _MADE:
+        attrs: dict[str, Any] = dict(first, __doc__=form.__doc__ if is_typeddict(form) else None)
+        for key, (hint, required) in form_fields(form).items():
+            attrs[key] = field(hint, required=required)
+        if not is_typeddict(form):
+            CLOSED.add(name)
+        _MADE[name] = type(f"{name}Serializer", (serializers.Serializer,), attrs)
+    return _MADE[name]
+
+
+@functools.cache
+def _enum(choices: Choices) -> type[serializers.ChoiceField]:
+    """The field of one of ``choices``: their enum one component, whichever fields use it."""
+
+    @extend_schema_field(
+        {"type": "string", "enum": list(choices.values)}, component_name=choices.name
+    )
+    class Named(serializers.ChoiceField):
+        def __init__(self, **options: Any) -> None:
+            super().__init__(choices.values, **options)
+
+    return Named
+
+
+def close_forms(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular's postprocessing hook: the wire forms' schemas closed."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if name in CLOSED and schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    return result
