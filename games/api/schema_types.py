@@ -14,10 +14,13 @@ the schema built from them, so they cannot drift unnoticed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any, get_args, get_type_hints
 
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -26,24 +29,47 @@ from games.api import serializers as s
 from games.kinds import KINDS, Kind
 from games.rules import ending
 
-#: Each kind's state, by its code.
-STATES = {
-    code: schema_forms.serializer(get_type_hints(kind.presenter.present_rules)["return"])
-    for code, kind in KINDS.items()
-}
+
+class KindsProxy(PolymorphicProxySerializer):
+    """A ``oneOf`` over the kinds registered when the schema is built (not when this module was
+    imported: a kind a test registers shows too), each kind's serializers made once."""
+
+    def __init__(self, *, make: Callable[[tuple[str, ...]], Any], **kwargs: Any) -> None:
+        self.make = make
+        super().__init__(serializers=lambda: make(tuple(KINDS)), **kwargs)
+
+    @property
+    def serializers(self) -> Any:
+        return self.make(tuple(KINDS))
+
+    @serializers.setter
+    def serializers(self, value: Any) -> None:
+        pass
 
 
-def _game(kind: Kind) -> schema_forms.Made:
+class KindsProxyExtension(PolymorphicProxySerializerExtension):
+    """drf-spectacular maps a proxy by its exact class: this one maps ``KindsProxy`` as its own."""
+
+    target_class = "games.api.schema_types.KindsProxy"
+
+
+@cache
+def _state(code: str) -> schema_forms.Made:
+    return schema_forms.serializer(get_type_hints(KINDS[code].presenter.present_rules)["return"])
+
+
+@cache
+def _game(code: str) -> schema_forms.Made:
     attrs = {
-        "kind": serializers.ChoiceField(choices=[kind.code]),
-        "state": STATES[kind.code](allow_null=True, help_text="null until the game starts"),
+        "kind": serializers.ChoiceField(choices=[code]),
+        "state": _state(code)(allow_null=True, help_text="null until the game starts"),
     }
-    return type(f"{schema_forms.camel(kind.code)}GameSerializer", (s.GameSerializer,), attrs)
+    return type(f"{schema_forms.camel(code)}GameSerializer", (s.GameSerializer,), attrs)
 
 
-GAME = PolymorphicProxySerializer(
+GAME = KindsProxy(
     component_name="Game",
-    serializers={code: _game(kind) for code, kind in KINDS.items()},
+    make=lambda codes: {code: _game(code) for code in codes},
     resource_type_field_name="kind",
     many=False,
 )
@@ -68,18 +94,17 @@ def _move(move_type: str, forms: list[tuple[Kind, Any]]) -> schema_forms.Made:
     return type(f"{schema_forms.camel(move_type)}MoveSerializer", (s.MoveFields,), attrs)
 
 
-def _moves() -> dict[str, serializers.Serializer[Any] | schema_forms.Made]:
+@cache
+def _moves(codes: tuple[str, ...]) -> dict[str, serializers.Serializer[Any] | schema_forms.Made]:
     by_type: dict[str, list[tuple[Kind, Any]]] = {}
-    for kind in KINDS.values():
+    for kind in map(KINDS.__getitem__, codes):
         for form in get_args(getattr(kind.engine, "Command")):  # noqa: B009  (no Engine attribute)
             if form.type not in ending.TYPES:  # the seat's moves, not the endpoints' or the staff's
                 by_type.setdefault(form.type, []).append((kind, form))
     return {move_type: _move(move_type, forms) for move_type, forms in by_type.items()}
 
 
-MOVE = PolymorphicProxySerializer(
-    component_name="Move", serializers=_moves(), resource_type_field_name="type", many=False
-)
+MOVE = KindsProxy(component_name="Move", make=_moves, resource_type_field_name="type", many=False)
 
 
 def _type_field(value: str) -> serializers.CharField:
@@ -99,9 +124,10 @@ def _signature(form: Any) -> str:
     return repr((getattr(form, "type", None), fields))
 
 
-def _event_data() -> list[serializers.Serializer[Any] | schema_forms.Made]:
+@cache
+def _event_data(codes: tuple[str, ...]) -> list[serializers.Serializer[Any] | schema_forms.Made]:
     by_signature: dict[str, schema_forms.Made] = {}
-    for kind in KINDS.values():
+    for kind in map(KINDS.__getitem__, codes):
         prefix = schema_forms.camel(kind.code)
         for form in get_args(getattr(kind.engine, "Event")):  # noqa: B009  (no Engine attribute)
             signature = _signature(form)
@@ -111,8 +137,8 @@ def _event_data() -> list[serializers.Serializer[Any] | schema_forms.Made]:
     return list(by_signature.values())
 
 
-EVENT_DATA = PolymorphicProxySerializer(
-    component_name="EventData", serializers=_event_data(), resource_type_field_name=None, many=False
+EVENT_DATA = KindsProxy(
+    component_name="EventData", make=_event_data, resource_type_field_name=None, many=False
 )
 
 
@@ -132,7 +158,10 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
     move = MOVE
     expected_value = serializers.FloatField(
         allow_null=True,
-        help_text=_("yatzy: the expected final score of this sheet with that move and best play"),
+        help_text=_(
+            "The expected value of the position after that move, as the kind's computer "
+            "counts it (null where it counts none)"
+        ),
     )
     options = serializers.ListField(child=serializers.DictField(), required=False)
 
@@ -140,9 +169,9 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
 class ReplaySerializer(serializers.Serializer[dict[str, Any]]):
     at = serializers.IntegerField()
     version = serializers.IntegerField()
-    state = PolymorphicProxySerializer(
+    state = KindsProxy(
         component_name="GameState",
-        serializers=list(STATES.values()),
+        make=lambda codes: [_state(code) for code in codes],
         resource_type_field_name=None,
         many=False,
         allow_null=True,

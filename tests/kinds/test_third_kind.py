@@ -147,3 +147,28 @@ async def test_its_log_reaches_the_stream_tier(pig: Kind, make_client: MakeClien
         await stream.close()
     finally:
         await app.shutdown()
+
+
+def schema() -> dict[str, Any]:
+    from drf_spectacular.generators import SchemaGenerator
+
+    built: dict[str, Any] = SchemaGenerator().get_schema(request=None, public=True)
+    return built
+
+
+def test_the_schema_shows_its_state_its_moves_and_its_events(pig: Kind) -> None:
+    components = schema()["components"]["schemas"]
+    assert components["GameKindEnum"]["enum"] == ["yatzy", "ten_thousand", "pig"]
+    games = components["Game"]["discriminator"]["mapping"]
+    assert games["pig"] == "#/components/schemas/PigGame"
+    state = components["PigState"]["properties"]
+    assert {"target", "totals", "die", "turn_points", "moves", "result", "out"} <= set(state)
+    assert components["Move"]["discriminator"]["mapping"]["hold"] == "#/components/schemas/HoldMove"
+    assert components["PigTurnHeld"]["properties"]["total"] == {"type": "integer"}
+
+
+def test_the_schema_is_the_registrys_at_every_build(db: None) -> None:
+    _load_enum_name_overrides.cache_clear()
+    plain = schema()["components"]["schemas"]
+    assert "PigState" not in plain and "hold" not in plain["Move"]["discriminator"]["mapping"]
+    assert plain["GameKindEnum"]["enum"] == ["yatzy", "ten_thousand"]

@@ -7,10 +7,22 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.presenters import common
 from games.presenters.common import ending_messages, ending_view, places_summary
 from tests.kinds.pig import rules
 
 MOVE_LABELS = {"roll": _("Roll"), "hold": _("Hold")}
+
+
+class PigState(common.Ending):
+    target: int
+    turn_seat: int | None
+    totals: list[int]
+    #: The turn's last roll (empty before its first).
+    die: list[int]
+    turn_points: int
+    moves: list[common.MoveChoice]
+    result: common.Result | None
 
 
 def event_messages(event_type: str) -> list[dict[str, str]]:
@@ -23,11 +35,11 @@ def setup_label(occupants: Iterable[str]) -> str | None:
     return None
 
 
-def present(wire_state: Mapping[str, Any]) -> dict[str, Any]:
+def present(wire_state: Mapping[str, Any]) -> PigState:
     return present_rules(rules.state_from_wire(wire_state))
 
 
-def present_rules(state: rules.PigState) -> dict[str, Any]:
+def present_rules(state: rules.PigState) -> PigState:
     playing = not state.finished
     moves = [("roll", playing), ("hold", playing and state.turn_points > 0)]
     return {
@@ -36,7 +48,9 @@ def present_rules(state: rules.PigState) -> dict[str, Any]:
         "totals": list(state.totals),
         "die": list(state.die),
         "turn_points": state.turn_points,
-        "moves": [{"type": move, "label": str(MOVE_LABELS[move])} for move, ok in moves if ok],
+        "moves": [
+            common.MoveChoice(type=move, label=str(MOVE_LABELS[move])) for move, ok in moves if ok
+        ],
         **ending_view(state),
         "result": places_summary(state.places, state.totals)
         if state.finished and not state.aborted
