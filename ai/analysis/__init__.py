@@ -54,7 +54,7 @@ class Decision:
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn of a seat, where a kind counts by turns (Dés 10 000): its own identity."""
+    """One turn of a seat, where a kind counts by turns: its own identity."""
 
     seat: int
     turn: int
@@ -63,7 +63,8 @@ class Turn:
     skill_loss: float
     #: What the turn banked (None while it is being played).
     points: int | None
-    #: Two seats (Dés 10 000): the seat's chance to win before the turn and after it.
+    #: In a two-seat game whose kind models it: the seat's chance to win before the turn and
+    #: after it.
     win_before: float | None = None
     win_after: float | None = None
 

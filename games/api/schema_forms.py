@@ -1,7 +1,7 @@
 """The API schema of a typed structure, derived from its type: a rules wire form (a frozen
 dataclass, ``games.rules.base.WireForm``) or a presenter's view (a ``TypedDict``), as a serializer
 drf-spectacular describes. ``X | None`` is nullable, nested types are their own components, named
-after them (with a prefix where two kinds' share a name: ``YatzyDiceRolled``); ``Annotated`` marks
+after them (with the kind's prefix where two kinds' share a name); ``Annotated`` marks
 give the rest (``Doc``, ``Choices``). A wire form's schema is closed (``close_forms``): the rules
 write exactly its fields.
 """
@@ -35,7 +35,7 @@ _SIMPLE: dict[Any, type[Field]] = {
 
 
 def camel(code: str) -> str:
-    """A kind's or a move's code as a component name's part: ``ten_thousand``, ``TenThousand``."""
+    """A kind's or a move's code as a component name's part: ``a_kind``, ``AKind``."""
     return "".join(part.capitalize() for part in code.split("_"))
 
 

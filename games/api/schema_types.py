@@ -4,7 +4,7 @@ run; ``tests/api/test_schema_types.py`` validates real answers of every kind and
 the schema built from them, so they cannot drift unnoticed.
 
 - ``GAME``: a game, a ``oneOf`` discriminated on ``kind``, each with its state typed: the view its
-  presenter's ``present_rules`` returns (``YatzyState``, ``TenThousandState``);
+  presenter's ``present_rules`` returns (``<Kind>State``);
 - ``MOVE``: a move, a ``oneOf`` discriminated on ``type``: the fields of every kind's command of
   that type (its rules' wire form), each described by the kinds that read it;
 - ``EVENT_DATA``: an event's ``data``, its form's wire form. Two kinds may share an event type

@@ -251,9 +251,9 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "deadline_at": {
                 "help_text": _(
                     "When the server plays for the seat to move if it has not moved by then: the "
-                    "auto-confirm after a Yatzy turn's last roll, or the end of the turn clock, "
-                    "whichever comes first. Null when nothing is due (no clock, a computer's "
-                    "turn, a game not in play)."
+                    "auto-confirm of a turn left waiting (in the kinds that have one), or the end "
+                    "of the turn clock, whichever comes first. Null when nothing is due (no "
+                    "clock, a computer's turn, a game not in play)."
                 )
             }
         }
@@ -316,7 +316,10 @@ class AnalysisSeatSerializer(serializers.Serializer[dict[str, Any]]):
     seat = serializers.IntegerField()
     name = serializers.CharField()
     expected_start = serializers.FloatField(
-        help_text=_("yatzy: the empty sheet's value; Dés 10 000: the expected points of its turns")
+        help_text=_(
+            "The seat's value at the start, as the kind's analysis counts it (an empty sheet's "
+            "expected score, or the expected points of its turns)"
+        )
     )
     luck = serializers.FloatField()
     skill_loss = serializers.FloatField()

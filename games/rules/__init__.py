@@ -1,6 +1,6 @@
 """The rules of the games, as a pure library: no Django import anywhere below this package.
 
-Each game module (``yatzy``, ``ten_thousand``) exposes the same functions, so the server drives
+Each game module (one per kind) exposes the same functions, so the server drives
 every game through one path:
 
 ``start(seats, options, fairness=None) -> list[Event]``

@@ -84,7 +84,7 @@ def places_for(totals: Sequence[int]) -> tuple[int, ...]:
 def replay(apply: Callable[[S | None, E], S], events: Iterable[E]) -> S:
     """Fold ``events`` into ``apply`` from nothing: the state of a game is exactly this.
 
-    Each game binds its own ``apply``: ``yatzy.replay(events)``, ``ten_thousand.replay(events)``.
+    Each game binds its own ``apply``: its module's ``replay(events)``.
     """
     state: S | None = None
     for event in events:

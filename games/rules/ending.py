@@ -202,7 +202,7 @@ EVENTS: tuple[type[Event], ...] = (
 
 
 class Ending(Protocol):
-    """The fields every game's state has for this module (``YatzyState``, ``TenThousandState``)."""
+    """The fields every game's state has for this module (each kind's ``<Kind>State``)."""
 
     @property
     def seats(self) -> int: ...

@@ -6,7 +6,7 @@ roll from the log. Each die is a byte of HMAC-SHA256(key = the server seed's byt
 UTF-8) for block = 0, 1, 2, ... in turn: a byte ``b < 252`` gives the die ``b % 6 + 1``, a byte of
 252 or more is skipped (252 is the largest multiple of 6 a byte holds, so every face is equally
 likely); a roll draws exactly as many dice as it throws, in the order of the positions it fills,
-and every roll takes a number, even a Yatzy roll that holds all five dice and so throws none.
+and every roll takes a number, even a roll that holds every die and so throws none.
 Two versions of the message (``Commitment.algorithm`` says which a game follows):
 
 - version 1 (``hmac-sha256-v1``, games created before version 2): the seed is drawn when the game

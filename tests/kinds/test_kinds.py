@@ -207,3 +207,27 @@ def test_the_move_refusals_each_kind_names_are_every_one_its_rules_raise() -> No
     }
     assert named <= documented
     assert set(raised) - elsewhere <= documented
+
+
+def test_no_application_file_names_a_kind_outside_its_own_modules() -> None:
+    """Its rules, presenter, Kind and computer (and its analysis) are a kind's own modules, and
+    the registry names them; no other module of the application names a kind."""
+    found = []
+    for code in KINDS:
+        own = (
+            f"games/rules/{code}",
+            f"games/presenters/{code}",
+            f"games/kinds/{code}",
+            f"ai/{code}",
+            f"ai/analysis/{code}",
+        )
+        for folder in ("config", "games", "players", "ai"):
+            for path in (ROOT / folder).rglob("*"):
+                relative = path.relative_to(ROOT).as_posix()
+                if path.suffix not in {".py", ".html"} or "/migrations/" in relative:
+                    continue
+                if relative.startswith(own) or relative == "games/kinds/registry.py":
+                    continue
+                if code in path.read_text().lower():
+                    found.append(f"{relative}: {code}")
+    assert found == []
