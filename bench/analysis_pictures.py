@@ -84,7 +84,7 @@ def figures(kind: str, levels: Sequence[str], games: int) -> dict[str, tuple[flo
 
 
 def picture(kind: str, levels: Sequence[str], names: list[str], seed: int, path: Path) -> None:
-    from games.analysis_chart import render
+    from games.analysis.chart import render
     from games.kinds import kind_for
 
     analyst = kind_for(kind).analyst

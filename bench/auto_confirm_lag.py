@@ -110,7 +110,7 @@ TASK_LINE = re.compile(
     re.MULTILINE,
 )
 # The timers process's line per fire, after the head of the text log format (time, level, logger,
-# request context): "2026-12-04 03:36:00,745 DEBUG   games.timer_runner [id game=... task=timer]
+# request context): "2026-12-04 03:36:00,745 DEBUG   games.timers.runner [id game=... task=timer]
 # timer fired: game=... version=4 moved=True ms=53.5".
 FIRE_LINE = re.compile(
     r"\btimer fired: game=(?P<game>\S+) version=\d+ moved=(?P<moved>\w+) ms=(?P<ms>[\d.]+)\s*$",

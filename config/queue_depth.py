@@ -60,7 +60,7 @@ def timers_pending(now: float | None = None) -> tuple[int, int]:
             pending, overdue = pipe.execute()
         return int(pending), int(overdue)
     from games.models import Game, GameStatus
-    from games.timer_wheel import moment_of
+    from games.timers.wheel import moment_of
 
     active = Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__isnull=False)
     return active.count(), active.filter(deadline_at__lte=moment_of(now)).count()

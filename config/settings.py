@@ -193,7 +193,8 @@ DELETED_NAME_HOLD_DAYS = float(os.environ.get("DELETED_NAME_HOLD_DAYS", "30"))
 SESSION_ENGINE = "players.sessions"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# Live notes to the streams (games.live): Redis pub/sub, else a table the stream processes poll.
+# Live notes to the streams (games.followups.live): Redis pub/sub, else a table the stream
+# processes poll.
 LIVE_BUS = "redis" if REDIS_URL else "database"
 LIVE_CHANNEL_PREFIX = os.environ.get(
     "LIVE_CHANNEL_PREFIX", f"dice:{(REDIS_URL.rsplit('/', 1)[-1] or '0') if REDIS_URL else '-'}"
@@ -436,7 +437,7 @@ BEAT_LEASE_KEY = os.environ.get("BEAT_LEASE_KEY", "dice:beat")
 BEAT_LEASE_SECONDS = float(os.environ.get("BEAT_LEASE_SECONDS", "10"))
 
 # Timers (a kind's auto-confirm, the turn clock) are fired by the timers process, `manage.py
-# run_timers` (games.timer_runner): from a Redis sorted set when REDIS_URL is set ("redis"), else
+# run_timers` (games.timers.runner): from a Redis sorted set when REDIS_URL is set ("redis"), else
 # from the games' deadlines in the database ("database", the embedded default). "celery" is the
 # former path, ETA tasks on the timers queue and its own worker, kept for comparison.
 GAMES_TIMERS = os.environ.get("GAMES_TIMERS", "redis" if REDIS_URL else "database")
@@ -452,8 +453,9 @@ GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
 # pooled connection while it fires.
 GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 
-# The server's dice (games.dice): with this value every game rolls by the seeds it committed to at
-# its start (games.fairness: fair dice), and a game from before fair dice by the operating
+# The server's dice (games.fairness.dice): with this value every game rolls by the seeds it
+# committed to at
+# its start (games.fairness.seeds: fair dice), and a game from before fair dice by the operating
 # system's cryptographic RNG. Deliberately not read from the environment; the tests set a roller
 # of their own (tests/conftest.py: ``dice``), and the games they start then commit to nothing.
 GAMES_DICE_ROLLER = "games.rules.secure_roller"

@@ -32,7 +32,7 @@ def _carry_request_id(headers: dict[str, Any] | None = None, **_: Any) -> None:
 
 
 def _game_of(args: Any) -> str | None:
-    # The games' tasks take the game's id first (games.jobs).
+    # The games' tasks take the game's id first (games.followups.jobs).
     if args and isinstance(args[0], str):
         try:
             return str(uuid.UUID(args[0]))

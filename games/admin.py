@@ -11,9 +11,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_log import log_action
-from games.admin_moderation import GameModeration
-from games.fairness import fairness_body
+from games.fairness.seeds import fairness_body
 from games.models import Game, GameEvent, GameStatus, Seat
+from games.moderation.admin import GameModeration
 from games.selectors import game_replay_matches_snapshot
 
 VERIFY_REPLAY = _("Check that replaying the log gives the stored state")
@@ -78,7 +78,7 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
         "finished_at", "version", "turn_seat", "state", "deadline_at", "last_move_at",
         "fair_dice",
     )  # fmt: skip
-    # Moderation (games.admin_moderation; voiding ratings: games.accounts.admin): each through
+    # Moderation (games.moderation.admin; voiding ratings: games.accounts.admin): each through
     # the services, with a reason in the log.
     actions = ["verify_replay", "abort", "adjudicate"]
 
@@ -89,7 +89,7 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
 
     @admin.display(description=_("Fair dice"))
     def fair_dice(self, game: Game) -> str:
-        # The server seed only once the game is over, as everywhere (games.fairness).
+        # The server seed only once the game is over, as everywhere (games.fairness.seeds).
         body = fairness_body(game)
         if body is None or not body["verifiable"]:
             return "-"

@@ -1,5 +1,5 @@
 """An account leaves every game it is in: what a ban and an account's deletion do to its games
-(``games.moderation.player_cut_off``).
+(``games.moderation.actions.player_cut_off``).
 
 A game in play is resigned through the one move path (``games.ending.game_resign``): every seat
 the account controls (its own and, in a game it created, the hot-seat seats played from its

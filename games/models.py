@@ -66,7 +66,8 @@ class Game(models.Model):
     # Hints (the computer's choice) and previews for the seat to move: computer help, which
     # rated and tournament games leave out (games.services.game_create decides the default).
     assistance = models.BooleanField(_("hints and previews"), default=True)
-    # Fair dice (games.fairness): the seed, secret until the game is over (never editable, never
+    # Fair dice (games.fairness.seeds): the seed, secret until the game is over (never editable,
+    # never
     # rendered before then), and its SHA-256, published from the moment it is drawn; how many
     # rolls the game has made. Version 1 (games made before version 2): the seed drawn at the
     # start, the seats' client seeds joined then, and ``dice_rolls`` the next roll's nonce.
@@ -224,7 +225,8 @@ class GameEvent(models.Model):
 class LiveNote(models.Model):
     """The embedded live bus (no Redis): notes that stream processes poll for, kept two minutes.
 
-    The same payloads as on Redis pub/sub (``games.live``); with Redis this table stays empty."""
+    The same payloads as on Redis pub/sub (``games.followups.live``); with Redis this table stays
+    empty."""
 
     id = models.BigAutoField(primary_key=True)
     topic = models.CharField(max_length=10)

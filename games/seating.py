@@ -3,7 +3,8 @@ a game's seats.
 
 ``controlled_seats`` says which seats an account may move for; ``TableFacts`` is a game's version
 as a transaction left it (plain values, no model rows), which the notes to the players
-(``games.notes``) are made from, after a move (``games.followups``) or when a stream opens.
+(``games.followups.notes``) are made from, after a move (``games.followups.advance``) or when a
+stream opens.
 """
 
 from __future__ import annotations

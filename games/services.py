@@ -3,7 +3,7 @@
 ``game_move`` is the one path every move takes, whoever makes it: lock (and load the seats, in the
 same query), check the expected version, rebuild the state, let the rules decide, append the
 events, fold them into the snapshot (rating a finished game in the same transaction), commit; then
-``games.followups.after_commit`` tells the rest of the system, once the move is durable.
+``games.followups.advance.after_commit`` tells the rest of the system, once the move is durable.
 """
 
 from __future__ import annotations
@@ -21,15 +21,17 @@ from django.utils import timezone
 from config.errors import ApiError
 from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
 from config.refusals import Refusal, refused_by_rules
-from games import event_store, fairness, followups
+from games.fairness import seeds as fairness
+from games.followups import advance as followups
 from games.kinds import WireEvent, WireState, kind_for
 from games.loading import game_found
+from games.log import store as event_store
 from games.models import Game, GameEvent, GameId, GameStatus, Occupant, Seat
 from games.rules import DiceRoller, RuleError, ending
 from games.rules.fairness import is_client_seed
 from games.seating import controlled_seats
 from games.signals import game_finished
-from games.timers import MoveContext, deadline_after
+from games.timers.deadlines import MoveContext, deadline_after
 from players.identity import display_name_clean
 from players.models import Player
 from players.services import player_hold

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import automation, ending
+from games import ending
+from games.timers import automation
 
 
 @shared_task(ignore_result=True)
@@ -21,7 +22,7 @@ def play_computer_move(game_id: str, version: int) -> bool:
 def fire_timer(game_id: str, version: int) -> bool:
     """The game's timer for ``version`` is due: auto-confirm, or the turn clock's move. Queued only
     with ``GAMES_TIMERS=celery``; otherwise the timers process fires timers itself
-    (games.timer_runner)."""
+    (games.timers.runner)."""
     return automation.game_fire_timer(game_id=game_id, version=version)
 
 

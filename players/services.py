@@ -110,10 +110,12 @@ def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> 
     somewhere (a game it makes or joins, a rematch, a tournament entry), and refuse it if the
     account was banned or deleted meanwhile: as its token would now be refused, unless another
     ``refusal`` says why (the account is not the one asking). Its cut-off
-    (``games.moderation.player_cut_off``) holds the same row while it lists the account's games
+    (``games.moderation.actions.player_cut_off``) holds the same row while it lists the account's
+    games
     and entries: one of the two waits for the other, so the cut-off never misses a seat taken
     while it ran. Taken before any game's or tournament's row, as a cut-off takes them, and FOR
-    NO KEY UPDATE, as every lock on an account's row (see ``games.moderation.player_ban``)."""
+    NO KEY UPDATE, as every lock on an account's row (see
+    ``games.moderation.actions.player_ban``)."""
     rows = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
     if not rows.filter(is_active=True).exists():
         raise refusal.error()

@@ -15,11 +15,11 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import admin as game_admin
-from games import moderation
 from games.accounts import deletion
 from games.accounts.rating_void import game_ratings_void
-from games.admin_moderation import game_label
 from games.models import Game
+from games.moderation import actions as moderation
+from games.moderation.admin import game_label
 from players import admin as player_admin
 from players.admin_actions import each_logged, log, with_reason
 from players.auth import request_player

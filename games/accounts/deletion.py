@@ -5,7 +5,8 @@ each event's actor a foreign key to it), so every game it played still replays t
 and its rating changes stay with the games that made them. What names it goes: the username
 becomes ``deleted-<id>``, the display name the fixed placeholder (``DELETED_NAME``, shown
 translated), email and names are cleared, the password made unusable, the account inactive (off
-the leaderboards and profiles), and it is cut off as a ban cuts off (games.moderation): tokens and
+the leaderboards and profiles), and it is cut off as a ban cuts off (games.moderation.actions):
+tokens and
 sessions gone, games in play resigned through the one move path, open games left, entries in
 tournaments not yet started withdrawn and those in running ones forfeited. The admin's log keeps
 its entries about the account, their object named anew.
@@ -34,7 +35,7 @@ from knox.models import AuthToken
 from games.accounts.export_files import account_exports_delete
 from games.loading import game_with_seats
 from games.models import Game, Occupant, Seat
-from games.moderation import CutOff, player_cut_off
+from games.moderation.actions import CutOff, player_cut_off
 from players.identity import PLACEHOLDER_PREFIX
 from players.login_guard import guard_forget
 from players.models import DELETED_NAME, IdempotencyKey, Player
@@ -124,7 +125,7 @@ def seats_typed_blank(*, player_id: int, seat_ids: list[int]) -> int:
 def account_delete(*, player_id: int) -> CutOff:
     """Anonymise the account and cut it off (what the admin's action calls)."""
     # FOR NO KEY UPDATE, as a ban locks it: a round opening seating the account goes on (see
-    # games.moderation.player_ban).
+    # games.moderation.actions.player_ban).
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     old_username = player.username
     deleted_before = player.deleted_at is not None

@@ -18,7 +18,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from rest_framework import serializers
 
-from games import live
+from games.followups import live
 from games.models import Game, GameEvent
 from games.presenters.common import iso_datetime
 from players.models import Player

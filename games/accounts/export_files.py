@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 #: The task that writes a step (``games.accounts.tasks.account_export_step``, under the name it
 #: had in ``players.tasks``: steps queued before may be waiting), queued by name as the move path
-#: queues its own (``games.jobs``).
+#: queues its own (``games.followups.jobs``).
 STEP_TASK = "players.tasks.account_export_step"
 #: An export that has not progressed for this long has a lost step: the sweep queues it again.
 STALLED = timedelta(minutes=2)

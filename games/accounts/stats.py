@@ -2,7 +2,7 @@
 ratings (the ``RatingChange`` rows, for a chart).
 
 Games, wins and the average score count every finished game of the account. Luck and accuracy
-come from each game's analysis (``games.analysis``), averaged over the account's latest
+come from each game's analysis (``games.analysis.reads``), averaged over the account's latest
 ``ANALYSED`` finished games of the kind; a game's analysis is computed once and then kept.
 """
 
@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.analysis import seat_summaries_of
+from games.analysis.reads import seat_summaries_of
 from games.kinds import KINDS
 from games.models import GameStatus, Seat
 from players.models import Player, RatingChange

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import live
-from games.fairness import fairness_body
+from games.fairness.seeds import fairness_body
+from games.followups import live
 from games.kinds import kind_for, kind_label
 from games.models import Game, GameEvent, GameStatus, Occupant, Seat
 from games.presenters.common import Translated, iso_datetime

@@ -15,7 +15,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api import schema_forms
-from games.fairness import fairness_body
+from games.fairness.seeds import fairness_body
 from games.kinds import KINDS, kind_for
 from games.kinds.fields import KindChoiceField
 from games.models import Game, GameEvent, Occupant, Seat

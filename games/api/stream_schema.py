@@ -19,7 +19,7 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from config.problems import PROBLEM_JSON
 from config.refusals import Refusal
-from games import notes
+from games.followups import notes
 
 EVENT_STREAM = "text/event-stream"
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
@@ -46,7 +46,7 @@ def _note_schema(note: type[notes.Note]) -> dict[str, Any]:
     }
 
 
-#: The notes' schemas, made from ``games.notes`` (``YourTurn`` is ``YourTurnNote``).
+#: The notes' schemas, made from ``games.followups.notes`` (``YourTurn`` is ``YourTurnNote``).
 NOTES: dict[str, dict[str, Any]] = {
     f"{note.__name__}Note": _note_schema(note) for note in notes.NOTES
 }

@@ -19,7 +19,10 @@ from rest_framework.views import APIView
 from config.idempotency import idempotent
 from config.refusals import Refusal
 from config.schema import refuses
-from games import analysis, analysis_chart, ending, fold_cache, selectors, services
+from games import ending, selectors, services
+from games.analysis import chart as analysis_chart
+from games.analysis import fold_cache
+from games.analysis import reads as analysis
 from games.api import schema_types as t
 from games.api import serializers as s
 from games.api.conditional import (

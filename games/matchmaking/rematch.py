@@ -16,7 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.refusals import Refusal
-from games import live, notes, services
+from games import services
+from games.followups import live, notes
 from games.loading import game_found
 from games.matchmaking.models import RematchOffer
 from games.matchmaking.rated import rated_between

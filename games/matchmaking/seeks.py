@@ -29,7 +29,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.refusals import Refusal, refused_by_rules
-from games import live, notes, services
+from games import services
+from games.followups import live, notes
 from games.kinds import kind_for
 from games.matchmaking.models import Seek, SeekStatus
 from games.matchmaking.rated import rated_between, rated_seek_check
@@ -87,7 +88,7 @@ def seek_create(
     clock and rated flag, each player inside the other's rating range, another account), the two
     become a started game now and the seek comes back paired, with its game; both players' other
     open seeks are withdrawn then (a player is paired into one game at a time). ``client_seed``:
-    the seeker's seat's, once paired (games.fairness)."""
+    the seeker's seat's, once paired (games.fairness.seeds)."""
     now = now or timezone.now()
     if client_seed and not is_client_seed(client_seed):
         raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
@@ -110,7 +111,8 @@ def seek_create(
     # waiting for it holds.
     _serialise_pairing()
     # The account's row serialises its own seeks: two at once cannot both pass the count. FOR NO
-    # KEY UPDATE, as every lock on an account's row (games.moderation.player_ban): FOR UPDATE would
+    # KEY UPDATE, as every lock on an account's row (games.moderation.actions.player_ban): FOR
+    # UPDATE would
     # hold up any commit referring to the account, such as the ban of an opponent rating their
     # game as it resigns it, while this waits below for that opponent's row.
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()

@@ -1,4 +1,5 @@
-"""One subscription per process to the live bus (``games.live``), handing each note to a callback.
+"""One subscription per process to the live bus (``games.followups.live``), handing each note to a
+callback.
 
 ``RedisSubscriber`` holds one Redis connection subscribed to both topics; ``TableSubscriber``
 (the embedded default, no Redis) polls the ``LiveNote`` table with one query per interval. Both
@@ -17,7 +18,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from games import live
+from games.followups import live
 from games.streams import reads
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from collections import defaultdict, deque
 from collections.abc import Iterable
 from typing import Any
 
-from games import live, notes
+from games.followups import live, notes
 from games.streams import bus, reads
 from games.streams.reads import EventRow
 
@@ -158,7 +158,8 @@ class PlayerListener(Quiet):
     def __init__(self) -> None:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = False
-        # The account was banned or deleted (games.moderation): the stream ends after this note.
+        # The account was banned or deleted (games.moderation.actions): the stream ends after this
+        # note.
         self.closed = False
         # Notes offered before the opening snapshot was read, which it must not repeat.
         self._early: set[tuple[str, int, str]] | None = set()

@@ -21,7 +21,7 @@ from django.db import close_old_connections, connection
 from django.utils import translation
 
 from config.outage import out_of_reach, unavailable
-from games import live
+from games.followups import live
 from games.kinds import kind_for
 
 T = TypeVar("T")
@@ -154,8 +154,8 @@ def your_turns(player_id: int) -> list[dict[str, Any]]:
     reconnects knows where to play without any note it missed."""
     from django.db.models import Q
 
+    from games.followups.notes import YourTurn, table_notes
     from games.models import Game, GameStatus, Occupant
-    from games.notes import YourTurn, table_notes
     from games.seating import TableFacts
 
     mine = Q(seats__player_id=player_id) | Q(

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from config.errors import ApiError
 from config.refusals import Refusal
-from games import jobs
+from games.followups import jobs
 from games.models import GameStatus
 from games.staff import game_staff_abort
 from games.tournaments.models import Tournament, TournamentGame, TournamentStatus

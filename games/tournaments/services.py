@@ -13,9 +13,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.refusals import Refusal
-from games import live, notes
 from games import services as game_services
 from games.ending import game_resign
+from games.followups import live, notes
 from games.kinds import kind_for
 from games.models import GameId, GameStatus
 from games.rules import RuleError
@@ -126,7 +126,7 @@ def tournament_register(
     *, tournament_id: int | str, player: Player, client_seed: str = ""
 ) -> Entrant:
     """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at each of its
-    tables (games.fairness)."""
+    tables (games.fairness.seeds)."""
     if client_seed and not is_client_seed(client_seed):
         raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     player_hold(player=player)  # before the tournament's row, as a ban takes them
@@ -160,7 +160,8 @@ def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
 @transaction.atomic
 def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> bool:
     """Withdraw ``player``'s entry from a running (or paused) tournament: a cut-off account's
-    (games.moderation). The entrant stays in the pairing (``_active_at_start``), so the schedule
+    (games.moderation.actions). The entrant stays in the pairing (``_active_at_start``), so the
+    schedule
     and the bracket stand, and each table it is seated at from now on is forfeited as it opens
     (``_open_table``); its games in play are the caller's to end. False if there was no such entry
     (or the tournament is over)."""
@@ -275,7 +276,8 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
 
 
 def tournament_table_finished(*, game_id: GameId | str) -> bool:
-    """A table's game is over (``games.jobs.game_finished`` names the task): its tournament may
+    """A table's game is over (``games.followups.jobs.game_finished`` names the task): its
+    tournament may
     advance. False for a game that is no tournament's table."""
     tournament_id = (
         TournamentGame.objects.filter(game_id=game_id)

@@ -1,4 +1,5 @@
-"""A game's folds are kept per game version (security round two, 2; ``games.fold_cache``): the
+"""A game's folds are kept per game version (security round two, 2; ``games.analysis.fold_cache``):
+the
 analysis, its picture and a replay fold the log once, a new move makes a new version that is
 folded afresh, the answer is made per request in its language with the seats' names as they are
 now, and each answer has a strong ``ETag`` (``If-None-Match``: 304). What a request costs each
@@ -15,7 +16,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import analysis, fold_cache, selectors
+from games import selectors
+from games.analysis import fold_cache
+from games.analysis import reads as analysis
 from games.kinds import kind_for
 from games.models import Game
 from players.models import Player

@@ -16,7 +16,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from games.log_check import log_problems
+from games.log.check import log_problems
 from games.models import Game, GameEvent, GameStatus
 from games.tournaments.models import Entrant, TournamentGame
 from games.tournaments.services import tournament_advance, tournament_register, tournament_start

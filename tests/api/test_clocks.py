@@ -12,10 +12,10 @@ import pytest
 from django.utils import timezone
 from pytest_django import Settings
 
-from games import automation
 from games.models import Game
 from games.rules import yatzy
 from games.rules.ten_thousand_scoring import keep_options
+from games.timers import automation
 from players.models import Player, RatingChange
 from tests.doubles import ScriptedDice
 from tests.factories import Client, MakeClient, game_url, grant, new_game

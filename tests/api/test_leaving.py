@@ -10,7 +10,7 @@ import pytest
 from games import leaving
 from games.ending import game_resign
 from games.leaving import GamesLeft, player_running_games_end
-from games.log_check import log_problems
+from games.log.check import log_problems
 from games.models import Game, GameEvent, GameStatus
 from tests.factories import account, new_game
 

@@ -14,9 +14,9 @@ from django.test import Client as DjangoClient
 from pytest_django import Settings
 
 from ai.yatzy import best_move
-from games import automation
 from games.ending import game_resign
 from games.models import Game, GameEvent
+from games.timers import automation
 from games.tournaments.models import TournamentGame
 from games.tournaments.services import tournament_register, tournament_start
 from players.models import Player, PlayerRating

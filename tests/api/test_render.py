@@ -17,11 +17,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 from rest_framework.renderers import JSONRenderer
 
-from games import automation, selectors
+from games import selectors
 from games.api import serializers as s
 from games.api.render import event_body, game_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
+from games.timers import automation
 from players.models import Player
 from tests.factories import MakeClient, account, game_url, move, new_game
 

@@ -18,7 +18,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 
 from games.accounts.deletion import account_delete
-from games.moderation import player_ban
+from games.moderation.actions import player_ban
 from players.models import AccountSession, Player
 from tests.factories import account
 

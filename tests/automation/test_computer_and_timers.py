@@ -13,9 +13,9 @@ import pytest
 from django.utils import timezone
 from pytest_django import Settings
 
-from games import automation
 from games.models import Game, GameEvent, GameStatus
 from games.selectors import game_replay_matches_snapshot
+from games.timers import automation
 from players.models import Player
 from tests import factories
 from tests.factories import account, move, new_game

@@ -1,4 +1,5 @@
-"""What follows a committed move (games.followups): after the commit only, in order, from values
+"""What follows a committed move (games.followups.advance): after the commit only, in order, from
+values
 captured in the transaction (no query), and a finished rated game rated inside the move's own
 transaction."""
 
@@ -13,9 +14,11 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from games import automation, jobs, live, services
+from games import services
+from games.followups import jobs, live
 from games.models import Game, GameStatus
 from games.rules import yatzy
+from games.timers import automation
 from players.models import Player, RatingChange
 from tests.factories import new_game
 
@@ -147,7 +150,8 @@ def test_a_rated_game_is_rated_with_its_last_move(ann: Player) -> None:
 
 
 def test_every_task_the_move_path_names_is_registered() -> None:
-    """The move path queues its tasks by name (games.jobs): a renamed task must fail here."""
+    """The move path queues its tasks by name (games.followups.jobs): a renamed task must fail
+    here."""
     from config.celery_app import app
 
     app.loader.import_default_modules()  # what a worker imports as it starts (autodiscovery)

@@ -1,4 +1,4 @@
-"""The timers process (games.timer_runner), driven with an injected clock: no sleeps.
+"""The timers process (games.timers.runner), driven with an injected clock: no sleeps.
 
 The database wheel (the embedded default) runs everywhere; the Redis wheel needs REDIS_URL, and
 its test of two runners claiming at once needs PostgreSQL as well (runners on threads, each with
@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
-from games import automation, services
+from games import services
 from games.models import Game, GameEvent
-from games.timer_runner import TimerRunner
-from games.timer_wheel import DatabaseWheel, RedisWheel, timer_schedule
+from games.timers import automation
+from games.timers.runner import TimerRunner
+from games.timers.wheel import DatabaseWheel, RedisWheel, timer_schedule
 from players.models import Player
 from tests.doubles import Clock
 from tests.factories import account, deadline, new_game, rolled_out

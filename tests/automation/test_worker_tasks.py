@@ -17,10 +17,11 @@ from django.utils import timezone
 from pytest_django import Settings
 
 from config.celery_app import app
-from games import automation, tasks
+from games import tasks
 from games.models import Game, GameEvent
-from games.timer_runner import TimerRunner
-from games.timer_wheel import DatabaseWheel
+from games.timers import automation
+from games.timers.runner import TimerRunner
+from games.timers.wheel import DatabaseWheel
 from players.models import Player
 from tests.automation.checks import assert_whole_log, finished
 from tests.doubles import Clock, QueuedTasks

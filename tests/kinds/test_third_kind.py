@@ -14,11 +14,11 @@ from asgiref.sync import sync_to_async
 from django.core.management import call_command
 from drf_spectacular.plumbing import _load_enum_name_overrides
 
-from games import automation
 from games.kinds import Kind
 from games.kinds.registry import registered
 from games.models import Game
 from games.streams.app import StreamApp
+from games.timers import automation
 from tests.factories import Client, MakeClient, api_game, game_url
 from tests.kinds.pig.kind import KIND as PIG
 from tests.streams import asgi

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games import live
+from games.followups import live
 
 # The player notes published: (player id, note).
 Notes = list[tuple[int, dict[str, Any]]]

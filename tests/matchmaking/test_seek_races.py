@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from games.matchmaking import seeks
 from games.matchmaking.models import Seek, SeekStatus
 from games.models import Game, GameStatus
-from games.moderation import player_ban, player_cut_off
+from games.moderation.actions import player_ban, player_cut_off
 from players.models import Player, RatingChange
 from tests.factories import Client, account, api_client, new_game
 from tests.races import Racer, until_one_waits_on_a_lock

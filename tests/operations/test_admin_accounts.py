@@ -17,7 +17,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from games.log_check import log_problems
+from games.log.check import log_problems
 from games.matchmaking.models import Seek, SeekStatus
 from games.matchmaking.seeks import seek_create
 from games.models import Game, GameEvent, GameStatus

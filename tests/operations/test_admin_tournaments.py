@@ -12,7 +12,7 @@ from django.contrib.admin.models import LogEntry
 from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from games import jobs
+from games.followups import jobs
 from games.models import Game, GameEvent, GameStatus
 from games.staff import game_adjudicate
 from games.tournaments.models import Tournament, TournamentGame, TournamentStatus

@@ -8,9 +8,9 @@ import pytest
 from django.db import transaction
 
 from games.ending import game_resign
-from games.log_check import log_problems
+from games.log.check import log_problems
 from games.models import Game, GameEvent, GameStatus
-from games.moderation import player_ban
+from games.moderation.actions import player_ban
 from tests.factories import account, new_game
 from tests.races import Racer, until_one_waits_on_a_lock
 

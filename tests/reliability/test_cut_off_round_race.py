@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from games import automation
 from games.accounts.deletion import account_delete
-from games.log_check import log_problems
+from games.log.check import log_problems
 from games.models import Game, GameEvent, GameStatus
-from games.moderation import CutOff, player_ban, player_unban
+from games.moderation.actions import CutOff, player_ban, player_unban
+from games.timers import automation
 from games.tournaments import pairing as p
 from games.tournaments import services
 from games.tournaments.models import TournamentGame

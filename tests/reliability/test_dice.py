@@ -1,12 +1,12 @@
 """The server's dice: the operating system's CSPRNG in production, a test's own roller when it
-sets one (settings.GAMES_DICE_ROLLER, games.dice)."""
+sets one (settings.GAMES_DICE_ROLLER, games.fairness.dice)."""
 
 from __future__ import annotations
 
 import pytest
 from django.conf import settings
 
-from games.dice import dice_roller
+from games.fairness.dice import dice_roller
 from games.models import GameEvent
 from games.rules import secure_roller
 from players.models import Player

@@ -20,9 +20,10 @@ from knox.settings import CONSTANTS
 from pytest_django import Settings
 
 from config import orm_shortcuts
-from games import automation, event_store
 from games.loading import game_with_seats
+from games.log import store as event_store
 from games.models import Game, GameEvent
+from games.timers import automation
 from players import auth
 from tests.automation.checks import assert_whole_log
 from tests.factories import account, new_game, token
@@ -109,7 +110,7 @@ def written(game: Game) -> Any:
         for row in GameEvent.objects.filter(game=game).order_by("seq").values()
     ]
     row = fields_of(game)
-    # Each game draws its own fair dice seed as it is made (games.fairness.commit).
+    # Each game draws its own fair dice seed as it is made (games.fairness.seeds.commit).
     own = ("id", "created_at", "server_seed", "server_seed_hash")
     return events, {k: v for k, v in row.items() if k not in own}
 

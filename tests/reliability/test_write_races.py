@@ -28,12 +28,12 @@ import pytest
 from django.db.models import Q
 from django.utils import timezone
 
-from games import automation
 from games.ending import game_resign
 from games.matchmaking.models import RematchOffer, Seek, SeekStatus
 from games.matchmaking.seeks import PAIRING_LOCK
 from games.models import Game, GameEvent, GameStatus, Seat
-from games.moderation import player_ban
+from games.moderation.actions import player_ban
+from games.timers import automation
 from games.tournaments import services as tournaments
 from games.tournaments.models import Entrant, Tournament
 from players.identity import skeleton_key

@@ -21,11 +21,11 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
-from games import automation
 from games.models import Game
 from games.rules.yatzy import BOXES
 from games.streams import reads
 from games.streams.app import StreamApp
+from games.timers import automation
 from players.models import Player
 from tests.factories import (
     account,
@@ -373,7 +373,7 @@ async def test_a_note_without_its_events_or_after_a_lost_one_reads_the_log(
 ) -> None:
     """Notes are hints: one that carries no events, or follows a lost note, sends the feed to
     the log, and the stream still gets every event once, in order."""
-    from games import live
+    from games.followups import live
 
     game, ann = await sync_to_async(started_game)("me", "hotseat")
     response = await asgi.get(app, game_path(game))
@@ -460,7 +460,7 @@ async def test_idle_streams_are_kept_alive_and_long_polls_are_not_disturbed(
 async def test_a_ban_ends_the_account_stream_and_refuses_its_unspent_tickets(
     app: StreamApp,
 ) -> None:
-    from games.moderation import player_ban
+    from games.moderation.actions import player_ban
 
     ann = await sync_to_async(account)("ann")
     response = await asgi.get(

@@ -10,9 +10,10 @@ from collections.abc import Callable
 import pytest
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from games import automation, jobs
+from games.followups import jobs
 from games.models import Game, GameEvent, GameStatus
-from games.moderation import player_ban
+from games.moderation.actions import player_ban
+from games.timers import automation
 from games.tournaments import pairing as p
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentStatus

@@ -10,8 +10,8 @@ from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from games import automation
 from games.models import Game, GameStatus
+from games.timers import automation
 from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentStatus
 from players.models import Player

@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from config.errors import ApiError
-from games import automation
 from games.models import Game, GameEvent, GameStatus
+from games.timers import automation
 from games.tournaments import selectors, services
 from games.tournaments.models import Tournament, TournamentGame, TournamentStatus
 from players.models import Player, RatingChange

@@ -1,4 +1,4 @@
-"""The timers process: fires the games' deadlines (games.timer_runner). Procfile: ``timers``."""
+"""The timers process: fires the games' deadlines (games.timers.runner). Procfile: ``timers``."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config.worker_metrics import serve_metrics
 from games.kinds import KINDS
-from games.timer_runner import TimerRunner
-from games.timer_wheel import timers_wheel
+from games.timers.runner import TimerRunner
+from games.timers.wheel import timers_wheel
 
-log = logging.getLogger("games.timer_runner")
+log = logging.getLogger("games.timers.runner")
 
 
 class Command(BaseCommand):

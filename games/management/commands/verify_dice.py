@@ -9,7 +9,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.fairness import verify_game
+from games.fairness.seeds import verify_game
 from games.models import Game
 
 

@@ -1,4 +1,4 @@
-"""``manage.py verify_log [--game ID]``: every game's log against its row (games.log_check), for
+"""``manage.py verify_log [--game ID]``: every game's log against its row (games.log.check), for
 an admin to run nightly (cron, a scheduler's job). Prints each game at fault and exits 1 if any
 is; 0 and one summary line otherwise. Reads only: safe on a live server (each game read on its
 own, no lock)."""
@@ -10,7 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from games.log_check import log_problems
+from games.log.check import log_problems
 from games.models import Game
 
 

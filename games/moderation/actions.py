@@ -20,7 +20,7 @@ from django.db import transaction
 
 from config.errors import ApiError
 from config.refusals import Refusal
-from games import live, notes
+from games.followups import live, notes
 from games.leaving import GamesLeft, player_running_games_end
 from games.matchmaking.seeks import seeks_withdraw_for_player
 from games.tournaments.models import Entrant, TournamentStatus

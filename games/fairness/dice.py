@@ -1,7 +1,7 @@
 """Where the server's dice come from: ``settings.GAMES_DICE_ROLLER``.
 
 In production that is ``games.rules.secure_roller``: then a game rolls by the seeds it committed to
-(``games.fairness.roller_for``), and a game from before fair dice by the operating system's
+(``games.fairness.seeds.roller_for``), and a game from before fair dice by the operating system's
 cryptographic RNG. The setting is not read from the environment, so only code (a test's own
 roller) can change it.
 """

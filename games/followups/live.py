@@ -24,7 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.redis_client import CommandBatch, redis_batch
-from games import notes
+from games.followups import notes
 from games.presenters.common import iso_datetime
 
 log = logging.getLogger(__name__)

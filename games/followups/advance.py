@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from config.redis_client import redis_batch
-from games import jobs, live, notes
+from games.followups import jobs, live, notes
 from games.models import Game, GameEvent
 from games.seating import TableFacts
 

@@ -69,7 +69,8 @@ def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = Non
     timed-out turn). False if nothing was due."""
     now = now or timezone.now()
     # One query, no model: the timers process fires this at every deadline, and with the Redis
-    # wheel (games.timer_runner) nearly every timer it fires is live. Not yet due or moved on: None.
+    # wheel (games.timers.runner) nearly every timer it fires is live. Not yet due or moved on:
+    # None.
     row = (
         Game.objects.filter(
             pk=game_id, status=GameStatus.ACTIVE, version=version, deadline_at__lte=now

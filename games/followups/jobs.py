@@ -18,7 +18,7 @@ from django.conf import settings
 
 from config.redis_client import CommandBatch
 from games.models import Game, GameId
-from games.timer_wheel import timer_schedule
+from games.timers.wheel import timer_schedule
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def schedule_followups(
     batch: CommandBatch | None = None,
 ) -> None:
     """After a move commits: queue the computer's next move, and set the game's timer (with
-    ``batch``; the timers process fires it: games.timer_runner)."""
+    ``batch``; the timers process fires it: games.timers.runner)."""
     if computer_to_play:
         queue_computer_move(game_id=game_id, version=version)
     if settings.GAMES_TIMERS == "celery":

@@ -1,5 +1,5 @@
 """The games' timers (a kind's auto-confirm, the turn clock): where they are kept, and how a
-committed move sets its game's timer. ``games.timer_runner`` fires them.
+committed move sets its game's timer. ``games.timers.runner`` fires them.
 
 Why not Celery ETA tasks, the former path (``GAMES_TIMERS=celery`` keeps it, for comparison): every
 timer was a broker message, published after the commit, prefetched and held in the timers worker's
@@ -220,6 +220,7 @@ def timer_schedule(
             wheel = _redis_wheel(settings.GAMES_TIMERS_KEY)
             with nullcontext(batch) if batch is not None else redis_batch() as sending:
                 wheel.schedule_in(sending, game_id=str(game_id), version=version, due=due)
-        # "database": the game row, just committed, is the timer; "celery": games.jobs queues it.
+        # "database": the game row, just committed, is the timer; "celery": games.followups.jobs
+        # queues it.
     except Exception:
         log.warning("could not set the timer of game %s v%s", game_id, version, exc_info=True)

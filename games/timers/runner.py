@@ -1,5 +1,5 @@
 """The timers process (``manage.py run_timers``): claims the games' due timers from their wheel
-(``games.timer_wheel``, which says where they are kept and why) and fires each on time, calling
+(``games.timers.wheel``, which says where they are kept and why) and fires each on time, calling
 ``automation.game_fire_timer`` in this process on a few threads, with no broker hop in between.
 """
 
@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from django.db import close_old_connections, connection
 
 from config import logs
-from games import automation
-from games.timer_wheel import RETRY_SECONDS, Due, Wheel, moment_of
+from games.timers import automation
+from games.timers.wheel import RETRY_SECONDS, Due, Wheel, moment_of
 
 log = logging.getLogger(__name__)
 

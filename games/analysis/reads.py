@@ -5,7 +5,7 @@ A finished game's analysis is open to anyone. During play it is given only where
 help is (the game's ``assistance``: unrated games outside tournaments, unless turned off), for
 the moves already made.
 
-The fold of the log is kept per game version (``games.fold_cache``) as ``Kept``: the seats'
+The fold of the log is kept per game version (``games.analysis.fold_cache``) as ``Kept``: the seats'
 lines, the picture's chart, and the answer's long lists (its turns, decisions and rolls) written
 as JSON once, in no language and without the seats' names. Each answer is made from it: the head
 (the method in the request's language, the seats with their names as they are now) written per
@@ -24,8 +24,8 @@ from rest_framework.renderers import JSONRenderer
 
 from ai.analysis import Chart, Decision, Roll, SeatLine, Turn
 from config.refusals import Refusal
-from games import fold_cache
-from games.fairness import OVER
+from games.analysis import fold_cache
+from games.fairness.seeds import OVER
 from games.kinds import Analyst, kind_for
 from games.models import Game, GameId, GameStatus
 from games.selectors import game_get
@@ -74,7 +74,8 @@ def seat_names(game: Game) -> list[str]:
 
 
 def game_kept(game: Game, analyst: Analyst) -> Kept:
-    """The game's analysis at its version: folded once, then read back (``games.fold_cache``)."""
+    """The game's analysis at its version: folded once, then read back
+    (``games.analysis.fold_cache``)."""
     return fold_cache.per_version(game, "analysis", lambda: _kept(game, analyst))
 
 

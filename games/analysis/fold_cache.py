@@ -25,7 +25,7 @@ from django.core.cache import cache
 from ai.analysis import Analysis
 from config.refusals import Refusal
 from games import selectors
-from games.fairness import OVER
+from games.fairness.seeds import OVER
 from games.kinds import Analyst, WireState, kind_for
 from games.models import Game
 
@@ -33,7 +33,7 @@ from games.models import Game
 FINISHED_SECONDS = 30 * 24 * 3600
 #: A game in play moves on: its folds are kept this long.
 IN_PLAY_SECONDS = 10 * 60
-#: Part of every key: change it when what is kept changes shape (``games.analysis.Kept``, a
+#: Part of every key: change it when what is kept changes shape (``games.analysis.reads.Kept``, a
 #: state's wire form), so that no process reads what an older release kept.
 VERSION = 1
 

@@ -2,7 +2,8 @@
 
 As lila-ws types what crosses between the site and the socket server (``LilaOut``), each note is
 one frozen dataclass of this module; everything that tells an account something
-(``games.live`` after a move, the seeks, the rematches, the tournaments, the moderation, the stream
+(``games.followups.live`` after a move, the seeks, the rematches, the tournaments, the moderation,
+the stream
 tier when a stream opens) builds one of these and publishes its ``to_wire()``. The schema's
 descriptions of the notes (``games.api.stream_schema``) are made from the same classes, so the two
 cannot drift.
