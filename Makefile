@@ -12,7 +12,7 @@ WEB_CONCURRENCY ?= $(shell echo $$((2 * $$(nproc))))
 STREAM_WORKERS ?= 1
 NGINX_WORKERS ?= 1
 NGINX_DIR ?= $(CURDIR)/var/nginx/$(PORT)
-# Prometheus multiprocess mode (config/metrics.py): one directory for the processes of one
+# Prometheus multiprocess mode (config/observability/metrics.py): one directory for the processes of one
 # `make run` or `make serve`, emptied before they start.
 PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus/$(PORT)
 # supervisord's configuration and files for the processes of one `make run` or `make serve`.

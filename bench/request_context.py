@@ -1,4 +1,4 @@
-"""The request-context middleware's own CPU per request (config.request_context: the request id,
+"""The request-context middleware's own CPU per request (config.web.request_context: the request id,
 the logs' context, the HTTP metrics), in this process, beside the bare view it wraps.
 
     .venv/bin/python bench/request_context.py [--requests 20000] [--smoke]
@@ -50,8 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.urls import resolve
     from prometheus_client import REGISTRY
 
-    from config import logs
-    from config.request_context import RequestContextMiddleware
+    from config.observability import logs
+    from config.web.request_context import RequestContextMiddleware
 
     path = "/api/v1/games/3f0c8b1e-0000-4000-8000-000000000000/moves/"
     match = resolve(path)

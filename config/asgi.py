@@ -15,7 +15,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application: Any = get_asgi_application()
 
-from config.body_limit import limit_body  # noqa: E402  (needs the app registry)
+from config.web.body_limit import limit_body  # noqa: E402  (needs the app registry)
 from games.streams.app import StreamApp  # noqa: E402  (needs the app registry)
 from games.streams.routes import is_stream_request  # noqa: E402
 
@@ -25,7 +25,7 @@ if settings.DEBUG or os.environ.get("SERVE_STATIC") == "true":
     django_application = ASGIStaticFilesHandler(django_application)
 
 # Django's handler reads a body whole before anything can refuse it; no nginx stands in front
-# of this process to count its bytes (config.body_limit).
+# of this process to count its bytes (config.web.body_limit).
 django_application = limit_body(django_application)
 
 streams = StreamApp()

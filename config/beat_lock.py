@@ -83,7 +83,7 @@ class BeatLease:
 
     @classmethod
     def from_settings(cls) -> BeatLease:
-        from config.redis_client import redis_client
+        from config.storage.redis_client import redis_client
 
         return cls(
             client=redis_client(), key=settings.BEAT_LEASE_KEY, seconds=settings.BEAT_LEASE_SECONDS

@@ -6,9 +6,9 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from config import task_context, worker_metrics
-
 # config.broker: its connections, with a guard on kombu's Redis transport (a worker that lost Redis
+from config.observability import task_context, worker_metrics
+
 # could exit; the module says how).
 app = Celery("dice", amqp="config.broker:AMQP")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -18,8 +18,8 @@ from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
-from config.problems import PROBLEM_JSON
-from config.refusals import Refusal
+from config.vocabulary.problems import PROBLEM_JSON
+from config.vocabulary.refusals import Refusal
 
 F = TypeVar("F", bound=Callable[..., Any])
 IDEMPOTENT = "_idempotent"
@@ -97,7 +97,7 @@ class ApiSchema(AutoSchema):
             self.method = "DELETE"
 
     def _unwrap_list_serializer(self, serializer: Any, direction: Any) -> Any:
-        """drf-spectacular's, with a nested list's bounds (config.bounded_lists) said as its
+        """drf-spectacular's, with a nested list's bounds (config.web.bounded_lists) said as its
         ``maxItems`` and ``minItems``, as it says a ListField's."""
         schema = super()._unwrap_list_serializer(serializer, direction)
         if schema and isinstance(serializer, serializers.ListSerializer):
@@ -126,6 +126,6 @@ class ApiSchema(AutoSchema):
             yield Refusal.NOT_FOUND
         if self.view.get_throttles():
             yield Refusal.THROTTLED
-        # The database out of reach (config.outage): any operation may meet it, if only to look
+        # The database out of reach (config.web.outage): any operation may meet it, if only to look
         # its token up.
         yield Refusal.SERVICE_UNAVAILABLE

@@ -3,7 +3,7 @@
 Each operation's example request and success answer are real ones, recorded from the API by
 ``make examples`` (``tests/contract/record_examples.py``) into ``config/schema_examples.json``.
 Each refusal status gets an example problem of its first listed code, made by the same code
-that answers refusals (``config.problems``), in English, as a client at
+that answers refusals (``config.vocabulary.problems``), in English, as a client at
 ``http://localhost:8000`` would see it.
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 from django.utils import translation
 
-from config.errors import error_body
-from config.problems import BY_CODE, PROBLEM_JSON, problem_head
+from config.vocabulary.errors import error_body
+from config.vocabulary.problems import BY_CODE, PROBLEM_JSON, problem_head
 
 EXAMPLES_FILE = Path(__file__).with_name("schema_examples.json")
 ORIGIN = "http://localhost:8000"

@@ -16,7 +16,7 @@ from corsheaders.defaults import default_headers
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from config.logs import logging_config
+from config.observability.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -63,19 +63,21 @@ INSTALLED_APPS = [
 # an API token uses none of them: the project's session and message middleware make their store
 # only when it is read (CSRF and authentication already do no work until asked).
 MIDDLEWARE = [
-    "config.request_context.RequestContextMiddleware",  # X-Request-ID, logs' context, HTTP metrics
+    # X-Request-ID, logs' context, HTTP metrics
+    "config.web.request_context.RequestContextMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS: before anything answers
-    "config.middleware.BodyLimitMiddleware",  # a body past the limit is refused before it is read
+    # A body past the limit is refused before it is read.
+    "config.web.middleware.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",  # Referrer-Policy: same-origin, too
-    "config.page_policy.PagePolicyMiddleware",  # the pages' CSP (/play/, the admin)
-    "config.middleware.SessionMiddleware",  # Django's, its store made when first read
-    "config.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
+    "config.web.page_policy.PagePolicyMiddleware",  # the pages' CSP (/play/, the admin)
+    "config.web.middleware.SessionMiddleware",  # Django's, its store made when first read
+    "config.web.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
     # Under /api/v1/: Django's own errors (404, 405, 413, 500 pages) as problems, as the API's
-    "config.problems.ApiProblemMiddleware",
+    "config.vocabulary.problems.ApiProblemMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.middleware.MessageMiddleware",  # Django's, its storage made when first used
+    "config.web.middleware.MessageMiddleware",  # Django's, its storage made when first used
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -147,12 +149,13 @@ elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
     # (planning the seats-and-game lock was half of the database's work for a move).
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
-# The hot paths' shortcuts through Django's internals (config.orm_shortcuts); false takes the
+# The hot paths' shortcuts through Django's internals (config.storage.orm_shortcuts); false takes
+# the
 # plain ORM path of each, should a Django upgrade break one before it is mended.
 ORM_SHORTCUTS = env_bool("ORM_SHORTCUTS", True)
 if _ON_POSTGRES:
     # With the database's host gone, a connection fails in seconds, not at the system's TCP
-    # time-out (minutes); the request is answered 503 (config.outage). libpq's least is 2.
+    # time-out (minutes); the request is answered 503 (config.web.outage). libpq's least is 2.
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 3
 if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
     # A small pool per process (psycopg_pool): a request, a task or a stream read borrows a
@@ -165,7 +168,7 @@ if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
         # Each thread has an idle connection at hand, so a wait is for a new connection: this
-        # bounds it, the database stopped or restarting, before the 503 (config.outage).
+        # bounds it, the database stopped or restarting, before the 503 (config.web.outage).
         "timeout": 2,
         # A reconnection gives up after this, and the next borrower starts another at once: the
         # pool sees the database back within a second or so, not after psycopg_pool's back-off
@@ -215,7 +218,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            # Redis away: a request waits at most this, then is answered 503 (config.outage).
+            # Redis away: a request waits at most this, then is answered 503 (config.web.outage).
             "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
@@ -250,18 +253,18 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 # stream hold a thread. Static files (admin, Swagger UI) are served by the ASGI app in DEBUG
 # (config/asgi.py) and by the front proxy from STATIC_ROOT (collectstatic) in production.
 
-# /metrics and /health/deep (config.internal): with this token as "Authorization: Bearer ...",
+# /metrics and /health/deep (config.web.internal): with this token as "Authorization: Bearer ...",
 # else from this machine only. /health/ready keeps its checks this long per process.
 INTERNAL_TOKEN = os.environ.get("INTERNAL_TOKEN", "")
 HEALTH_CACHE_SECONDS = float(os.environ.get("HEALTH_CACHE_SECONDS", "2"))
 
 # How many proxies of our own stand in front of the web tier, each appending to X-Forwarded-For:
-# the client's address is that many entries from its end (config.client_address). 0 (make run:
+# the client's address is that many entries from its end (config.web.client_address). 0 (make run:
 # clients connect straight to the server) ignores the header; make serve and docker-compose set 1.
 TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 # Every per-address count (throttles, the sign-in guard, the stream caps) counts an IPv6 client
 # by its first IPV6_BUCKET_PREFIX bits, one /64 by default: a subnet is one customer's, and a
-# whole address would give it 2^64 buckets (config.client_address.address_bucket).
+# whole address would give it 2^64 buckets (config.web.client_address.address_bucket).
 IPV6_BUCKET_PREFIX = int(os.environ.get("IPV6_BUCKET_PREFIX", "64"))
 if not 1 <= IPV6_BUCKET_PREFIX <= 128:
     raise ImproperlyConfigured("IPV6_BUCKET_PREFIX is a prefix length, 1 to 128")
@@ -277,16 +280,16 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else [])
     # for a client that asks for Accept: application/problem+json alone
-    + ["config.renderers.ProblemJSONRenderer"],
+    + ["config.web.renderers.ProblemJSONRenderer"],
     # JSON only: a form body (a web page's hidden form, sent without a CORS preflight) would let
     # any site register accounts or try passwords from its visitors' addresses. The admin and
     # /api-auth/ are Django's own forms, not the API's parsers.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],  # DRF's, bounded in depth
+    "DEFAULT_PARSER_CLASSES": ["config.web.parsers.JSONParser"],  # DRF's, bounded in depth
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.ApiSchema",  # + each operation's problems
-    "EXCEPTION_HANDLER": "config.exception_handler.api_exception_handler",
+    "EXCEPTION_HANDLER": "config.vocabulary.exception_handler.api_exception_handler",
     # One counter per request: the view's scope, else "user" once authenticated, else "anon".
-    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.RateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["config.web.throttling.RateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON", "120/min"),
         "user": os.environ.get("THROTTLE_USER", "1200/min"),
@@ -312,7 +315,7 @@ REST_KNOX = {
 EXPORT_BATCH = 100
 EXPORT_KEEP_HOURS = float(os.environ.get("EXPORT_KEEP_HOURS", "24"))
 
-# Idempotency-Key on the requests that create (config.idempotency): how long a key is kept; a
+# Idempotency-Key on the requests that create (config.web.idempotency): how long a key is kept; a
 # retry after that creates again.
 IDEMPOTENCY_KEY_TTL = timedelta(hours=float(os.environ.get("IDEMPOTENCY_KEY_HOURS", "24")))
 
@@ -330,7 +333,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # The API is JSON: its schema names no form encodings, nor the browsable API's ?format=.
-    "PARSER_WHITELIST": ["config.parsers.JSONParser"],
+    "PARSER_WHITELIST": ["config.web.parsers.JSONParser"],
     "RENDERER_WHITELIST": ["rest_framework.renderers.JSONRenderer"],
     # The enum names' hook (drf-spectacular's default), the plain views' entries, then ours.
     "POSTPROCESSING_HOOKS": [
@@ -489,7 +492,8 @@ TURN_CLOCK_CHOICES = (15, 30, 60, 120, 300)
 # How late past its due time the sweep takes over a timer or a computer move whose task is lost.
 GAMES_SWEEP_GRACE_SECONDS = float(os.environ.get("SWEEP_GRACE_SECONDS", "1.0"))
 
-# One JSON line per record (config.logs: time, level, logger, message, request id, user, game),
+# One JSON line per record (config.observability.logs: time, level, logger, message, request id,
+# user, game),
 # or a line for people: json unless DEBUG (`make serve`, docker-compose), text for `make run`.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = logging_config(

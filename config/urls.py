@@ -2,9 +2,9 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config import health, metrics
-from config.error_catalogue import ErrorDetailView, ErrorListView
-from config.internal import internal_only
+from config.observability import health, metrics
+from config.vocabulary.error_catalogue import ErrorDetailView, ErrorListView
+from config.web.internal import internal_only
 from games import dashboard, webclient
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -33,5 +33,5 @@ urlpatterns = [
 ]
 
 # An exception nothing handled: 503 with Retry-After when it is the database out of reach, else
-# Django's own 500 (which config.problems turns into a problem under /api/v1/).
-handler500 = "config.outage.server_error"
+# Django's own 500 (which config.vocabulary.problems turns into a problem under /api/v1/).
+handler500 = "config.web.outage.server_error"

@@ -10,7 +10,7 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from config.admin_log import log_action
+from config.observability.admin_log import log_action
 from games.fairness.seeds import fairness_body
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.moderation.admin import GameModeration

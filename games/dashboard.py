@@ -5,8 +5,9 @@ asked for (it reloads itself every 10 s). Staff only; nothing here writes.
 - moves in the last minute (a move's events share their time: distinct games and times among the
   latest events, read by id, never a scan of the whole log);
 - open streams and the timer lag's p99 as this machine's processes count them (the Prometheus
-  figures of ``config.metrics``: every process of the machine in multiprocess mode, else this
-  one's alone); the Celery queues' depths and the timers set, overdue, and the oldest overdue;
+  figures of ``config.observability.metrics``: every process of the machine in multiprocess mode,
+  else this one's alone); the Celery queues' depths and the timers set, overdue, and the oldest
+  overdue;
 - rated play to look at (games.moderation.rating_watch): pairs over the daily rated limit, quick
   resignations, each linking to the account's games, where their ratings are voided.
 """
@@ -23,8 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from prometheus_client.parser import text_string_to_metric_families
 
-from config.metrics import exposition
-from config.queue_depth import queue_depths, timers_pending
+from config.observability.metrics import exposition
+from config.observability.queue_depth import queue_depths, timers_pending
 from games.kinds import kind_for
 from games.models import Game, GameEvent, GameStatus
 from games.moderation import rating_watch

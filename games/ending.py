@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ApiError
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from config.errors import ApiError
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
 from games.ending import game_cancel, game_leave, game_resign
 from games.models import Game, GameId, GameStatus, Occupant
 from games.seating import controlled_seats

@@ -3,7 +3,7 @@
 Moves (locked, ``FOR UPDATE OF`` the game row and its seats) and reads
 (``games.selectors.game_get``) start from this: the seats are read joined to their game, and
 attached to it as ``prefetch_related`` would, so ``game.seats.all()`` costs nothing more. The
-query is compiled once (config.orm_shortcuts).
+query is compiled once (config.storage.orm_shortcuts).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Callable
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 
-from config.orm_shortcuts import PreparedSelect
-from config.refusals import Refusal
+from config.storage.orm_shortcuts import PreparedSelect
+from config.vocabulary.refusals import Refusal
 from games.models import Game, GameId, Seat
 from players.models import Player
 

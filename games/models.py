@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from config.orm_shortcuts import prefetched
+from config.storage.orm_shortcuts import prefetched
 from games.kinds.fields import kind_column
 
 

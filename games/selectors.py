@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.kinds import WireState, kind_for
 from games.loading import game_found
 from games.models import Game, GameEvent, GameId, GameStatus, Seat

@@ -18,9 +18,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ApiError
-from config.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
-from config.refusals import Refusal, refused_by_rules
+from config.observability.metrics import MOVE_SECONDS, MOVES, MOVES_REFUSED
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal, refused_by_rules
 from games.fairness import seeds as fairness
 from games.followups import advance as followups
 from games.kinds import WireEvent, WireState, kind_for

@@ -7,7 +7,7 @@ adjudicated one finishes with places (rated, and its tournament advanced, as any
 
 from __future__ import annotations
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.kinds import WireState
 from games.models import Game, GameId
 from games.services import MoveResult, game_move

@@ -19,7 +19,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.errors import ApiError
+from config.vocabulary.errors import ApiError
 from players.auth import request_player
 
 M = TypeVar("M", bound=Model)

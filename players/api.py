@@ -15,10 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.idempotency import idempotent
-from config.refusals import Refusal
 from config.schema import refuses
-from config.throttling import RateThrottle
+from config.vocabulary.refusals import Refusal
+from config.web.idempotency import idempotent
+from config.web.throttling import RateThrottle
 from players import services
 from players.auth import TokenAuthentication, request_player
 from players.identity import username_normalise

@@ -28,8 +28,8 @@ from knox.models import get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 
-from config.orm_shortcuts import PreparedSelect
-from config.refusals import Refusal
+from config.storage.orm_shortcuts import PreparedSelect
+from config.vocabulary.refusals import Refusal
 from players.models import Player
 from players.tokens import token_used
 

@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.refusals import Refusal
 from config.schema import refuses
+from config.vocabulary.refusals import Refusal
 from players.api import parse
 from players.auth import request_player
 from players.services import password_change

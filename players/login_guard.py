@@ -4,7 +4,7 @@ before it hashes a password.
 
 Two limits, both counted in the cache (Redis in production: shared by every process):
 
-- per client address (its bucket, ``config.client_address``: an IPv6 client's /64), every
+- per client address (its bucket, ``config.web.client_address``: an IPv6 client's /64), every
   attempt: the ``auth`` throttle rate (``THROTTLE_AUTH``, 20 a minute), over every account it
   tries;
 - per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
@@ -31,10 +31,10 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
-from config.client_address import client_bucket
-from config.errors import ApiError
-from config.refusals import Refusal
-from config.throttling import hit, rate
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
+from config.web.client_address import client_bucket
+from config.web.throttling import hit, rate
 from players.models import Player
 
 if TYPE_CHECKING:

@@ -200,7 +200,7 @@ class RatingChange(models.Model):
 
 class IdempotencyKey(models.Model):
     """A client's ``Idempotency-Key`` on a request that creates, and the answer it was given:
-    a retry with the key gets that answer again (config.idempotency). Kept until ``expires_at``;
+    a retry with the key gets that answer again (config.web.idempotency). Kept until ``expires_at``;
     the beat task ``players.tasks.purge_idempotency_keys`` deletes the expired."""
 
     #: Whose key: ``player:<id>``, or ``anonymous`` (registering).

@@ -11,7 +11,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 from knox.signals import token_expired
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from players import login_guard
 from players.identity import looks_like_placeholder, username_normalise
 from players.models import Player

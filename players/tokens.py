@@ -8,7 +8,7 @@ token and tells nothing of its secret, and it needs no column of knox's table.
 
 When a token was last used is noted in the cache (Redis), not in the database: an authenticated
 request would otherwise write its token's row. The note goes with the request's throttle count,
-in its one round trip (``config.throttling.carry``); each process notes a token at most once a
+in its one round trip (``config.web.throttling.carry``); each process notes a token at most once a
 minute (:data:`USE_NOTED_EVERY`), so the time is to the minute. A note lasts as long as its
 token, and is "unknown" (``null``) for a token not used since the cache lost it.
 """
@@ -28,8 +28,8 @@ from django.utils import timezone
 from knox.models import AuthToken
 from knox.settings import knox_settings
 
-from config.refusals import Refusal
-from config.throttling import carry
+from config.vocabulary.refusals import Refusal
+from config.web.throttling import carry
 from players.models import Player
 
 #: A token's public id: this many hex digits of the SHA-256 of its digest (64 bits).

@@ -113,7 +113,7 @@ def organiser(db: None) -> Player:
 @pytest.fixture
 def whole_pool_wait() -> Iterator[None]:
     """An outage refusal shortens the process's wait for a pooled connection until one is lent
-    (config.outage), and the test client keeps its connection, so none is: the next tests get
+    (config.web.outage), and the test client keeps its connection, so none is: the next tests get
     the pool's whole wait back here."""
     from django.db import connection
 

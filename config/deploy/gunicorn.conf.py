@@ -38,7 +38,8 @@ limit_request_fields = 100
 limit_request_field_size = 8190
 
 # gunicorn's own lines (start, workers, errors) in the same JSON shape as the application's
-# (config/logs.py) under LOG_FORMAT=json, the default with DEBUG off; its text format otherwise.
+# (config/observability/logs.py) under LOG_FORMAT=json, the default with DEBUG off; its text format
+# otherwise.
 _debug = os.environ.get("DEBUG", "true").strip().lower() in {"1", "true", "yes", "on"}
 if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
     logconfig_dict = {
@@ -77,7 +78,8 @@ if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
 
 
 def child_exit(server: object, worker: object) -> None:
-    """A worker gone: its live gauges leave the sum (PROMETHEUS_MULTIPROC_DIR; config.metrics)."""
+    """A worker gone: its live gauges leave the sum (PROMETHEUS_MULTIPROC_DIR;
+    config.observability.metrics)."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 

@@ -10,8 +10,8 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.refusals import Refusal
 from config.schema import body_on_delete, refuses
+from config.vocabulary.refusals import Refusal
 from games.accounts.deletion import account_delete_own
 from players import api
 from players.auth import request_player

@@ -15,8 +15,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.refusals import Refusal
 from config.schema import refuses
+from config.vocabulary.refusals import Refusal
 from games.accounts import export_files
 from games.accounts.export import ExportSerializer
 from players.auth import request_player

@@ -14,8 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.refusals import Refusal
 from config.schema import refuses
+from config.vocabulary.refusals import Refusal
 from games.accounts.rating_service import leaderboard
 from games.kinds import KINDS
 from games.models import Seat

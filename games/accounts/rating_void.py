@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.accounts.rating_service import COMPUTER_DEVIATION
 from games.kinds import kind_for
 from games.models import GameId, Seat

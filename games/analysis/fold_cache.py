@@ -23,7 +23,7 @@ from typing import Any, TypeVar, cast
 from django.core.cache import cache
 
 from ai.analysis import Analysis
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games import selectors
 from games.fairness.seeds import OVER
 from games.kinds import Analyst, WireState, kind_for

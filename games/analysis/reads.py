@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
 from ai.analysis import Chart, Decision, Roll, SeatLine, Turn
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.analysis import fold_cache
 from games.fairness.seeds import OVER
 from games.kinds import Analyst, kind_for

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from django.utils import translation
 from rest_framework.request import Request
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.models import Game
 
 #: Never a version: the precondition a weak tag sets cannot be met.

@@ -64,7 +64,7 @@ class GameCreateInput(serializers.Serializer[None]):
     kind = KindChoiceField()
     options = serializers.DictField(required=False, default=dict)
     # What many=True makes, said outright: its max_length is checked before any seat is read
-    # (config.bounded_lists).
+    # (config.web.bounded_lists).
     seats: serializers.ListSerializer[None] = serializers.ListSerializer(
         child=SeatInput(), allow_empty=False, max_length=MAX_SEAT_ENTRIES
     )

@@ -17,8 +17,8 @@ import inspect
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from config.problems import PROBLEM_JSON
-from config.refusals import Refusal
+from config.vocabulary.problems import PROBLEM_JSON
+from config.vocabulary.refusals import Refusal
 from games.followups import notes
 
 EVENT_STREAM = "text/event-stream"

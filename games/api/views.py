@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.idempotency import idempotent
-from config.refusals import Refusal
 from config.schema import refuses
+from config.vocabulary.refusals import Refusal
+from config.web.idempotency import idempotent
 from games import ending, selectors, services
 from games.analysis import chart as analysis_chart
 from games.analysis import fold_cache

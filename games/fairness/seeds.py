@@ -21,7 +21,7 @@ from typing import Any, Protocol, cast
 
 from django.conf import settings
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.fairness.dice import dice_roller
 from games.kinds import WireEvent, kind_for
 from games.models import Game, GameStatus, Seat

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from config.redis_client import redis_batch
+from config.storage.redis_client import redis_batch
 from games.followups import jobs, live, notes
 from games.models import Game, GameEvent
 from games.seating import TableFacts

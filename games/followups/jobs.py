@@ -16,7 +16,7 @@ from datetime import datetime
 from celery import current_app
 from django.conf import settings
 
-from config.redis_client import CommandBatch
+from config.storage.redis_client import CommandBatch
 from games.models import Game, GameId
 from games.timers.wheel import timer_schedule
 

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config.redis_client import CommandBatch, redis_batch
+from config.storage.redis_client import CommandBatch, redis_batch
 from games.followups import notes
 from games.presenters.common import iso_datetime
 

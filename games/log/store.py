@@ -1,7 +1,7 @@
 """The two writes of every move: append its events, save the game's snapshot.
 
 Both are the same statements at every move, so they are built once per shape
-(``config.orm_shortcuts``; ``ORM_SHORTCUTS=false`` takes the ORM's own ``bulk_create`` and
+(``config.storage.orm_shortcuts``; ``ORM_SHORTCUTS=false`` takes the ORM's own ``bulk_create`` and
 ``save(update_fields=...)``). Both run inside the move's transaction, on the locked game row
 (``games.services``); nothing else writes these columns concurrently.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from config.orm_shortcuts import fields_update, rows_insert
+from config.storage.orm_shortcuts import fields_update, rows_insert
 from games.models import Game, GameEvent
 
 #: The columns of an event row the move path writes (the id is the database's).

@@ -13,9 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.idempotency import idempotent
-from config.refusals import Refusal
 from config.schema import refuses
+from config.vocabulary.refusals import Refusal
+from config.web.idempotency import idempotent
 from games.api.views import parse
 from games.kinds.fields import KindChoiceField
 from games.matchmaking import rematch, seeks

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.kinds import kind_for
 from games.models import Game, GameEvent, GameStatus, Seat
 from players.models import Player

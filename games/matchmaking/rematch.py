@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games import services
 from games.followups import live, notes
 from games.loading import game_found

@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from config.refusals import Refusal, refused_by_rules
+from config.vocabulary.refusals import Refusal, refused_by_rules
 from games import services
 from games.followups import live, notes
 from games.kinds import kind_for

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from config.errors import ApiError
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
 from games.followups import live, notes
 from games.leaving import GamesLeft, player_running_games_end
 from games.matchmaking.seeks import seeks_withdraw_for_player

@@ -37,13 +37,13 @@ from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from config import logs
-from config.client_address import address_behind_proxies, address_bucket, trusted_proxies
-from config.errors import ApiError
-from config.internal import admitted_as
-from config.metrics import STREAMS_OPEN, exposition
-from config.problems import PROBLEM_JSON, problem_body
-from config.refusals import Refusal
+from config.observability import logs
+from config.observability.metrics import STREAMS_OPEN, exposition
+from config.vocabulary.errors import ApiError
+from config.vocabulary.problems import PROBLEM_JSON, problem_body
+from config.vocabulary.refusals import Refusal
+from config.web.client_address import address_behind_proxies, address_bucket, trusted_proxies
+from config.web.internal import admitted_as
 from games.streams import cors, limits, reads, routes
 from games.streams.hub import (
     KEEPALIVE,
@@ -194,7 +194,7 @@ class StreamApp:
                     await refuse(send, request, Refusal.DISALLOWED_HOST.error())
                 return
             if request.path == METRICS_PATH:
-                # For the operators only, as the WSGI tier's (config.internal).
+                # For the operators only, as the WSGI tier's (config.web.internal).
                 if admitted_as(request.headers.get("authorization", ""), request.address):
                     await metrics_page(send)
                 else:
@@ -451,7 +451,7 @@ async def preflight(send: Send, request: Request) -> None:
 async def refuse(
     send: Send, request: Request, exc: ApiError, extra: tuple[tuple[bytes, bytes], ...] = ()
 ) -> None:
-    """A refusal of the one vocabulary (config.refusals) in the API's one error shape, an RFC 9457
-    problem: the same codes, words and body as the WSGI tier's."""
+    """A refusal of the one vocabulary (config.vocabulary.refusals) in the API's one error shape,
+    an RFC 9457 problem: the same codes, words and body as the WSGI tier's."""
     body = problem_body(exc, request.origin)
     await respond(send, request, exc.status_code, body, PROBLEM_JSON, extra)

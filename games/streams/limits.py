@@ -14,7 +14,7 @@ open. ``admit`` then drops lapsed entries, checks each cap (the address's, and t
 it is known) and adds the stream's entries. Each is one Lua script (one round trip). Without
 Redis (``make run``: one process) the same rules are kept in memory.
 
-Addresses are counted by their bucket (``config.client_address.address_bucket``: an IPv6
+Addresses are counted by their bucket (``config.web.client_address.address_bucket``: an IPv6
 client's /64), which the caller gives as the holder's ``address``.
 """
 
@@ -29,8 +29,8 @@ from typing import Any
 
 from django.conf import settings
 
-from config.errors import ApiError
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
 
 _OPEN = """
 local opens = redis.call('INCR', KEYS[1])
@@ -127,7 +127,7 @@ class Limits:
         return f"{settings.LIVE_CHANNEL_PREFIX}:streams:"
 
     def _script(self, source: str) -> Any:
-        from config.redis_client import redis_client
+        from config.storage.redis_client import redis_client
 
         if source not in self._scripts:
             self._scripts[source] = redis_client().register_script(source)
@@ -146,7 +146,7 @@ class Limits:
         return int(self._script(_ADMIT)(keys=keys, args=[now, now + lifetime(), member, *caps]))
 
     def _release_redis(self, admission: Admission) -> None:
-        from config.redis_client import redis_client
+        from config.storage.redis_client import redis_client
 
         pipeline = redis_client().pipeline(transaction=False)
         for key, _cap in admission.holder.sets():

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 from django.utils import translation
 
-from config.outage import out_of_reach, unavailable
+from config.web.outage import out_of_reach, unavailable
 from games.followups import live
 from games.kinds import kind_for
 

@@ -16,9 +16,9 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from config.errors import ApiError
-from config.metrics import TIMER_LAG_SECONDS
-from config.refusals import Refusal
+from config.observability.metrics import TIMER_LAG_SECONDS
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
 from games import services
 from games.kinds import kind_for
 from games.models import Game, GameId, GameStatus, Occupant

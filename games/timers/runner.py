@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from django.db import close_old_connections, connection
 
-from config import logs
+from config.observability import logs
 from games.timers import automation
 from games.timers.wheel import RETRY_SECONDS, Due, Wheel, moment_of
 

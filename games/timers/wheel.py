@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 from django.conf import settings
 
-from config.redis_client import CommandBatch, redis_batch, redis_client
+from config.storage.redis_client import CommandBatch, redis_batch, redis_client
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin_log import log_action
-from config.errors import ApiError
+from config.observability.admin_log import log_action
+from config.vocabulary.errors import ApiError
 from games.tournaments import services
 from games.tournaments.admin_moderation import TournamentModeration
 from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound

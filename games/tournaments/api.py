@@ -18,10 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.bounded_lists import BoundedListField
-from config.idempotency import idempotent
-from config.refusals import Refusal
 from config.schema import refuses
+from config.vocabulary.refusals import Refusal
+from config.web.bounded_lists import BoundedListField
+from config.web.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services

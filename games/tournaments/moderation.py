@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from config.errors import ApiError
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError
+from config.vocabulary.refusals import Refusal
 from games.followups import jobs
 from games.models import GameStatus
 from games.staff import game_staff_abort

@@ -7,7 +7,7 @@ from typing import Protocol, cast
 
 from celery.schedules import crontab
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 
 
 class _Expanded(Protocol):

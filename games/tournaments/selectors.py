@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.tournaments.models import Entrant, Tournament
 from games.tournaments.results import pairing_history
 from games.tournaments.standings import standings as compute_standings

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games import services as game_services
 from games.ending import game_resign
 from games.followups import live, notes

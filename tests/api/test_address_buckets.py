@@ -1,4 +1,4 @@
-"""Every per-address count keys on one bucket (config.client_address.address_bucket): an IPv4
+"""Every per-address count keys on one bucket (config.web.client_address.address_bucket): an IPv4
 address is its own, an IPv6 client counts by its /64 (``IPV6_BUCKET_PREFIX``), an IPv4-mapped
 IPv6 address as the IPv4 address it maps. The request throttle and the sign-in guard here; the
 stream tier's caps and opens in tests/streams/test_stream_limits.py.
@@ -12,7 +12,7 @@ import pytest
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from config.client_address import address_bucket
+from config.web.client_address import address_bucket
 from tests import factories
 from tests.api.test_login_guard import sign_in
 from tests.doubles import throttle_rates

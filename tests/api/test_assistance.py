@@ -61,7 +61,7 @@ def test_a_rated_game_gives_no_hint_nor_preview(make_client: MakeClient) -> None
 
 
 def test_a_rated_game_cannot_ask_for_help(make_client: MakeClient) -> None:
-    from config.errors import ApiError
+    from config.vocabulary.errors import ApiError
     from games import services
 
     ann = Player.objects.get(username=make_client().username)

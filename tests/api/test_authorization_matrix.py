@@ -140,7 +140,7 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ("health/live", "GET"): (to("/health/live"), (200,) * 6),
     ("health/ready", "GET"): (to("/health/ready"), (200,) * 6),
     ("health/", "GET"): (to("/health/"), (200,) * 6),
-    # The operators' pages: a token or this machine, never an account (config.internal).
+    # The operators' pages: a token or this machine, never an account (config.web.internal).
     ("health/deep", "GET"): (to("/health/deep"), (403,) * 6),
     ("metrics", "GET"): (to("/metrics"), (403,) * 6),
     (A + "accounts/register/", "POST"): (registration, (201,) * 6),

@@ -1,5 +1,5 @@
 """The database out of reach is answered 503 ``service_unavailable`` with ``Retry-After``, never a
-500 (config.outage): by the API's views, by Django's own answers, in the request's language; a
+500 (config.web.outage): by the API's views, by Django's own answers, in the request's language; a
 failure that is the request's own (a deadlock) stays a 500. The stream tier's refusal is
 tests/streams/test_stream_outage.py's; the real outage, PostgreSQL stopped under a whole stack,
 tests/reliability/test_postgres_restart.py's."""
@@ -17,7 +17,7 @@ from psycopg import errors as pg_errors
 from psycopg_pool import PoolTimeout
 from rest_framework.test import APIClient
 
-from config import outage
+from config.web import outage
 from tests.api.test_problems import problem
 from tests.conftest import on_postgres
 from tests.factories import MakeClient, api_game, game_url
@@ -126,7 +126,7 @@ def test_a_move_whose_database_fails_mid_way_answers_503(
 
 def test_djangos_own_answer_under_the_api_is_a_503_problem(monkeypatch: pytest.MonkeyPatch) -> None:
     """A middleware that read the database (no DRF view to handle it): Django's handler500."""
-    from config.middleware import LocaleMiddleware
+    from config.web.middleware import LocaleMiddleware
 
     def gone(self: object, request: object) -> None:
         raise as_django_raises(psycopg.OperationalError("server closed the connection"))
@@ -141,7 +141,7 @@ def test_djangos_own_answer_under_the_api_is_a_503_problem(monkeypatch: pytest.M
 
 
 def test_djangos_own_500_stays_a_500_for_anything_else(monkeypatch: pytest.MonkeyPatch) -> None:
-    from config.middleware import LocaleMiddleware
+    from config.web.middleware import LocaleMiddleware
 
     def broken(self: object, request: object) -> None:
         raise RuntimeError("boom")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from config.errors import ApiError
+from config.vocabulary.errors import ApiError
 from games.loading import game_with_seats
 from games.models import Seat
 from players.models import Player

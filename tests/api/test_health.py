@@ -1,5 +1,5 @@
 """Health and metrics: readiness cheap and truthful, the deep check and /metrics for the operators
-only (config.health, config.internal)."""
+only (config.observability.health, config.web.internal)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
 
-from config import health
+from config.observability import health
 
 pytestmark = pytest.mark.django_db
 

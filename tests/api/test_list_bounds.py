@@ -1,7 +1,7 @@
 """Every list the API reads is bounded, and its length is checked before any of its items: a
 request of 10,000 items is refused at once (400, a stable code, the field), its items unread.
 
-The API's serializers (config.bounded_lists: DRF's ``max_length``, in ``errors``) and the rules'
+The API's serializers (config.web.bounded_lists: DRF's ``max_length``, in ``errors``) and the rules'
 own lists, a move's ``hold`` and ``keep`` and the preview's ``keep`` (``too_many_dice``).
 """
 
@@ -16,7 +16,7 @@ import pytest
 from django.utils import timezone
 from rest_framework import serializers
 
-from config.bounded_lists import BoundedListField
+from config.web.bounded_lists import BoundedListField
 from games.api.serializers import MAX_SEAT_ENTRIES, SeatInput
 from games.models import Game
 from games.rules import RuleError, ten_thousand, yatzy

@@ -1,5 +1,5 @@
-"""Who the client is behind proxies (config.client_address), and the sign-in guard on every way in
-(players.login_guard): the API's token, /api-auth/ and the admin.
+"""Who the client is behind proxies (config.web.client_address), and the sign-in guard on every way
+in (players.login_guard): the API's token, /api-auth/ and the admin.
 
 Run with REDIS_URL (CI) the counters are in Redis; without it, in the in-process cache.
 """
@@ -17,7 +17,7 @@ from knox.models import AuthToken
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from config.client_address import address_behind_proxies
+from config.web.client_address import address_behind_proxies
 from tests import factories
 from tests.doubles import throttle_rates
 
@@ -116,7 +116,7 @@ def test_the_api_sign_in_is_limited_per_address_before_any_password_is_hashed(
     factories.account("ann", password="right-password-1")
     with throttle_rates(auth="1000/min"):
         # The view's throttle is out of the way: the guard alone counts, on its own key.
-        from config import throttling
+        from config.web import throttling
 
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(throttling, "rate", lambda scope: (3, 60))

@@ -1,4 +1,4 @@
-"""The session and message middleware of config.middleware: no store is made for a request that
+"""The session and message middleware of config.web.middleware: no store is made for a request that
 does not use one, and every answer is the one Django's own middleware gives."""
 
 from __future__ import annotations
@@ -20,8 +20,12 @@ from tests.factories import account
 pytestmark = pytest.mark.django_db
 
 DJANGOS = {
-    "config.middleware.SessionMiddleware": "django.contrib.sessions.middleware.SessionMiddleware",
-    "config.middleware.MessageMiddleware": "django.contrib.messages.middleware.MessageMiddleware",
+    "config.web.middleware.SessionMiddleware": (
+        "django.contrib.sessions.middleware.SessionMiddleware"
+    ),
+    "config.web.middleware.MessageMiddleware": (
+        "django.contrib.messages.middleware.MessageMiddleware"
+    ),
 }
 VOLATILE = {"Date", "Set-Cookie", "Content-Length"}
 
@@ -34,7 +38,7 @@ def answer(client: Client, method: str, url: str, **extra: Any) -> tuple[int, di
         # second apart. That each carries one, a valid date, is what is compared.
         headers["Expires"] = f"an HTTP date: {parse_http_date(headers['Expires']) > 0}"
     if "X-Request-ID" in headers:
-        # Made afresh for each request (config.request_context): that each has one is compared.
+        # Made afresh for each request (config.web.request_context): that each has one is compared.
         headers["X-Request-ID"] = f"an id: {len(headers['X-Request-ID']) == 32}"
     cookies = sorted(
         (name, bool(morsel.value), morsel["max-age"]) for name, morsel in response.cookies.items()

@@ -1,4 +1,4 @@
-"""The pages' Content-Security-Policy (config.page_policy): the web client and the admin run no
+"""The pages' Content-Security-Policy (config.web.page_policy): the web client and the admin run no
 script but this origin's files (the web client's browser tests run it under the policy and fail
 on any violation); the API's JSON needs none."""
 

@@ -10,8 +10,8 @@ import pytest
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from config.problems import BY_CODE
-from config.refusals import Refusal
+from config.vocabulary.problems import BY_CODE
+from config.vocabulary.refusals import Refusal
 from tests.factories import MakeClient, api_game, game_url
 
 pytestmark = pytest.mark.django_db

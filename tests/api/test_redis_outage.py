@@ -1,4 +1,4 @@
-"""Redis out of reach, as the web tier meets it (config.outage): every request's throttle counts
+"""Redis out of reach, as the web tier meets it (config.web.outage): every request's throttle counts
 there, so each is answered 503 ``service_unavailable`` with ``Retry-After`` within the socket's
 two seconds, never a 500; and a move that committed while the broker is away is answered as the
 write it was (the computer's turn is then the sweep's), never an error after the fact. Redis

@@ -1,5 +1,6 @@
-"""The one error vocabulary (config.refusals): every code raised anywhere has its entry, every layer
-raises through it, and an unknown code is a programming error found here, not a default message.
+"""The one error vocabulary (config.vocabulary.refusals): every code raised anywhere has its entry,
+every layer raises through it, and an unknown code is a programming error found here, not a default
+message.
 
 Words in every language: tests/i18n/test_refusal_words.py.
 """
@@ -15,15 +16,18 @@ import pytest
 from django.utils import translation
 from rest_framework import exceptions
 
-from config.errors import ApiError, Conflict, Forbidden, InvalidInput, error_body
-from config.refusals import Refusal, refused_by_rules
+from config.vocabulary.errors import ApiError, Conflict, Forbidden, InvalidInput, error_body
+from config.vocabulary.refusals import Refusal, refused_by_rules
 from games.rules import RuleError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_DIRS = [ROOT / name for name in ("config", "games", "players", "ai")]
 RULES_DIR = ROOT / "games" / "rules"
 # Where refusals are made rather than raised: the vocabulary itself.
-VOCABULARY = {ROOT / "config" / "errors.py", ROOT / "config" / "refusals.py"}
+VOCABULARY = {
+    ROOT / "config" / "vocabulary" / "errors.py",
+    ROOT / "config" / "vocabulary" / "refusals.py",
+}
 API_ERRORS = {"ApiError", "InvalidInput", "Forbidden", "Conflict"}
 DRF_REFUSALS = {
     cls.__name__
@@ -88,7 +92,7 @@ def test_the_scan_finds_the_rules_codes() -> None:
 def test_every_code_the_rules_raise_has_exactly_one_entry() -> None:
     codes, hidden = rule_codes(SOURCE_DIRS)
     assert not hidden, f"RuleError with a code that is not a literal: {hidden}"
-    assert not without_entry(codes), "add them to config.refusals: " + ", ".join(
+    assert not without_entry(codes), "add them to config.vocabulary.refusals: " + ", ".join(
         without_entry(codes)
     )
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from pytest_django import Settings
 
-from config.parsers import depth
+from config.web.parsers import depth
 from tests.factories import Client, MakeClient
 
 pytestmark = pytest.mark.django_db

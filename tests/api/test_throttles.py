@@ -1,4 +1,4 @@
-"""Rate limits (config.throttling): one counter per request, in one cache round trip.
+"""Rate limits (config.web.throttling): one counter per request, in one cache round trip.
 
 Run with REDIS_URL (CI) the counters are in Redis; without it, in the in-process cache.
 """
@@ -13,7 +13,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.test import APIClient
 
-from config import throttling
+from config.web import throttling
 from tests.doubles import Clock, throttle_rates
 from tests.factories import MakeClient
 

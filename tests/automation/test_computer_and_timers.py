@@ -184,7 +184,7 @@ def test_the_sweep_catches_up_the_earliest_deadline_first(
 
 
 def test_computer_seat_levels_are_checked(ann: Player) -> None:
-    from config.errors import InvalidInput
+    from config.vocabulary.errors import InvalidInput
 
     with pytest.raises(InvalidInput) as error:
         new_game(ann, "yatzy", [{"type": "computer", "level": "godlike"}])

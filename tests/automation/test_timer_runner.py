@@ -34,7 +34,7 @@ needs_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs 
 @pytest.fixture
 def redis_key(settings: Settings) -> Iterator[str]:
     """A sorted set of this test's own, deleted afterwards, and the Redis wheel switched on."""
-    from config.redis_client import redis_client
+    from config.storage.redis_client import redis_client
 
     key = f"test-timers:{uuid.uuid4().hex}"
     settings.GAMES_TIMERS = "redis"
@@ -208,7 +208,7 @@ def test_redis_a_timer_that_cannot_be_set_is_left_to_the_sweep(
         def pipeline(self, **kwargs: Any) -> Any:
             raise ConnectionError("Redis went away")
 
-    monkeypatch.setattr("config.redis_client.redis_client", Gone)
+    monkeypatch.setattr("config.storage.redis_client.redis_client", Gone)
     # After the commit, so it must not raise: the move is played; the sweep will score it.
     timer_schedule(game_id=uuid.uuid4(), version=3, deadline_at=None)
     assert "could not set the timer" in caplog.text

@@ -123,7 +123,7 @@ class Worker:
 @pytest.fixture
 def worker(tmp_path: Path, transactional_db: None) -> Iterator[Worker]:
     from config.celery_app import app
-    from config.redis_client import redis_client
+    from config.storage.redis_client import redis_client
 
     app.control.purge()  # messages left by other tests name games that no longer exist
     key = settings.GAMES_TIMERS_KEY

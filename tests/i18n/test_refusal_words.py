@@ -1,5 +1,6 @@
-"""Every refusal of the vocabulary (config.refusals) has its words in all six languages: ours in
-locale/ (non-empty, not fuzzy), Django REST framework's in its own catalogues (and locale/drf/hr,
+"""Every refusal of the vocabulary (config.vocabulary.refusals) has its words in all six languages:
+ours in locale/ (non-empty, not fuzzy), Django REST framework's in its own catalogues (and
+locale/drf/hr,
 as it ships no Croatian). tests/api/test_refusals.py checks every code raised has its entry."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 from django.utils import translation
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from tests.i18n.test_catalogues import LANGUAGES, LOCALE, read_catalogue
 
 DRF_LOCALE = Path(rest_framework.__file__).parent / "locale"

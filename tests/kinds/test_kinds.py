@@ -188,7 +188,7 @@ def test_no_module_tells_one_kind_from_another_but_the_kinds_and_the_rules() -> 
 
 
 def test_the_move_refusals_each_kind_names_are_every_one_its_rules_raise() -> None:
-    from config.refusals import Refusal
+    from config.vocabulary.refusals import Refusal
     from games.api.views import GameMoveView
     from tests.api.test_refusals import rule_codes
 

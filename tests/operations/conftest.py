@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from config import logs
+from config.observability import logs
 
 JsonLines = Callable[[], list[dict[str, Any]]]
 

@@ -11,8 +11,8 @@ from typing import Any
 import yaml
 from prometheus_client.metrics import MetricWrapperBase
 
-from config import metrics
-from config.queue_depth import METRIC_NAMES
+from config.observability import metrics
+from config.observability.queue_depth import METRIC_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "config" / "deploy"
@@ -25,7 +25,7 @@ FUNCTIONS_AND_WORDS = {
 
 
 def exported_names() -> set[str]:
-    """Every series name config.metrics' metrics and the queue collector export."""
+    """Every series name config.observability.metrics' metrics and the queue collector export."""
     names = set(METRIC_NAMES)
     for value in vars(metrics).values():
         if isinstance(value, MetricWrapperBase):

@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 from pytest_django import Settings
 
-from config.metrics import STREAMS_OPEN, TIMER_LAG_SECONDS
-from config.queue_depth import queue_names
+from config.observability.metrics import STREAMS_OPEN, TIMER_LAG_SECONDS
+from config.observability.queue_depth import queue_names
 from games.tournaments.moderation import tournament_pause
 from games.tournaments.services import tournament_register, tournament_start
 from tests.factories import account, new_tournament

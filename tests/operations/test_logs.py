@@ -15,8 +15,8 @@ import pytest
 from celery import signals
 from pytest_django import Settings
 
-from config import logs
 from config.celery_app import app
+from config.observability import logs
 from tests.doubles import QueuedTasks
 from tests.factories import api_client, api_game, game_url
 from tests.operations.conftest import JsonLines

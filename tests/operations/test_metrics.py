@@ -21,7 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from pytest_django import Settings
 
 from config.celery_app import app
-from config.queue_depth import queue_depths, timers_pending
+from config.observability.queue_depth import queue_depths, timers_pending
 from games import tasks  # registers the tasks QueuedTasks runs
 from players.models import Player
 from tests.doubles import QueuedTasks
@@ -153,7 +153,7 @@ for _ in range({n}):
 WORKER = """
 import django
 django.setup()
-from config.metrics import TASKS, TIMER_LAG_SECONDS
+from config.observability.metrics import TASKS, TIMER_LAG_SECONDS
 TIMER_LAG_SECONDS.observe(0.25)
 TIMER_LAG_SECONDS.observe(0.75)
 TASKS.labels("games.tasks.play_computer_move", "SUCCESS").inc(3)

@@ -19,8 +19,8 @@ SETTINGS = ROOT / "config" / "settings.py"
 PROCESS_FILES = [
     ROOT / "manage.py",
     ROOT / "config" / "deploy" / "gunicorn.conf.py",
-    ROOT / "config" / "metrics.py",
-    ROOT / "config" / "worker_metrics.py",
+    ROOT / "config" / "observability" / "metrics.py",
+    ROOT / "config" / "observability" / "worker_metrics.py",
     ROOT / "config" / "asgi.py",
 ]
 HELPERS = {"env_bool", "env_list"}

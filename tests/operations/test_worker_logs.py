@@ -125,7 +125,7 @@ class Web:
 @pytest.fixture
 def stack(tmp_path: Path, transactional_db: None) -> Iterator[tuple[Web, Worker, Path]]:
     from config.celery_app import app
-    from config.redis_client import redis_client
+    from config.storage.redis_client import redis_client
 
     app.control.purge()
     key = settings.GAMES_TIMERS_KEY

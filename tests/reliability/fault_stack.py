@@ -210,7 +210,7 @@ def stack_on_private_server(folder: Path) -> Iterator[tuple[Stack, PrivateServer
     if CANNOT_RUN:
         pytest.skip(CANNOT_RUN)
     from config.celery_app import app
-    from config.redis_client import redis_client
+    from config.storage.redis_client import redis_client
 
     app.control.purge()  # messages left by other tests name games of another database
     with private_server() as server:

@@ -29,7 +29,7 @@ from typing import Any
 import psycopg
 from django.db import connection
 
-from config.errors import ApiError
+from config.vocabulary.errors import ApiError
 from tests.serving.stacks import Process, free_base_ports
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from config.errors import ApiError
+from config.vocabulary.errors import ApiError
 from games import services
 from games.models import Game, GameEvent
 from players.models import Player

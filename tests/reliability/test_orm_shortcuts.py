@@ -1,5 +1,5 @@
-"""The canary of ``config.orm_shortcuts``: the shortcuts through Django's internals give exactly
-what their plain ORM paths give, and they were checked against the Django release installed.
+"""The canary of ``config.storage.orm_shortcuts``: the shortcuts through Django's internals give
+exactly what their plain ORM paths give, and they were checked against the Django release installed.
 
 A Django upgrade that changes what they rely on fails here first, loudly: the release check names
 the module to check again, and the comparisons name the shortcut that no longer agrees. Runs on
@@ -19,7 +19,7 @@ from django.utils import timezone
 from knox.settings import CONSTANTS
 from pytest_django import Settings
 
-from config import orm_shortcuts
+from config.storage import orm_shortcuts
 from games.loading import game_with_seats
 from games.log import store as event_store
 from games.models import Game, GameEvent
@@ -33,8 +33,8 @@ pytestmark = pytest.mark.django_db
 
 def test_the_installed_django_is_the_release_the_shortcuts_were_checked_against() -> None:
     assert django.VERSION[:2] == orm_shortcuts.CHECKED_WITH, (
-        f"Django {django.get_version()}: check config/orm_shortcuts.py against it (this test "
-        "file runs every shortcut against its plain path), then set CHECKED_WITH"
+        f"Django {django.get_version()}: check config/storage/orm_shortcuts.py against it (this "
+        "test file runs every shortcut against its plain path), then set CHECKED_WITH"
     )
 
 

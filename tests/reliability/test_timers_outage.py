@@ -74,7 +74,7 @@ FIRED = re.compile(r"timer fired: game=(?P<game>[0-9a-f-]+) version=(?P<version>
 
 @pytest.fixture
 def machine(transactional_db: None, tmp_path: Path) -> Iterator[Machine]:
-    from config.redis_client import redis_client
+    from config.storage.redis_client import redis_client
 
     run = new_run()
     env = server_env(

@@ -1,5 +1,5 @@
 """``make run``'s one process (``config.asgi`` under uvicorn, no nginx in front) counts a request
-body's bytes as they arrive (config.body_limit): a chunked body, which has no Content-Length to
+body's bytes as they arrive (config.web.body_limit): a chunked body, which has no Content-Length to
 refuse it by, is answered 413 ``request_too_large`` once it passes ``MAX_REQUEST_BODY_BYTES``,
 without its end being waited for or its rest read. Django's handler alone read it whole first.
 """
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from pytest_django import Settings
 
-from config.body_limit import limit_body
+from config.web.body_limit import limit_body
 from tests.serving.stacks import Process, procfile
 
 ROOT = Path(__file__).resolve().parents[2]

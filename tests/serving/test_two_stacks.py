@@ -60,7 +60,7 @@ FIRED = re.compile(r"timer fired: game=(?P<game>[0-9a-f-]+) version=(?P<version>
 @pytest.fixture
 def stacks(transactional_db: None, tmp_path: Path) -> Iterator[tuple[Stack, Stack]]:
     from config.celery_app import app
-    from config.redis_client import redis_client
+    from config.storage.redis_client import redis_client
 
     app.control.purge()  # messages left by other tests name games that no longer exist
     db = connection.settings_dict

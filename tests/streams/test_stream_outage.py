@@ -1,6 +1,6 @@
 """The stream tier with its database out of reach: a stream or a long-poll that cannot read its
 game is refused 503 ``service_unavailable`` with ``Retry-After``, the API's problem, not a bare
-500 (games.streams.reads.run, config.outage)."""
+500 (games.streams.reads.run, config.web.outage)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from django import db
 
-from config import outage
+from config.web import outage
 from games.streams import reads
 from games.streams.app import StreamApp
 from tests.streams import asgi

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from config.errors import InvalidInput
+from config.vocabulary.errors import InvalidInput
 from games.tournaments.recurrence import next_occurrence, validate_cron
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from config.errors import ApiError
+from config.vocabulary.errors import ApiError
 from games.models import Game, GameEvent, GameStatus
 from games.timers import automation
 from games.tournaments import selectors, services

@@ -108,7 +108,7 @@ def new_page(browser: Browser, server: LiveServer, viewport: ViewportSize) -> Pa
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    # The page runs under its Content-Security-Policy (config.page_policy): a violation is an
+    # The page runs under its Content-Security-Policy (config.web.page_policy): a violation is an
     # error of the page as much as an exception is.
     page.on(
         "console",

@@ -10,7 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config.worker_metrics import serve_metrics
+from config.observability.worker_metrics import serve_metrics
 from games.kinds import KINDS
 from games.timers.runner import TimerRunner
 from games.timers.wheel import timers_wheel

@@ -31,9 +31,9 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.views import defaults
 
-from config.errors import ApiError
-from config.problems import API_PREFIX, problem_response
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError
+from config.vocabulary.problems import API_PREFIX, problem_response
+from config.vocabulary.refusals import Refusal
 
 log = logging.getLogger(__name__)
 

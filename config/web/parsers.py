@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from rest_framework import parsers
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 
 MAX_DEPTH = 32
 

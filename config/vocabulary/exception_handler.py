@@ -1,7 +1,8 @@
 """The one handler that renders every refusal of the API the same way (REST_FRAMEWORK's
-EXCEPTION_HANDLER); the stream tier sends the same bodies (``config.errors.error_body``).
+EXCEPTION_HANDLER); the stream tier sends the same bodies (``config.vocabulary.errors.error_body``).
 
-Every error is an RFC 9457 problem (``application/problem+json``, config.problems): ``type`` (the
+Every error is an RFC 9457 problem (``application/problem+json``, config.vocabulary.problems):
+``type`` (the
 code's page), ``title``, ``status``, then ``{"code": ..., "detail": ..., "field": ...}``: ``code``
 is stable and never translated, ``detail`` is for people in the request's language, ``field``
 names the input at fault (``null`` when none). Validation errors add ``errors``, one entry per
@@ -23,10 +24,10 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import exception_handler
 
-from config.errors import error_body
-from config.outage import out_of_reach, unavailable
-from config.problems import PROBLEM_JSON, origin_of, problem_head
-from config.refusals import Refusal
+from config.vocabulary.errors import error_body
+from config.vocabulary.problems import PROBLEM_JSON, origin_of, problem_head
+from config.vocabulary.refusals import Refusal
+from config.web.outage import out_of_reach, unavailable
 
 
 def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:

@@ -42,7 +42,7 @@ TIMER_LAG_SECONDS = Histogram(
 )
 STREAMS_OPEN = Gauge("dice_streams_open", "Open event streams", multiprocess_mode="livesum")
 
-# The WSGI tier's requests (config.request_context), by route: the URL's name, never its path.
+# The WSGI tier's requests (config.web.request_context), by route: the URL's name, never its path.
 HTTP_REQUESTS = Counter(
     "dice_http_requests_total", "HTTP requests answered", ["route", "method", "status"]
 )
@@ -52,7 +52,7 @@ HTTP_SECONDS = Histogram(
     ["route"],
     buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5),
 )
-# The Celery tasks (config.task_context): how long each ran and how it ended.
+# The Celery tasks (config.observability.task_context): how long each ran and how it ended.
 TASK_SECONDS = Histogram(
     "dice_task_seconds",
     "Time a Celery task ran",
@@ -79,7 +79,7 @@ def export_registry(*, queues: bool = True) -> CollectorRegistry:
     else:
         registry.register(_ThisProcess())
     if queues:
-        from config.queue_depth import QueueDepthCollector
+        from config.observability.queue_depth import QueueDepthCollector
 
         registry.register(QueueDepthCollector())
     return registry

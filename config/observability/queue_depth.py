@@ -52,7 +52,7 @@ def timers_pending(now: float | None = None) -> tuple[int, int]:
     """(timers set, timers past due and not yet fired)."""
     now = time.time() if now is None else now
     if settings.GAMES_TIMERS == "redis":
-        from config.redis_client import redis_client
+        from config.storage.redis_client import redis_client
 
         with redis_client().pipeline(transaction=False) as pipe:
             pipe.zcard(settings.GAMES_TIMERS_KEY)

@@ -1,6 +1,6 @@
 """The first middleware: each request's id (``X-Request-ID``, taken from the client or the proxy,
-else made; echoed on the response) bound for its log records (config.logs), and its HTTP
-metrics, by route (the URL's name) and status (config.metrics).
+else made; echoed on the response) bound for its log records (config.observability.logs), and its
+HTTP metrics, by route (the URL's name) and status (config.observability.metrics).
 
 The cost per request is a context variable, a header and two metric updates: no query, no Redis;
 with ``ACCESS_LOG`` on, a line per request (logger ``dice.access``).
@@ -19,8 +19,8 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
 from prometheus_client import Counter, Histogram
 
-from config import logs
-from config.metrics import HTTP_REQUESTS, HTTP_SECONDS
+from config.observability import logs
+from config.observability.metrics import HTTP_REQUESTS, HTTP_SECONDS
 
 UNMATCHED = "unmatched"
 # One line per request when ACCESS_LOG is on (settings: this logger at INFO); else a level check.

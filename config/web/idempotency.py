@@ -37,7 +37,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from players.models import IdempotencyKey
 
 HEADER = "Idempotency-Key"

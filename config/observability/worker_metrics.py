@@ -25,7 +25,7 @@ def serve_metrics(*, queues: bool, what: str) -> int | None:
         return None
     from prometheus_client import start_http_server
 
-    from config.metrics import export_registry
+    from config.observability.metrics import export_registry
 
     port = int(raw)
     start_http_server(port, addr=os.environ.get("METRICS_ADDR", "0.0.0.0"),

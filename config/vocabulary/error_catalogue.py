@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.problems import BY_CODE, origin_of, type_url
-from config.refusals import Refusal
+from config.vocabulary.problems import BY_CODE, origin_of, type_url
+from config.vocabulary.refusals import Refusal
 
 
 class ErrorCodeSerializer(serializers.Serializer[dict[str, Any]]):

@@ -16,8 +16,8 @@ from typing import Any
 
 from celery import signals
 
-from config import logs
-from config.metrics import TASK_FAILURES, TASK_SECONDS, TASKS
+from config.observability import logs
+from config.observability.metrics import TASK_FAILURES, TASK_SECONDS, TASKS
 
 HEADER = "request_id"
 # Per task id, in the worker process that runs it: its start and its log context's token.

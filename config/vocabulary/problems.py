@@ -1,6 +1,7 @@
 """Every refusal as an RFC 9457 problem details object (``application/problem+json``).
 
-The body of ``config.errors.error_body`` (``code``, ``detail``, ``field``, ``params`` ...: what
+The body of ``config.vocabulary.errors.error_body`` (``code``, ``detail``, ``field``, ``params``
+...: what
 clients read) with RFC 9457's members in front: ``type``, the URL of the code's page in the API
 (``GET /api/v1/errors/{code}/``, which the error catalogue serves), ``title``, the code's words
 (one per code, in the request's language), and ``status``, the HTTP status.
@@ -20,8 +21,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions
 
-from config.errors import ApiError, error_body
-from config.refusals import Refusal
+from config.vocabulary.errors import ApiError, error_body
+from config.vocabulary.refusals import Refusal
 
 PROBLEM_JSON = "application/problem+json"
 API_PREFIX = "/api/v1/"

@@ -1,9 +1,10 @@
 """The API's renderers beside DRF's (REST_FRAMEWORK's DEFAULT_RENDERER_CLASSES); apart from
-config.problems so that the stream tier, which sends problems too, never imports DRF's renderers."""
+config.vocabulary.problems so that the stream tier, which sends problems too, never imports DRF's
+renderers."""
 
 from rest_framework.renderers import JSONRenderer
 
-from config.problems import PROBLEM_JSON
+from config.vocabulary.problems import PROBLEM_JSON
 
 
 class ProblemJSONRenderer(JSONRenderer):

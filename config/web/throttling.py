@@ -10,7 +10,7 @@ floods needs, for a fraction of the cost.
 One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
 sign in; ``expensive``: the reads that fold a game's log or read many games), else ``user`` (by
 account) once authenticated, else ``anon`` (by address: its bucket, an IPv6 client's /64,
-``config.client_address``). A scope counts by account once authenticated, else by address. The
+``config.web.client_address``). A scope counts by account once authenticated, else by address. The
 rates are the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the
 environment).
 
@@ -34,7 +34,7 @@ from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
-from config.client_address import client_bucket
+from config.web.client_address import client_bucket
 
 
 class RateThrottle(SimpleRateThrottle):
@@ -57,7 +57,7 @@ class RateThrottle(SimpleRateThrottle):
         # parse_rate gives (None, None) only for a None rate; the stubs' one return type cannot
         # say that a str gives two ints.
         limit, seconds = cast(tuple[int, int], self.parse_rate(rate))
-        # An address's bucket: an IPv6 client's whole /64 (config.client_address).
+        # An address's bucket: an IPv6 client's whole /64 (config.web.client_address).
         ident = user.pk if authenticated else client_bucket(request.META)
         key = self.cache_format % {"scope": scope, "ident": ident}
         count, left = hit(key, seconds, carried=_carried(request._request))

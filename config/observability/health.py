@@ -1,6 +1,6 @@
 """Health: ``/health/live`` answers from the process alone (the baseline of the HTTP benchmark);
 ``/health/ready`` (and ``/health/``, its former name) checks what a request needs, the database
-and Redis; ``/health/deep`` also asks the workers, for the operators only (``config.internal``).
+and Redis; ``/health/deep`` also asks the workers, for the operators only (``config.web.internal``).
 
 Readiness is what a load balancer polls, so it must be cheap and never lie: each process keeps its
 last answer for ``HEALTH_CACHE_SECONDS`` (so a flood of probes costs one check a second or two),
@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from config.internal import internal_only
+from config.web.internal import internal_only
 
 
 def live(request: HttpRequest) -> JsonResponse:
@@ -39,7 +39,7 @@ def _redis() -> str:
     if not settings.REDIS_URL:
         return "not configured"
     try:
-        from config.redis_client import redis_client
+        from config.storage.redis_client import redis_client
 
         redis_client().ping()
         return "ok"

@@ -23,8 +23,8 @@ from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.functional import SimpleLazyObject, empty
 
-from config.problems import problem_response
-from config.refusals import Refusal
+from config.vocabulary.problems import problem_response
+from config.vocabulary.refusals import Refusal
 
 if TYPE_CHECKING:
     from django.http.request import _ImmutableQueryDict
@@ -112,7 +112,7 @@ def _never_read(request: HttpRequest, attribute: str) -> bool:
 
 class BodyLimitMiddleware(MiddlewareMixin):
     """Refuses a body longer than ``MAX_REQUEST_BODY_BYTES`` by its ``Content-Length``, before
-    anything reads it, as an RFC 9457 problem (413, config.problems). Django's own check
+    anything reads it, as an RFC 9457 problem (413, config.vocabulary.problems). Django's own check
     (``RequestDataTooBig``) comes only when the body is read, and answers with an HTML page."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:

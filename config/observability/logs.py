@@ -6,9 +6,9 @@ context is one ``ContextVar`` per request, task or fired timer (``bind``); the r
 game are read from the request only when a record is written, so a request that logs nothing
 pays for none of it (the move path logs nothing).
 
-- a web request: ``config.request_context`` binds the ``X-Request-ID`` (or one it makes);
-- a Celery task: ``config.task_context`` carries the id of the request that queued it in the
-  task's headers and binds it, with the task's game, in the worker;
+- a web request: ``config.web.request_context`` binds the ``X-Request-ID`` (or one it makes);
+- a Celery task: ``config.observability.task_context`` carries the id of the request that queued it
+in the task's headers and binds it, with the task's game, in the worker;
 - the timers process: each timer fired binds an id of its own and its game.
 """
 
@@ -188,10 +188,10 @@ def logging_config(*, log_format: str, level: str, access_log: bool = False) -> 
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "config.logs.ContextFilter"}},
+        "filters": {"context": {"()": "config.observability.logs.ContextFilter"}},
         "formatters": {
-            "json": {"()": "config.logs.JsonFormatter"},
-            "text": {"()": "config.logs.TextFormatter"},
+            "json": {"()": "config.observability.logs.JsonFormatter"},
+            "text": {"()": "config.observability.logs.TextFormatter"},
         },
         "handlers": {
             "console": {

@@ -2,7 +2,7 @@
 built and what it is doing, and the deep check makes work for every worker.
 
 A request may reach them with ``Authorization: Bearer <INTERNAL_TOKEN>``, or, when no token is
-set, from this machine only: its client address (``config.client_address``, so a request through
+set, from this machine only: its client address (``config.web.client_address``, so a request through
 the proxy is judged by where it came from, not by the proxy's loopback hop) is a loopback one.
 """
 
@@ -16,9 +16,9 @@ from hmac import compare_digest
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.client_address import client_address
-from config.errors import error_body
-from config.refusals import Refusal
+from config.vocabulary.errors import error_body
+from config.vocabulary.refusals import Refusal
+from config.web.client_address import client_address
 
 View = Callable[[HttpRequest], HttpResponse]
 

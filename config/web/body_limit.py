@@ -1,6 +1,6 @@
 """The request body limit under ``make run``, by the bytes that arrive: an ASGI wrapper.
 
-``BodyLimitMiddleware`` (config.middleware) refuses a body by its ``Content-Length``, and nginx
+``BodyLimitMiddleware`` (config.web.middleware) refuses a body by its ``Content-Length``, and nginx
 refuses by its bytes in ``make serve`` and docker compose. Under ``make run`` there is no nginx,
 and Django's ASGI handler reads a body whole (spooled to disk past 2.5 MB) before any middleware
 runs: a chunked body, which has no ``Content-Length``, would be read to its end, however long,
@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 
-from config.refusals import Refusal
+from config.vocabulary.refusals import Refusal
 from games.streams.app import Request, refuse
 
 Scope = dict[str, Any]

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
 from rest_framework import status as http
 
-from config.errors import ApiError, Entry, error_class
+from config.vocabulary.errors import ApiError, Entry, error_class
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -75,7 +75,7 @@ class Refusal(enum.Enum):
     )
     SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
     # The database out of reach (stopped, restarting, cut off): not a failure of the request, so
-    # not a 500; Retry-After says when to ask again (config.outage).
+    # not a 500; Retry-After says when to ask again (config.web.outage).
     SERVICE_UNAVAILABLE = Entry(
         "service_unavailable",
         http.HTTP_503_SERVICE_UNAVAILABLE,
@@ -85,7 +85,7 @@ class Refusal(enum.Enum):
         ),
     )
     UNKNOWN_ERROR_CODE = Entry("not_found", MISSING, _("There is no error with this code."))
-    # Idempotency-Key on the requests that create (config.idempotency)
+    # Idempotency-Key on the requests that create (config.web.idempotency)
     INVALID_IDEMPOTENCY_KEY = Entry(
         "invalid_idempotency_key",
         BAD,
