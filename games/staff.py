@@ -7,11 +7,9 @@ adjudicated one finishes with places (rated, and its tournament advanced, as any
 
 from __future__ import annotations
 
-from config.vocabulary.refusals import Refusal
 from games.kinds import WireState
 from games.models import Game, GameId
 from games.services import MoveResult, game_move
-from games.tournaments.models import TournamentGame
 from players.models import Player
 
 
@@ -22,18 +20,12 @@ def _seat_to_play(game: Game, state: WireState) -> int:
     return seat
 
 
-def game_staff_abort(*, game_id: GameId, staff: Player, tournament_ok: bool = False) -> MoveResult:
-    """Call the game off, whoever has moved. A tournament's game only when its tournament is
-    being cancelled (``tournament_ok``): an aborted table would hold its round up for ever, so
-    the staff decide it instead (``game_adjudicate``)."""
-
-    def acting(game: Game, state: WireState) -> int:
-        if not tournament_ok and TournamentGame.objects.filter(game_id=game.pk).exists():
-            raise Refusal.TOURNAMENT_GAME.error()
-        return _seat_to_play(game, state)
-
+def game_staff_abort(*, game_id: GameId, staff: Player) -> MoveResult:
+    """Call the game off, whoever has moved. The admin refuses a tournament's game (an aborted
+    table would hold its round up for ever: the staff decide it instead, ``game_adjudicate``)
+    but while its tournament is cancelled (``games.tournaments.moderation``)."""
     command = {"type": "staff_abort"}
-    return game_move(game_id=game_id, command=command, actor=staff, acting=acting)
+    return game_move(game_id=game_id, command=command, actor=staff, acting=_seat_to_play)
 
 
 def game_adjudicate(*, game_id: GameId, staff: Player, winner: int | None) -> MoveResult:

@@ -15,8 +15,10 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from config.vocabulary.refusals import Refusal
 from games import staff
 from games.models import Game
+from games.tournaments.models import TournamentGame
 from players.admin_actions import ReasonForm, each_logged, with_form, with_reason
 from players.auth import request_player
 
@@ -58,6 +60,9 @@ class GameModeration:
             me = request_player(request)
 
             def one(game: Game) -> str:
+                # A table's game: the staff decide it (adjudicate), or cancel its tournament.
+                if TournamentGame.objects.filter(game_id=game.pk).exists():
+                    raise Refusal.TOURNAMENT_GAME.error()
                 staff.game_staff_abort(game_id=game.pk, staff=me)
                 return gettext("Aborted: %(reason)s") % {"reason": reason}
 

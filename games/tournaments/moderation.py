@@ -85,7 +85,7 @@ def tournament_cancel_running(
     aborted = 0
     for game_id in in_play:
         try:
-            game_staff_abort(game_id=game_id, staff=staff, tournament_ok=True)
+            game_staff_abort(game_id=game_id, staff=staff)
         except ApiError:  # it ended meanwhile (game_finished): there is nothing to call off
             continue
         aborted += 1

@@ -42,12 +42,10 @@ def test_players_imports_nothing_of_games() -> None:
 
 def test_the_game_core_imports_nothing_of_games_accounts() -> None:
     accounts = ROOT / "games" / "accounts"
-    # The examples' recorder drives the whole API, the export included: a tool above everything.
-    tools = ROOT / "games" / "management"
     found = [
         f"{path.relative_to(ROOT)}: {name}"
         for path in sources("games")
-        if not path.is_relative_to(accounts) and not path.is_relative_to(tools)
+        if not path.is_relative_to(accounts)
         for name in imported(path)
         if within(name, "games.accounts")
     ]
@@ -56,5 +54,35 @@ def test_the_game_core_imports_nothing_of_games_accounts() -> None:
     assert any(
         within(name, "games.accounts")
         for path in sources("games/accounts")
+        for name in imported(path)
+    )
+
+
+#: The rooms of games/ above the tournaments: the staff's (moderation, the admin and its
+#: dashboard), what reads accounts and games, and the tournaments' sibling app, matchmaking (a
+#: rematch of a table's game is refused).
+ABOVE_TOURNAMENTS = (
+    "tournaments",
+    "moderation",
+    "accounts",
+    "matchmaking",
+    "admin.py",
+    "dashboard.py",
+)
+
+
+def test_the_game_core_imports_nothing_of_the_tournaments() -> None:
+    """A finished table reaches its tournament through a named task (games.followups.jobs)."""
+    found = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in sources("games")
+        if path.relative_to(ROOT / "games").parts[0] not in ABOVE_TOURNAMENTS
+        for name in imported(path)
+        if within(name, "games.tournaments")
+    ]
+    assert found == []
+    assert any(
+        within(name, "games.tournaments")
+        for path in sources("games/moderation")
         for name in imported(path)
     )
