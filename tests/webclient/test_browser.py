@@ -22,6 +22,7 @@ import os
 import re
 import shutil
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,7 @@ from tests.webclient.live import ROOT, LiveServer
 
 if TYPE_CHECKING:  # the module importorskip returns, read with its types
     from playwright import sync_api as playwright_api
-    from playwright.sync_api import Browser, Page, Route, ViewportSize
+    from playwright.sync_api import Browser, Locator, Page, Route, ViewportSize
 else:  # where Playwright is not installed, these tests are skipped rather than failed
     playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -152,6 +153,17 @@ def kinds_answer(page: Page, server: LiveServer, lang: str) -> dict[str, Any]:
     return body
 
 
+def expect_values(options: Locator, expected: list[str]) -> None:
+    """The options' values are `expected` once the page has settled: a redraw may be replacing
+    them (a language switched), so this retries for a while, as `expect` does."""
+    deadline = time.monotonic() + 5
+    values = options.evaluate_all("els => els.map((e) => e.value)")
+    while values != expected and time.monotonic() < deadline:
+        options.page.wait_for_timeout(50)
+        values = options.evaluate_all("els => els.map((e) => e.value)")
+    assert values == expected
+
+
 def expect_option_fields(page: Page, schema: dict[str, Any], prefix: str) -> None:
     """The form's fields for a kind's options are its schema's: an `enum` a select of its values
     with the default chosen, a number an input with its range, step and default; each labelled
@@ -162,8 +174,8 @@ def expect_option_fields(page: Page, schema: dict[str, Any], prefix: str) -> Non
         expect(label).to_contain_text(option["title"])
         if "enum" in option:
             expect(field.locator("option")).to_have_text([str(v) for v in option["enum"]])
-            chosen = field.evaluate("el => el.options[el.selectedIndex].text")
-            assert chosen == str(option["default"]), (name, chosen)
+            # Each option's value is its place in the enum: the default's is the one chosen.
+            expect(field).to_have_value(str(option["enum"].index(option["default"])))
             continue
         assert option["type"] in ("integer", "number"), option
         expect(field).to_have_attribute("type", "number")
@@ -194,8 +206,7 @@ def test_the_forms_and_boards_come_from_get_kinds(browser: Browser, server: Live
         expect(seek.get_by_test_id("seek-kind").locator("option")).to_have_text(names)
         clocks = seek.get_by_test_id("seek-clock").locator("option")
         expect(clocks).to_have_count(1 + len(answer["turn_clocks"]))
-        values = clocks.evaluate_all("els => els.map((e) => e.value)")
-        assert values == ["", *(str(s) for s in answer["turn_clocks"])]
+        expect_values(clocks, ["", *(str(s) for s in answer["turn_clocks"])])
         for kind in answer["kinds"]:
             seek.get_by_test_id("seek-kind").select_option(kind["kind"])
             expect_option_fields(page, kind["options"], "seek-")
@@ -207,8 +218,7 @@ def test_the_forms_and_boards_come_from_get_kinds(browser: Browser, server: Live
         for kind in answer["kinds"]:
             page.get_by_test_id("kind").select_option(kind["kind"])
             expect(level.locator("option")).to_have_text([lv["name"] for lv in kind["levels"]])
-            values = level.locator("option").evaluate_all("els => els.map((e) => e.value)")
-            assert values == [lv["level"] for lv in kind["levels"]]
+            expect_values(level.locator("option"), [lv["level"] for lv in kind["levels"]])
             expect(level).to_have_value(kind["default_level"])
             expect_option_fields(page, kind["options"], "")
         # The leaderboards: one per kind, titled by its name.
