@@ -9,7 +9,7 @@ import { language, setLanguage, t } from "./i18n.js";
 import { kinds } from "./kinds.js";
 import { followAccount, onNote, stopFollowing } from "./notes.js";
 import { optionFields } from "./options.js";
-import { forgetSeeks, seekCard, seekPairedMeanwhile, seeksShown } from "./seeks.js";
+import { forgetSeeks, seekCard, seekFormShown, seekPairedMeanwhile, seeksShown } from "./seeks.js";
 import { tournamentView } from "./tournaments.js";
 
 const main = document.getElementById("main");
@@ -258,7 +258,10 @@ export async function route() {
     else if (page === "boards") view = await boardsView();
     else if (page === "tournament") view = await tournamentView(id, route);
     else view = await lobbyView();
-    if (mine === routing) main.replaceChildren(view);
+    if (mine === routing) {
+      main.replaceChildren(view);
+      seekFormShown(main);
+    }
   } catch (problem) {
     if (!(problem instanceof Problem)) throw problem;
     notice(problem.message);

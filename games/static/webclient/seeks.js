@@ -84,11 +84,19 @@ export async function seekCard(refresh) {
     : null;
   // The lobby is redrawn on every account note and after each seek: the form is kept across
   // redraws (a half-filled form survives, and the next seek starts from the last one's choices),
-  // made anew only when the language changes.
+  // made anew only when the language changes. It goes into its slot only once the lobby is on
+  // the screen (`seekFormShown`): a redraw overtaken by a newer one must not take it along.
   if (!kept || kept.language !== language()) {
     kept = { language: language(), form: seekForm(refresh, offered) };
   }
-  return h("section", { class: "card" }, h("h2", {}, t("seekOpponent")), seeks, kept.form);
+  return h("section", { class: "card" }, h("h2", {}, t("seekOpponent")), seeks,
+    h("div", { class: "seek-slot" }));
+}
+
+/** The kept seek form into the lobby now on the screen (`root`), if it shows one. */
+export function seekFormShown(root) {
+  const slot = root.querySelector(".seek-slot");
+  if (slot && kept) slot.replaceChildren(kept.form);
 }
 
 let kept = null;
