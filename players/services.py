@@ -105,6 +105,37 @@ def password_change(
     return others
 
 
+@transaction.atomic
+def player_update(
+    *, player: Player, display_name: str | None = None, language: str | None = None
+) -> Player:
+    """The account changes how it is shown (``display_name``: blank shows its username) and the
+    language its clients speak to it in (``language``: a code of ``settings.LANGUAGES``, blank
+    for the browser's); None leaves a field as it is. The display name is checked as at
+    registration, against the usernames committed when it runs: one that looks like another
+    account's, or like the deleted accounts' name, is refused (``display_name_taken``). The
+    account's row is held first, as every write of the account holds it (``player_hold``:
+    refused if it was banned or deleted meanwhile, so a deletion's placeholder name is never
+    written over)."""
+    player_hold(player=player)
+    fields: list[str] = []
+    if display_name is not None:
+        if Player.objects.display_name_impersonates(
+            display_name, username=player.username, exclude_pk=player.pk
+        ):
+            raise Refusal.DISPLAY_NAME_TAKEN.error()
+        player.display_name = display_name
+        fields.append("display_name")
+    if language is not None:
+        if language and language not in dict(settings.LANGUAGES):
+            raise Refusal.UNKNOWN_LANGUAGE.error()
+        player.language = language
+        fields.append("language")
+    if fields:
+        player.save(update_fields=fields)
+    return player
+
+
 def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> None:
     """Hold the account's row until the transaction ends, for a write that puts the account
     somewhere (a game it makes or joins, a rematch, a tournament entry), and refuse it if the
