@@ -117,22 +117,19 @@ def player_update(
     account's row is held first, as every write of the account holds it (``player_hold``:
     refused if it was banned or deleted meanwhile, so a deletion's placeholder name is never
     written over)."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise Refusal.UNKNOWN_LANGUAGE.error()
     player_hold(player=player)
-    fields: list[str] = []
-    if display_name is not None:
-        if Player.objects.display_name_impersonates(
-            display_name, username=player.username, exclude_pk=player.pk
-        ):
-            raise Refusal.DISPLAY_NAME_TAKEN.error()
-        player.display_name = display_name
-        fields.append("display_name")
-    if language is not None:
-        if language and language not in dict(settings.LANGUAGES):
-            raise Refusal.UNKNOWN_LANGUAGE.error()
-        player.language = language
-        fields.append("language")
-    if fields:
-        player.save(update_fields=fields)
+    if display_name is not None and Player.objects.display_name_impersonates(
+        display_name, username=player.username, exclude_pk=player.pk
+    ):
+        raise Refusal.DISPLAY_NAME_TAKEN.error()
+    fields = {"display_name": display_name, "language": language}
+    changed = [name for name, value in fields.items() if value is not None]
+    for name in changed:
+        setattr(player, name, fields[name])
+    if changed:
+        player.save(update_fields=changed)
     return player
 
 
