@@ -22,7 +22,7 @@ class PlayerAdmin(UserAdmin):
     search_fields = ("username", "display_name", "email")
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
-        (_("Profile"), {"fields": ("display_name", "deleted_at")}),
+        (_("Profile"), {"fields": ("display_name", "language", "deleted_at")}),
     )
     readonly_fields = ("deleted_at",)
     list_filter = (*UserAdmin.list_filter, ("deleted_at", admin.EmptyFieldListFilter))

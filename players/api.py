@@ -1,4 +1,4 @@
-"""Account endpoints: register, obtain and revoke tokens, ``me``.
+"""Account endpoints: register, obtain and revoke tokens, ``me`` (and its name and language).
 
 Views parse, call one service, and render."""
 
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.validators import UnicodeUsernameValidator
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from knox.models import AuthToken
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -25,13 +26,28 @@ from players.identity import username_normalise
 from players.models import Player
 from players.stream_tickets import stream_ticket_create
 
+LANGUAGE_HELP = (
+    "The language the account's clients speak to it in: a code the server speaks, or blank for "
+    "the browser's. The server answers in the request's language (`?lang=`, else "
+    "`Accept-Language`): a client signed in sends this one."
+)
+
+
+@extend_schema_field(
+    {"type": "string", "enum": ["", *(code for code, _name in settings.LANGUAGES)]}
+)
+class LanguageField(serializers.CharField):
+    """A code of ``settings.LANGUAGES`` or blank (checked by ``players.services.player_update``:
+    ``unknown_language``)."""
+
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
     name = serializers.CharField(source="public_name", read_only=True)
+    language = LanguageField(read_only=True, help_text=LANGUAGE_HELP)
 
     class Meta:
         model = Player
-        fields = ["id", "username", "display_name", "name", "date_joined"]
+        fields = ["id", "username", "display_name", "name", "language", "date_joined"]
         read_only_fields = fields
 
 
@@ -64,6 +80,16 @@ TokenOutput = inline_serializer(
         "player": PlayerSerializer(),
     },
 )
+
+
+class MeUpdateInput(serializers.Serializer[None]):
+    display_name = serializers.CharField(
+        max_length=40,
+        required=False,
+        allow_blank=True,
+        help_text="The name other players see; blank: the username",
+    )
+    language = LanguageField(required=False, allow_blank=True, help_text=LANGUAGE_HELP)
 
 
 def _token_body(instance: AuthToken, raw: str) -> dict[str, Any]:
@@ -194,3 +220,24 @@ class MeView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response(PlayerSerializer(request_player(request)).data)
+
+    @extend_schema(
+        summary="Change my name or language",
+        description=(
+            "Sets the fields given, leaves the others: `display_name` (what other players see "
+            "on seats, standings and leaderboards; blank shows the username), checked as at "
+            "registration (409 `display_name_taken` if it looks like another account's "
+            "username), and `language` (400 `unknown_language` if the server does not speak "
+            "it; blank: the browser's). The server keeps answering in the request's language "
+            "(`?lang=`, else `Accept-Language`): a client signed in sends the account's. It sets "
+            "values, so a retry changes nothing more: it takes no `Idempotency-Key`."
+        ),
+        request=MeUpdateInput,
+        responses=PlayerSerializer,
+        tags=["accounts"],
+    )
+    @refuses(Refusal.DISPLAY_NAME_TAKEN, Refusal.UNKNOWN_LANGUAGE)
+    def patch(self, request: Request) -> Response:
+        data = parse(MeUpdateInput, request.data)
+        player = services.player_update(player=request_player(request), **data)
+        return Response(PlayerSerializer(player).data)

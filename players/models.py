@@ -73,6 +73,10 @@ class Player(AbstractUser):
     new password (any form, view or service that sets one) revokes every API token."""
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    #: One of ``settings.LANGUAGES``' codes, or blank: the browser's (``PATCH accounts/me/``).
+    #: The server's negotiation stays the request's (``?lang=``, then ``Accept-Language``): a
+    #: client signed in sends the account's language in ``Accept-Language``.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="", db_default="")
     # players.identity.skeleton_key(username): a lookalike of a taken name is found by one lookup.
     username_skeleton = models.CharField(max_length=64, db_index=True, editable=False, default="")
     # Set by migration 0008 on the accounts registered while a lookalike of theirs already was

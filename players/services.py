@@ -105,6 +105,34 @@ def password_change(
     return others
 
 
+@transaction.atomic
+def player_update(
+    *, player: Player, display_name: str | None = None, language: str | None = None
+) -> Player:
+    """The account changes how it is shown (``display_name``: blank shows its username) and the
+    language its clients speak to it in (``language``: a code of ``settings.LANGUAGES``, blank
+    for the browser's); None leaves a field as it is. The display name is checked as at
+    registration, against the usernames committed when it runs: one that looks like another
+    account's, or like the deleted accounts' name, is refused (``display_name_taken``). The
+    account's row is held first, as every write of the account holds it (``player_hold``:
+    refused if it was banned or deleted meanwhile, so a deletion's placeholder name is never
+    written over)."""
+    if language and language not in dict(settings.LANGUAGES):
+        raise Refusal.UNKNOWN_LANGUAGE.error()
+    player_hold(player=player)
+    if display_name is not None and Player.objects.display_name_impersonates(
+        display_name, username=player.username, exclude_pk=player.pk
+    ):
+        raise Refusal.DISPLAY_NAME_TAKEN.error()
+    fields = {"display_name": display_name, "language": language}
+    changed = [name for name, value in fields.items() if value is not None]
+    for name in changed:
+        setattr(player, name, fields[name])
+    if changed:
+        player.save(update_fields=changed)
+    return player
+
+
 def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> None:
     """Hold the account's row until the transaction ends, for a write that puts the account
     somewhere (a game it makes or joins, a rematch, a tournament entry), and refuse it if the

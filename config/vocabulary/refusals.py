@@ -132,6 +132,13 @@ class Refusal(enum.Enum):
         _("This display name looks like another player's username."),
         "display_name",
     )
+    # PATCH accounts/me/: a language the server does not speak (settings.LANGUAGES).
+    UNKNOWN_LANGUAGE = Entry(
+        "unknown_language",
+        BAD,
+        _("This language is not one the server speaks."),
+        "language",
+    )
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )

@@ -28,6 +28,7 @@ class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField(allow_blank=True)
+    language = serializers.CharField(allow_blank=True, help_text="Blank: the browser's")
     email = serializers.CharField(allow_blank=True)
     date_joined = serializers.DateTimeField()
     last_login = serializers.DateTimeField(allow_null=True)
@@ -104,6 +105,7 @@ def _account(player: Player) -> dict[str, Any]:
         "id": player.pk,
         "username": player.username,
         "display_name": player.display_name,
+        "language": player.language,
         "email": player.email,
         "date_joined": iso_datetime(player.date_joined),
         "last_login": iso_datetime(player.last_login),

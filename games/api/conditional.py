@@ -1,7 +1,8 @@
 """Conditional requests on a game: its strong ``ETag`` and ``If-Match`` (a move's precondition).
 
 The tag is strong: it names one representation byte for byte. A game's body is a function of its
-version, its taken seats and status (a join or a start changes no version), the language it is
+version, its taken seats and status (a join or a start changes no version), the seats' names (an
+account may change its display name, ``PATCH accounts/me/``, or be deleted), the language it is
 written in and the viewer (``your_seats``), which ``Vary`` names; the tag holds them all.
 
 A game's analysis (``analysis/``, ``analysis.svg``) and its replay (``replay/``) have tags of
@@ -34,17 +35,22 @@ _BARE = re.compile(r"\s*(\d{1,9})\s*")
 
 
 def game_etag(game: Game, request: Request) -> str:
-    taken = sum(1 for seat in game.seats.all() if not seat.is_open)
+    seats = game.seats.all()
+    taken = sum(1 for seat in seats if not seat.is_open)
+    names = _names_digest([seat.display_name for seat in seats])
     viewer = request.user.pk if request.user.is_authenticated else 0
     language = translation.get_language() or "en"
-    return f'"v{game.version}.s{taken}.{game.status}.{language}.u{viewer}"'
+    return f'"v{game.version}.s{taken}.{game.status}.{names}.{language}.u{viewer}"'
 
 
 def analysis_etag(game: Game, names: Sequence[str]) -> str:
     """The tag of the game's analysis and of its picture, in the active language."""
     language = translation.get_language() or "en"
-    seats = hashlib.blake2b("\x1f".join(names).encode(), digest_size=6).hexdigest()
-    return f'"a{game.version}.{language}.{seats}"'
+    return f'"a{game.version}.{language}.{_names_digest(names)}"'
+
+
+def _names_digest(names: Sequence[str]) -> str:
+    return hashlib.blake2b("\x1f".join(names).encode(), digest_size=6).hexdigest()
 
 
 def replay_etag(game: Game, at: int) -> str:

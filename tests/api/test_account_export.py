@@ -106,6 +106,7 @@ def test_the_export_holds_every_game_event_rating_change_and_entry(
 
     assert document["account"]["username"] == a.username
     assert document["account"]["id"] == a.pk
+    assert (document["account"]["display_name"], document["account"]["language"]) == ("", "")
     assert document["exported_at"].startswith(str(made.requested_at.date()))
     ids = [game["id"] for game in document["games"]]
     assert ids == [str(g.pk) for g in (rated, joined, hotseat, waiting)]  # oldest first
@@ -311,3 +312,11 @@ def test_gzip_is_sent_to_the_clients_that_accept_it(
     response = ann.get(DOWNLOAD, HTTP_ACCEPT_ENCODING=accept)
     assert (response.get("Content-Encoding") == "gzip") is gzipped
     assert "Accept-Encoding" in response["Vary"]
+
+
+def test_the_export_holds_the_accounts_name_and_language(queued: list[tuple[int, int]]) -> None:
+    ann = api_client()
+    ann.ok("patch", "/api/v1/accounts/me/", {"display_name": "Annie", "language": "hr"})
+    written(ann)
+    held = download(ann)["account"]
+    assert (held["display_name"], held["language"]) == ("Annie", "hr")

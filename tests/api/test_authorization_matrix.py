@@ -151,6 +151,11 @@ MATRIX: dict[tuple[str, str], tuple[Request, tuple[int, ...]]] = {
     ),
     (A + "accounts/me/", "GET"): (to("/api/v1/accounts/me/"), (401, 200, 200, 200, 200, 200)),
     (A + "accounts/me/", "DELETE"): (own_password, (401, 204, 204, 204, 204, 204)),
+    # One's own name and language: every account may change its own, nobody another's.
+    (A + "accounts/me/", "PATCH"): (
+        to("/api/v1/accounts/me/", {"display_name": "Renamed", "language": "fr"}),
+        (401, 200, 200, 200, 200, 200),
+    ),
     # The account's export: its own; nobody here has asked for one yet.
     (A + "accounts/me/export/", "POST"): (
         to("/api/v1/accounts/me/export/"),

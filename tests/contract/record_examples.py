@@ -2,8 +2,8 @@
 (``python -m tests.contract.record_examples``), a developer's tool beside the tests, which read
 what it writes.
 
-Plays one short scenario through the real views (accounts, their tokens and password, a game of
-each kind, the ending moves, a tournament's entry, an account's export and deletion) inside a
+Plays one short scenario through the real views (accounts, their name, tokens and password, a game
+of each kind, the ending moves, a tournament's entry, an account's export and deletion) inside a
 transaction that is rolled back at the end, so the database is left as it was, and writes each
 operation's request and answer to ``config/schema_examples.json``, which
 ``config.schema_examples`` adds to the OpenAPI schema. The examples are real answers, not
@@ -310,8 +310,8 @@ def _tournament(rec: Recorder, ann: Client) -> int:
 
 
 def _credentials(rec: Recorder) -> None:
-    """An account signed in on two clients lists its tokens, revokes the other client's, and
-    changes its password."""
+    """An account signed in on two clients changes its display name and language, lists its
+    tokens, revokes the other client's, and changes its password."""
     erin, _ = _account(rec, "erin", keep=False)
     rec.call(
         _client(),
@@ -320,6 +320,7 @@ def _credentials(rec: Recorder) -> None:
         {"username": "erin", "password": PASSWORD},
         keep=False,
     )
+    rec.call(erin, "patch", "/accounts/me/", {"display_name": "Erin D.", "language": "fr"})
     tokens = rec.call(erin, "get", "/accounts/tokens/")
     other = next(token["id"] for token in tokens if not token["current"])
     rec.call(erin, "delete", "/accounts/tokens/{token_id}/", token_id=other)

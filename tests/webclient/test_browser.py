@@ -740,3 +740,58 @@ def test_the_account_page_changes_the_password_and_revokes_tokens(
     mine.get_by_test_id("revoke").click()
     expect(desk.get_by_test_id("auth")).to_be_visible()
     assert errors_of(desk) == [] and errors_of(phone) == []
+
+
+def test_the_account_page_changes_the_name_and_the_language(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The account page saves the display name and the language (PATCH accounts/me/): the page
+    speaks it at once and the bar shows the new name; a name that passes for another account's
+    is refused, in the page's language. Signed in, the bar's switcher saves the language too,
+    and a browser that signs in adopts it; the browser's language chosen again, the page
+    speaks the browser's."""
+    other = new_page(browser, server, PHONE)
+    register(other, "zed")
+    desk = new_page(browser, server, DESKTOP)
+    register(desk, "vic")
+    desk.get_by_test_id("nav-account").click()
+    form = desk.get_by_test_id("profile")
+    name = form.locator("input[name=display_name]")
+    expect(name).to_have_attribute("placeholder", "vic")
+    name.fill("Vicky")
+    form.get_by_test_id("profile-language").select_option("fr")
+    form.get_by_test_id("profile-submit").click()
+    expect(desk.get_by_test_id("notice")).to_have_text("Enregistré.")
+    expect(desk.get_by_test_id("who")).to_have_text("Vicky")
+    expect(desk.locator("html")).to_have_attribute("lang", "fr")
+    expect(desk.get_by_test_id("language")).to_have_value("fr")
+    expect(desk.get_by_test_id("profile-language")).to_have_value("fr")
+
+    name = desk.get_by_test_id("profile").locator("input[name=display_name]")
+    expect(name).to_have_value("Vicky")
+    name.fill("ZED")
+    desk.get_by_test_id("profile-submit").click()
+    refused = desk.request.get(
+        f"{server.url}/api/v1/errors/display_name_taken/", headers={"Accept-Language": "fr"}
+    ).json()
+    expect(desk.get_by_test_id("notice")).to_have_text(refused["title"])
+    expect(desk.get_by_test_id("who")).to_have_text("Vicky")
+
+    desk.get_by_test_id("language").select_option("uk")  # signed in: the account's now
+    expect(desk.locator("html")).to_have_attribute("lang", "uk")
+    expect(desk.get_by_test_id("profile-language")).to_have_value("uk")
+    phone = new_page(browser, server, PHONE)
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
+    sign_in(phone, "vic", "a-long-passphrase")
+    expect(phone.get_by_test_id("who")).to_have_text("Vicky")
+    expect(phone.locator("html")).to_have_attribute("lang", "uk")
+    expect(phone.get_by_test_id("language")).to_have_value("uk")
+
+    phone.get_by_test_id("nav-account").click()
+    phone.get_by_test_id("profile-language").select_option("")
+    phone.get_by_test_id("profile").locator("input[name=display_name]").fill("")
+    phone.get_by_test_id("profile-submit").click()
+    expect(phone.get_by_test_id("notice")).to_have_text("Saved.")  # the browser's: English
+    expect(phone.get_by_test_id("who")).to_have_text("vic")
+    expect(phone.get_by_test_id("language")).to_have_value("en")
+    assert errors_of(desk) == [] and errors_of(phone) == [] and errors_of(other) == []

@@ -27,7 +27,11 @@ export const session = {
   },
   save(answer) {
     localStorage.setItem(TOKEN, answer.token);
-    localStorage.setItem(USER, JSON.stringify(answer.player));
+    this.update(answer.player);
+  },
+  /** The account as the server last described it (GET or PATCH accounts/me/). */
+  update(player) {
+    localStorage.setItem(USER, JSON.stringify(player));
   },
   clear() {
     localStorage.removeItem(TOKEN);

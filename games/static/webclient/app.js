@@ -1,7 +1,7 @@
 // The reference web client: routes (the URL's hash), signing in, the lobby, a new game, the
 // leaderboards and tournaments. A game's page is game.js; the account's own page, account.js.
 
-import { accountView } from "./account.js";
+import { accountRefresh, accountView, adoptLanguage, languageSave } from "./account.js";
 import { api, clientSeed, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
@@ -17,6 +17,7 @@ const picker = document.getElementById("language");
 
 function nav() {
   picker.setAttribute("aria-label", t("language"));
+  picker.value = language();
   const links = [h("a", { href: "#/", testid: "nav-lobby" }, t("lobby"))];
   links.push(h("a", { href: "#/boards", testid: "nav-boards" }, t("leaderboards")));
   if (session.user) {
@@ -76,7 +77,9 @@ function signInView() {
     event.preventDefault();
     const body = { username: username.value.trim(), password: password.value };
     try {
-      session.save(await post(registering ? "accounts/register/" : "accounts/token/", body));
+      const answer = await post(registering ? "accounts/register/" : "accounts/token/", body);
+      session.save(answer);
+      adoptLanguage(answer.player);
       notice("");
       route();
     } catch (problem) {
@@ -268,11 +271,14 @@ export async function route() {
   }
 }
 
-picker.value = language();
 setLanguage(language());
-picker.addEventListener("change", () => {
+// Signed in, the language chosen is the account's (account.js); a refusal is shown once the
+// page is drawn in the language chosen all the same.
+picker.addEventListener("change", async () => {
   setLanguage(picker.value);
-  route();
+  const refused = session.user ? await languageSave(picker.value).then(() => null, (p) => p) : null;
+  await route();
+  if (refused) notice(refused.message);
 });
 window.addEventListener("hashchange", route);
 // The account's notes redraw the lobby (whose turn it is in my games); a game's page has its own
@@ -300,4 +306,9 @@ async function afterMissedNotes() {
 }
 
 route();
+// The account as it is now: renamed, or another language chosen, on another device.
+if (session.user) {
+  // Refused (the token revoked meanwhile: api.js forgot it), the page signs out.
+  accountRefresh().then((changed) => changed && route(), () => session.user || route());
+}
 export { api };

@@ -46,6 +46,8 @@ const WORDS = {
     tokens: "Your tokens", created: "Created", lastUsed: "Last used", expires: "Expires",
     thisDevice: "this browser", revoke: "Revoke", unknown: "unknown",
     fairDice: "Fair dice · SHA-256 {hash}…",
+    profile: "Name and language", displayName: "Display name",
+    browserLanguage: "The browser's language", save: "Save", profileSaved: "Saved.",
   },
   fr: {
     seekOpponent: "Chercher un adversaire", seek: "Chercher", rated: "Classée", casual: "Amicale",
@@ -91,6 +93,8 @@ const WORDS = {
     tokens: "Vos jetons", created: "Créé", lastUsed: "Dernière utilisation", expires: "Expire",
     thisDevice: "ce navigateur", revoke: "Révoquer", unknown: "inconnu",
     fairDice: "Dés équitables · SHA-256 {hash}…",
+    profile: "Nom et langue", displayName: "Nom affiché",
+    browserLanguage: "Langue du navigateur", save: "Enregistrer", profileSaved: "Enregistré.",
   },
   uk: {
     seekOpponent: "Шукати суперника", seek: "Шукати", rated: "Рейтингова", casual: "Товариська",
@@ -135,6 +139,8 @@ const WORDS = {
     tokens: "Ваші токени", created: "Створено", lastUsed: "Останнє використання",
     expires: "Спливає", thisDevice: "цей браузер", revoke: "Відкликати", unknown: "невідомо",
     fairDice: "Чесні кубики · SHA-256 {hash}…",
+    profile: "Ім’я та мова", displayName: "Відображуване ім’я",
+    browserLanguage: "Мова браузера", save: "Зберегти", profileSaved: "Збережено.",
   },
   el: {
     seekOpponent: "Αναζήτηση αντιπάλου", seek: "Αναζήτηση", rated: "Με βαθμολογία", casual: "Φιλικό",
@@ -183,6 +189,9 @@ const WORDS = {
     expires: "Λήγει", thisDevice: "αυτό το πρόγραμμα περιήγησης", revoke: "Ανάκληση",
     unknown: "άγνωστο",
     fairDice: "Τίμια ζάρια · SHA-256 {hash}…",
+    profile: "Όνομα και γλώσσα", displayName: "Εμφανιζόμενο όνομα",
+    browserLanguage: "Η γλώσσα του προγράμματος περιήγησης", save: "Αποθήκευση",
+    profileSaved: "Αποθηκεύτηκε.",
   },
   hr: {
     seekOpponent: "Traži protivnika", seek: "Traži", rated: "Za rejting", casual: "Prijateljska",
@@ -227,6 +236,8 @@ const WORDS = {
     tokens: "Vaši tokeni", created: "Stvoren", lastUsed: "Posljednja upotreba",
     expires: "Istječe", thisDevice: "ovaj preglednik", revoke: "Opozovi", unknown: "nepoznato",
     fairDice: "Poštene kocke · SHA-256 {hash}…",
+    profile: "Ime i jezik", displayName: "Prikazano ime",
+    browserLanguage: "Jezik preglednika", save: "Spremi", profileSaved: "Spremljeno.",
   },
   ru: {
     seekOpponent: "Искать соперника", seek: "Искать", rated: "Рейтинговая", casual: "Товарищеская",
@@ -271,6 +282,8 @@ const WORDS = {
     tokens: "Ваши токены", created: "Создан", lastUsed: "Последнее использование",
     expires: "Истекает", thisDevice: "этот браузер", revoke: "Отозвать", unknown: "неизвестно",
     fairDice: "Честные кубики · SHA-256 {hash}…",
+    profile: "Имя и язык", displayName: "Отображаемое имя",
+    browserLanguage: "Язык браузера", save: "Сохранить", profileSaved: "Сохранено.",
   },
 };
 
@@ -283,8 +296,10 @@ export function language() {
   return LANGUAGES.includes(browser) ? browser : "en";
 }
 
+/** Speak `code` from now on; blank (or a code the page does not speak): the browser's. */
 export function setLanguage(code) {
-  localStorage.setItem(STORED, LANGUAGES.includes(code) ? code : "en");
+  if (LANGUAGES.includes(code)) localStorage.setItem(STORED, code);
+  else localStorage.removeItem(STORED);
   document.documentElement.lang = language();
 }
 
