@@ -66,7 +66,7 @@ MIDDLEWARE = [
     # X-Request-ID, logs' context, HTTP metrics
     "config.web.request_context.RequestContextMiddleware",
     # RateLimit, RateLimit-Policy: what the request's throttle counted (config.web.throttling)
-    "config.web.rate_limit.rate_limit_headers",
+    "config.web.rate_limit.RateLimitMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS: before anything answers
     # A body past the limit is refused before it is read.
     "config.web.middleware.BodyLimitMiddleware",

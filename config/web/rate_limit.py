@@ -18,10 +18,10 @@ before it was counted: its authentication or permissions) carries neither header
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponseBase
+from django.utils.deprecation import MiddlewareMixin
 
 POLICY_HEADER = "RateLimit-Policy"
 HEADER = "RateLimit"
@@ -62,16 +62,13 @@ def header_values(budgets: list[Budget]) -> tuple[str, str]:
     return policies, left
 
 
-def rate_limit_headers(
-    get_response: Callable[[HttpRequest], HttpResponseBase],
-) -> Callable[[HttpRequest], HttpResponseBase]:
-    """The middleware: the budgets the request's throttles noted, on its answer."""
+class RateLimitMiddleware(MiddlewareMixin):  # sync and async: an open stream holds no thread
+    """The budgets the request's throttles noted, on its answer."""
 
-    def middleware(request: HttpRequest) -> HttpResponseBase:
-        response = get_response(request)
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
         budgets: list[Budget] | None = request.__dict__.get(_NOTED)
         if budgets:
             response[POLICY_HEADER], response[HEADER] = header_values(budgets)
         return response
-
-    return middleware
