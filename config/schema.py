@@ -6,7 +6,9 @@ A view method names the refusals it can give beyond the usual with
 every operation of its kind can answer: 400 ``invalid_input`` with a body, 401 where a token is
 read (``authentication_failed``) or required (``not_authenticated``), 404 ``not_found`` with a
 path parameter, 429 ``throttled``, the ``Idempotency-Key`` refusals where it is taken, and 503
-``service_unavailable`` everywhere; 403 and the rest each view names.
+``service_unavailable`` everywhere; 403 and the rest each view names. Every answer of a throttled
+operation documents the ``RateLimit`` and ``RateLimit-Policy`` headers, a 429 or 503 its
+``Retry-After``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
@@ -70,7 +73,47 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+# The response headers of a throttled operation (config.web.rate_limit), and the wait of a 429 or
+# 503, each described once under components/headers.
+HEADERS: dict[str, dict[str, Any]] = {
+    "RateLimit-Policy": {
+        "description": (
+            "The rate limits that counted this request (IETF draft-ietf-httpapi-ratelimit-headers"
+            ", a structured-field list): each named by its scope (`anon`, `user`, `auth`, "
+            "`expensive`), `q` its quota of requests, `w` its window in seconds. Absent on an "
+            "answer refused before it was counted (its token or its permissions)."
+        ),
+        "schema": {"type": "string", "example": '"user";q=1200;w=60'},
+    },
+    "RateLimit": {
+        "description": (
+            "What is left of each limit of `RateLimit-Policy`: `r` the requests left in the "
+            "window, `t` the seconds until it closes (a 429's `Retry-After`, at `r=0`)."
+        ),
+        "schema": {"type": "string", "example": '"user";r=1187;t=42'},
+    },
+    "Retry-After": {
+        "description": "Seconds to wait before asking again (the problem's `retry_after`).",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+}
+_WAITING = ("429", "503")
+
+
 class ApiSchema(AutoSchema):
+    def _get_response_headers_for_code(self, status_code: Any, direction: Any = "response") -> Any:
+        headers: dict[str, Any] = super()._get_response_headers_for_code(status_code, direction)
+        names = [*(("RateLimit-Policy", "RateLimit") if self.view.get_throttles() else ())]
+        if str(status_code) in _WAITING:
+            names.append("Retry-After")
+        for name in names:
+            component = ResolvedComponent(
+                name, ResolvedComponent.HEADER, schema=HEADERS[name], object=name
+            )
+            self.registry.register_on_missing(component)
+            headers.setdefault(name, component.ref)
+        return headers
+
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
         by_status: dict[int, set[str]] = {}
@@ -79,10 +122,9 @@ class ApiSchema(AutoSchema):
         problem = self.resolve_serializer(ProblemSerializer, "response").ref
         for status, codes in sorted(by_status.items()):
             listed = ", ".join(f"`{code}`" for code in sorted(codes))
-            responses.setdefault(
-                str(status),
-                {"content": {PROBLEM_JSON: {"schema": problem}}, "description": listed},
-            )
+            answer = {"content": {PROBLEM_JSON: {"schema": problem}}, "description": listed}
+            headers = self._get_response_headers_for_code(str(status), direction)
+            responses.setdefault(str(status), {"headers": headers, **answer} if headers else answer)
         return responses
 
     def _get_request_body(self, direction: str = "request") -> Any:

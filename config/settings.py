@@ -65,6 +65,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # X-Request-ID, logs' context, HTTP metrics
     "config.web.request_context.RequestContextMiddleware",
+    # RateLimit, RateLimit-Policy: what the request's throttle counted (config.web.throttling)
+    "config.web.rate_limit.RateLimitMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS: before anything answers
     # A body past the limit is refused before it is read.
     "config.web.middleware.BodyLimitMiddleware",
@@ -99,7 +101,17 @@ CORS_ALLOW_HEADERS = (
     "if-none-match",
     "last-event-id",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Content-Language", "Retry-After", "Idempotent-Replayed", "Allow"]
+# What a page may read of an answer (a browser hides every other header from it).
+CORS_EXPOSE_HEADERS = [
+    "X-Request-ID",
+    "ETag",
+    "Content-Language",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "Idempotent-Replayed",
+    "Allow",
+]
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"

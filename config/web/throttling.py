@@ -12,7 +12,8 @@ sign in; ``expensive``: the reads that fold a game's log or read many games), el
 account) once authenticated, else ``anon`` (by address: its bucket, an IPv6 client's /64,
 ``config.web.client_address``). A scope counts by account once authenticated, else by address. The
 rates are the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the
-environment).
+environment). Each count is also noted for the answer's ``RateLimit`` and ``RateLimit-Policy``
+headers (``config.web.rate_limit``), from the same round trip.
 
 What the request's authentication has to note in the cache (when a token was last used:
 players.tokens) it hands over with :func:`carry`, and the count's round trip sends it: still one
@@ -35,6 +36,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
 from config.web.client_address import client_bucket
+from config.web.rate_limit import Budget, note
 
 
 class RateThrottle(SimpleRateThrottle):
@@ -61,9 +63,12 @@ class RateThrottle(SimpleRateThrottle):
         ident = user.pk if authenticated else client_bucket(request.META)
         key = self.cache_format % {"scope": scope, "ident": ident}
         count, left = hit(key, seconds, carried=_carried(request._request))
+        # What the answer's RateLimit headers say, from this count: no other cache read.
+        budget = Budget.counted(scope, limit, seconds, count, left)
+        note(request._request, budget)
         if count <= limit:
             return True
-        self.retry_after = max(left, 0.001)  # never 0: that would send no Retry-After
+        self.retry_after = budget.reset  # never 0: that would send no Retry-After
         return False
 
     def wait(self) -> float | None:

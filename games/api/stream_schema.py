@@ -17,12 +17,14 @@ import inspect
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from config.schema import HEADERS
 from config.vocabulary.problems import PROBLEM_JSON
 from config.vocabulary.refusals import Refusal
 from games.followups import notes
 
 EVENT_STREAM = "text/event-stream"
 _PROBLEM = {"$ref": "#/components/schemas/Problem"}
+RETRY_AFTER = "Retry-After"
 
 
 _TYPES = {int: {"type": "integer"}, str: {"type": "string"}}
@@ -56,13 +58,16 @@ def _refusals(*refusals: Refusal) -> dict[str, Any]:
     by_status: dict[int, set[str]] = {}
     for refusal in refusals:
         by_status.setdefault(refusal.status, set()).add(refusal.code)
-    return {
+    answers: dict[str, Any] = {
         str(status): {
             "description": ", ".join(f"`{code}`" for code in sorted(codes)),
             "content": {PROBLEM_JSON: {"schema": _PROBLEM}},
         }
         for status, codes in sorted(by_status.items())
     }
+    if "429" in answers:  # the stream tier's throttled refusals say when to retry, as the API's
+        answers["429"]["headers"] = {RETRY_AFTER: {"$ref": f"#/components/headers/{RETRY_AFTER}"}}
+    return answers
 
 
 def _parameter(name: str, where: str, description: str, **schema: Any) -> dict[str, Any]:
@@ -144,4 +149,5 @@ def add_streams(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     result.setdefault("paths", {})["/api/v1/games/{game_id}/stream/"] = {"get": GAME_STREAM}
     result["paths"]["/api/v1/stream/"] = {"get": ACCOUNT_STREAM}
     result.setdefault("components", {}).setdefault("schemas", {}).update(NOTES)
+    result["components"].setdefault("headers", {}).setdefault(RETRY_AFTER, HEADERS[RETRY_AFTER])
     return result

@@ -1,5 +1,6 @@
 """CORS on the API (django-cors-headers): origins from CORS_ALLOWED_ORIGINS (none by default);
-the headers a client needs (Idempotency-Key, If-Match ...) may be sent, ETag ... read."""
+the headers a client needs (Idempotency-Key, If-Match ...) may be sent, ETag, X-Request-ID,
+RateLimit ... read."""
 
 from __future__ import annotations
 
@@ -15,6 +16,16 @@ pytestmark = pytest.mark.django_db
 
 ALLOWED = "https://play.example.org"
 GAMES = "/api/v1/games/"
+# What a page reads: its request's id, versions, language, budget and when to retry, a replay.
+EXPOSED = {
+    "X-Request-ID",
+    "ETag",
+    "Content-Language",
+    "RateLimit",
+    "RateLimit-Policy",
+    "Retry-After",
+    "Idempotent-Replayed",
+}
 
 
 def test_no_origin_is_allowed_by_default(anon: APIClient, settings: Settings) -> None:
@@ -43,15 +54,22 @@ def test_an_allowed_origins_preflight_and_answer(make_client: MakeClient) -> Non
     for header in ("authorization", "idempotency-key", "if-match", "last-event-id"):
         assert header in allowed
     assert "POST" in preflight["Access-Control-Allow-Methods"]
+    assert "RateLimit" not in preflight  # answered before any view: no throttle counts it
 
     answer = ann.get(GAMES, HTTP_ORIGIN=ALLOWED)
     assert answer["Access-Control-Allow-Origin"] == ALLOWED
-    assert "ETag" in answer["Access-Control-Expose-Headers"]
+    exposed = {name.strip() for name in answer["Access-Control-Expose-Headers"].split(",")}
+    assert exposed >= EXPOSED
+    # each of them one the API sends (ETag on a game, Retry-After on a 429, Idempotent-Replayed
+    # on a replay)
+    sent = {"X-Request-ID", "Content-Language", "RateLimit", "RateLimit-Policy"}
+    assert sent <= set(answer.headers)
     assert "Access-Control-Allow-Credentials" not in answer
     # refusals too (a page must read the problem)
     refused = ann.get(f"{GAMES}not-a-uuid/", HTTP_ORIGIN=ALLOWED)
     assert refused.status_code == 404
     assert refused["Access-Control-Allow-Origin"] == ALLOWED
+    assert "RateLimit" in refused["Access-Control-Expose-Headers"]
 
 
 @override_settings(CORS_ALLOWED_ORIGINS=[ALLOWED])

@@ -96,3 +96,32 @@ def test_the_streams_are_described(schema: dict[str, Any]) -> None:
     assert "token_in_url" in codes(schema, "get", "/api/v1/stream/", 400)
     your_turn = schema["components"]["schemas"]["YourTurnNote"]
     assert {"game", "seat", "version", "deadline"} <= set(your_turn["required"])
+
+
+def test_every_throttled_answer_documents_its_budget(schema: dict[str, Any]) -> None:
+    """Every operation of the API is throttled: each answer documents RateLimit and
+    RateLimit-Policy (config.web.rate_limit), each 429 and 503 its Retry-After."""
+    headers = schema["components"]["headers"]
+    assert {"RateLimit", "RateLimit-Policy", "Retry-After"} <= set(headers)
+    assert "draft-ietf-httpapi-ratelimit-headers" in headers["RateLimit-Policy"]["description"]
+    assert headers["Retry-After"]["schema"]["type"] == "integer"
+    streams = ("/api/v1/games/{game_id}/stream/", "/api/v1/stream/")  # the stream tier's own
+    found = [
+        (m, path, op)
+        for m, path, op in operations(schema)
+        if path.startswith("/api/v1/") and path not in streams
+    ]
+    for method, path, operation in found:
+        for status, response in operation["responses"].items():
+            documented = response.get("headers", {})
+            assert documented["RateLimit"] == {"$ref": "#/components/headers/RateLimit"}, (
+                method,
+                path,
+                status,
+            )
+            assert "RateLimit-Policy" in documented, (method, path, status)
+            assert ("Retry-After" in documented) == (status in ("429", "503")), (path, status)
+    for path in streams:
+        assert "Retry-After" in schema["paths"][path]["get"]["responses"]["429"]["headers"]
+    # not throttled: no budget
+    assert "headers" not in schema["paths"]["/health/live"]["get"]["responses"]["200"]

@@ -104,5 +104,8 @@ def test_one_redis_round_trip_per_request(make_client: MakeClient) -> None:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
-        assert ann.get(ME).status_code == 200
+        answer = ann.get(ME)
+    assert answer.status_code == 200
+    # The answer's budget (config.web.rate_limit) is read from that same round trip.
+    assert answer["RateLimit"].startswith('"user";r=')
     assert sent[0] == 1
