@@ -1,8 +1,11 @@
-# The README's two commands: `make run` and `make test`. Everything installs into .venv.
+# The README's two commands: `make run` and `make test`. Everything installs into .venv: what runs
+# the server (pyproject's dependencies) for `make run`, `serve` and `migrate`; the dev extra as
+# well (tests, linters, type checker, browser driver) for `make test` and the other tools.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # make serve: the WSGI tier and the stream tier listen on loopback, the proxy on HOST:PORT.
@@ -18,17 +21,25 @@ PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus/$(PORT)
 # supervisord's configuration and files for the processes of one `make run` or `make serve`.
 SUPERVISOR_DIR ?= $(CURDIR)/var/supervisor/$(PORT)
 
-.PHONY: install run serve lock test lint format typecheck migrate messages compilemessages examples clean
+.PHONY: install install-run run serve lock test lint format typecheck migrate messages \
+	compilemessages examples clean
 
-$(STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+# The dev set includes the runtime one: the same editable install, with the extra.
+$(DEV_STAMP): $(RUN_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV_STAMP)
 
-install: $(STAMP)
+install-run: $(RUN_STAMP)
 
-migrate: install
+install: $(DEV_STAMP)
+
+migrate: install-run
 	mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
 
@@ -51,7 +62,7 @@ run: migrate compilemessages
 # stream tier's add up at /metrics (PROMETHEUS_MULTIPROC_DIR, emptied here first). More than one
 # gunicorn worker needs REDIS_URL (their throttle and sign-in counts are shared there): gunicorn's
 # configuration, run first, refuses to start them without it.
-serve: install compilemessages
+serve: install-run compilemessages
 	@WEB_CONCURRENCY=$(WEB_CONCURRENCY) $(BIN)/python config/deploy/gunicorn.conf.py
 	@command -v nginx >/dev/null || { echo "make serve needs nginx: apt-get install nginx-light"; exit 1; }
 	mkdir -p var
@@ -76,7 +87,7 @@ lock:
 	( echo "# make lock: every package of the image, pinned (generated; do not edit)"; \
 	  var/lockenv/bin/pip freeze --disable-pip-version-check --exclude-editable | grep -v '^dice-server' ) \
 		> config/deploy/requirements.lock
-	rm -rf var/lockenv
+	rm -rf var/lockenv build
 
 test: install
 	mkdir -p var
@@ -88,7 +99,7 @@ test: install
 
 # The schema's example requests and answers (config/schema_examples.json), recorded from the API
 # itself in a transaction rolled back at the end. Re-run after an answer's shape changes.
-examples: migrate
+examples: install migrate
 	$(BIN)/python -m tests.contract.record_examples
 
 lint: install
@@ -128,7 +139,7 @@ messages: install
 
 compilemessages: $(MO_FILES)
 
-%.mo: %.po | $(STAMP)
+%.mo: %.po | $(RUN_STAMP)
 	$(BIN)/pybabel compile -D django -i $< -o $@
 
 clean:

@@ -71,7 +71,7 @@ MIDDLEWARE = [
     # A body past the limit is refused before it is read.
     "config.web.middleware.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",  # Referrer-Policy: same-origin, too
-    "config.web.page_policy.PagePolicyMiddleware",  # the pages' CSP (/play/, the admin)
+    "config.web.page_policy.PagePolicyMiddleware",  # the pages' CSP (/, /play/, the admin)
     "config.web.middleware.SessionMiddleware",  # Django's, its store made when first read
     "config.web.middleware.LocaleMiddleware",  # ?lang=, else Accept-Language, else English
     # Under /api/v1/: Django's own errors (404, 405, 413, 500 pages) as problems, as the API's

@@ -5,7 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from config.observability import health, metrics
 from config.vocabulary.error_catalogue import ErrorDetailView, ErrorListView
 from config.web.internal import internal_only
-from games import dashboard, webclient
+from games import dashboard, home, webclient
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
@@ -20,6 +20,7 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("", home.home, name="home"),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
     path("health/", health.ready, name="health"),

@@ -1,11 +1,11 @@
-"""The pages' Content-Security-Policy (the web client at ``/play/`` and the admin): a script can
-come only from this origin's files, never from markup, so an injected name or note cannot run as
-code where the web client keeps its token (``localStorage``) or where staff act. The API answers
-JSON, which no browser runs, and needs none.
+"""The pages' Content-Security-Policy (the greeting at ``/``, the web client at ``/play/`` and the
+admin): a script can come only from this origin's files, never from markup, so an injected name or
+note cannot run as code where the web client keeps its token (``localStorage``) or where staff act.
+The API answers JSON, which no browser runs, and needs none.
 
-The web client has no inline script or style (tests/webclient runs it under this policy and fails
-on any violation). Django's admin has no inline script either, but styles some elements inline:
-its styles may be inline, its scripts may not.
+The greeting and the web client have no inline script or style (tests/webclient runs the client
+under this policy and fails on any violation). Django's admin has no inline script either, but
+styles some elements inline: its styles may be inline, its scripts may not.
 """
 
 from __future__ import annotations
@@ -18,10 +18,14 @@ _COMMON = (
     "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+_PAGE = f"{_COMMON}; style-src 'self'"
+#: By path prefix.
 POLICIES = {
-    "/play/": f"{_COMMON}; style-src 'self'",
+    "/play/": _PAGE,
     "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'",
 }
+#: By the whole path: every path starts with "/", the greeting's.
+EXACT_POLICIES = {"/": _PAGE}
 #: Browser features no page of ours uses, refused to whatever runs in them.
 PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
@@ -31,9 +35,15 @@ class PagePolicyMiddleware(MiddlewareMixin):
     stream hold a thread under ASGI."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        for prefix, policy in POLICIES.items():
-            if request.path.startswith(prefix):
-                response.headers.setdefault("Content-Security-Policy", policy)
-                response.headers.setdefault("Permissions-Policy", PERMISSIONS)
-                break
+        policy = policy_for(request.path)
+        if policy is not None:
+            response.headers.setdefault("Content-Security-Policy", policy)
+            response.headers.setdefault("Permissions-Policy", PERMISSIONS)
         return response
+
+
+def policy_for(path: str) -> str | None:
+    """The policy of the page at ``path``; None for the API and the rest."""
+    if path in EXACT_POLICIES:
+        return EXACT_POLICIES[path]
+    return next((p for prefix, p in POLICIES.items() if path.startswith(prefix)), None)

@@ -4,6 +4,7 @@ a server would read them."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -131,6 +132,51 @@ def test_the_lock_pins_every_dependency_as_pyproject_does() -> None:
     for requirement in project["dependencies"]:
         name, _, version = requirement.partition("==")
         assert lock.get(_canonical(name.split("[")[0])) == version, requirement
+
+
+# What the processes of `make run` and the image load (the settings and every app, the URLs and
+# their views, both web tiers, the Celery app with its tasks and broker transport, the timers and
+# the tables' commands, the servers, supervisor, and Babel, the translations' compiler), with no
+# distribution importable but the lock's: a dev package imported is ModuleNotFoundError, as where
+# only the lock is installed, and an optional import of one falls back as it would there.
+PROCESS_IMPORTS = """
+import json, os, re, sys
+from importlib.metadata import packages_distributions
+
+ALLOWED = set(json.loads(os.environ["LOCKED"])) | {"dice-server"}
+OWNERS = packages_distributions()
+
+class OnlyTheLock:
+    def find_spec(self, name, path=None, target=None):
+        top = name.partition(".")[0]
+        owners = {re.sub(r"[-_.]+", "-", d).lower() for d in OWNERS.get(top, [])}
+        if owners and not owners & ALLOWED:
+            raise ModuleNotFoundError(f"No module named {top!r} (not in the lock)", name=top)
+        return None
+
+sys.meta_path.insert(0, OnlyTheLock())
+import django
+django.setup()
+import config.urls, config.asgi, config.streams, config.wsgi, config.broker
+from config.celery_app import app
+app.loader.import_default_modules()
+import games.management.commands.run_timers, games.management.commands.build_ai_tables
+import celery.bin.celery, uvicorn.main, gunicorn.app.wsgiapp, supervisor.supervisord
+import babel.messages.frontend
+"""
+
+
+def test_the_processes_need_only_what_the_lock_installs() -> None:
+    """The image installs the lock alone, and `make run` pyproject's dependencies alone (not the
+    dev extra): the processes start with nothing else. (kombu's Redis transport needs its redis
+    extra's ``packaging``, which only the dev set brought.)"""
+    lock = [
+        _canonical(line.partition("==")[0])
+        for line in (ROOT / "config/deploy/requirements.lock").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
+    result = run(PROCESS_IMPORTS, DEBUG="true", LOCKED=json.dumps(lock))
+    assert result.returncode == 0, result.stderr[-3000:]
 
 
 def _canonical(name: str) -> str:
