@@ -9,8 +9,10 @@ a person enters a tournament and withdraws; two people seek a game from the lobb
 into one, and after a resignation both ask for a rematch and land in the new game; a seek paired
 while its page's account stream was down still takes that page to the game once it reconnects;
 a watched game's stream refused while the stream tier is away (the proxy's 502) is opened again
-by the page, which then shows every move once. Every wait is on a state of the page, never a
-fixed sleep. About two minutes on this project's 2-core machine.
+by the page, which then shows every move once; games are ended early (abort, leave, cancel, a
+claim refused), a finished game's fair dice are proved in the browser (and a tampered log caught),
+a hidden tab's title marks its turn, and the aria-live region says the moves. Every wait is on a
+state of the page, never a fixed sleep. About three minutes on this project's 2-core machine.
 
 With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
 written to docs/screenshots/; else to the test's temporary folder.
@@ -18,6 +20,8 @@ written to docs/screenshots/; else to the test's temporary folder.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import re
 import shutil
@@ -726,6 +730,71 @@ def test_the_fair_dice_proof(browser: Browser, server: LiveServer) -> None:
     )
     expect(result).not_to_contain_text("Every roll matches")
     expect(result).to_contain_text("is the hash shown from the start")
+    assert errors_of(page) == []
+
+
+def test_the_proof_follows_the_readme_in_both_versions(
+    browser: Browser, server: LiveServer
+) -> None:
+    """proof.js's check against the Python of games.rules.fairness, on logs made here: version
+    2 (each seat's rolls numbered, its seed from its first roll) and version 1 (the game's rolls
+    numbered, one client seed), rolls that hold dice and rolls of many dice (a second HMAC block,
+    bytes of 252 or more skipped). Each honest log matches; a changed die is named, and so is a
+    seat's first roll that names no seed."""
+    from games.rules.fairness import dice, seat_dice, seed_hash
+
+    seed = bytes(range(32))
+    # A roll of 40 dice reads two blocks and, with this seed, skips a byte of 252 or more.
+    prefixes = ["ann:0:1", "ann,:2", ":1:2", "ann,:5"]  # the four 40-dice rolls' messages
+    blocks = [hmac.new(seed, f"{p}:0".encode(), hashlib.sha256).digest() for p in prefixes]
+    assert any(byte >= 252 for block in blocks for byte in block), "pick another seed"
+    counts = [5, 3, 40, 6, 1, 40]  # thrown by each roll, seats 0 and 1 in turn
+    seats_seeds = ["ann", ""]
+
+    def log(version: int) -> list[dict[str, Any]]:
+        events, made = [], [0, 0]
+        for index, count in enumerate(counts):
+            seat = index % 2
+            nonce = made[seat] if version == 2 else index
+            made[seat] += 1
+            faces = list(
+                seat_dice(seed, seats_seeds[seat], seat, nonce, count)
+                if version == 2
+                else dice(seed, "ann,", nonce, count)
+            )
+            data: dict[str, Any] = {"seat": seat, "dice": faces}
+            if count == 3:  # a yatzy-shaped roll: positions 0 and 2 held, their dice kept
+                data = {"seat": seat, "held": [0, 2], "dice": [6, faces[0], 6, faces[1], faces[2]]}
+            if version == 2 and made[seat] == 1:
+                data["client_seed"] = seats_seeds[seat]
+            events.append({"seq": index + 2, "type": "dice_rolled", "data": data})
+        return [{"seq": 1, "type": "game_started", "data": {}}, *events]
+
+    page = new_page(browser, server, DESKTOP)
+    check = "([f, e]) => import('/static/webclient/proof.js').then((m) => m.check(f, e))"
+    for version in (1, 2):
+        fairness = {
+            "version": version,
+            "server_seed": seed.hex(),
+            "server_seed_hash": seed_hash(seed),
+            "client_seed": "ann," if version == 1 else None,
+        }
+        events = log(version)
+        result = page.evaluate(check, [fairness, events])
+        assert result == {"hashHolds": True, "rolls": 6, "wrong": []}, (version, result)
+        events[2]["data"]["dice"][0] = 1  # a held die: not thrown, not checked
+        assert page.evaluate(check, [fairness, events])["wrong"] == []
+        events[3]["data"]["dice"][39] = events[3]["data"]["dice"][39] % 6 + 1
+        wrong = page.evaluate(check, [fairness, events])["wrong"]
+        assert [(w["seq"], w["seat"], w["nonce"]) for w in wrong] == [
+            (4, 0, 1 if version == 2 else 2)
+        ], wrong
+        result = page.evaluate(check, [{**fairness, "server_seed_hash": "0" * 64}, log(version)])
+        assert result["hashHolds"] is False and result["wrong"] == []
+    unseeded = log(2)
+    del unseeded[2]["data"]["client_seed"]  # seat 1's first roll ("" is its seed, but unsaid)
+    wrong = page.evaluate(check, [fairness, unseeded])["wrong"]
+    assert [(w["seq"], w["unseeded"]) for w in wrong] == [(3, True)], wrong
     assert errors_of(page) == []
 
 

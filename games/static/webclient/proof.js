@@ -25,7 +25,7 @@ export async function wholeLog(gameId) {
 }
 
 /** The dice a roll threw, in order: the positions it did not hold, ascending (a `held` list of
- * positions kept, as in a yatzy roll), else every die of the event. */
+ * positions kept, as some kinds give), else every die of the event. */
 function thrown(data) {
   if (!Array.isArray(data.held)) return data.dice;
   return data.dice.filter((_, position) => !data.held.includes(position));
