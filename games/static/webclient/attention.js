@@ -20,7 +20,13 @@ onNote((note) => {
   document.title = t("turnTitle", { title: plain });
   if (globalThis.Notification?.permission === "granted") {
     // One per game (`tag`): a second note for it replaces the first rather than piling up.
-    new Notification(t("yourTurn"), { tag: `turn-${note.game}`, body: plain });
+    // Some browsers (Chrome on Android) only notify through a service worker and throw here:
+    // the title is the notice there.
+    try {
+      new Notification(t("yourTurn"), { tag: `turn-${note.game}`, body: plain });
+    } catch {
+      // the title says it
+    }
   }
 });
 document.addEventListener("visibilitychange", unmark);

@@ -4,6 +4,7 @@
 // (the computer, the auto-confirm), and the next read shows what. A seat that has no client seed
 // for the fair dice gets one of this page's own with its first move: the game answer drawn
 // before it showed the hash the server committed to, so the server's seed was drawn first.
+// Ending a game early is ending.js's; a finished game's proof of its dice, proof.js's.
 
 import { clientSeed, gameStream, get, post, Problem, session } from "./api.js";
 import { h, notice } from "./dom.js";
