@@ -9,8 +9,10 @@ a person enters a tournament and withdraws; two people seek a game from the lobb
 into one, and after a resignation both ask for a rematch and land in the new game; a seek paired
 while its page's account stream was down still takes that page to the game once it reconnects;
 a watched game's stream refused while the stream tier is away (the proxy's 502) is opened again
-by the page, which then shows every move once. Every wait is on a state of the page, never a
-fixed sleep. About two minutes on this project's 2-core machine.
+by the page, which then shows every move once; games are ended early (abort, leave, cancel, a
+claim refused), a finished game's fair dice are proved in the browser (and a tampered log caught),
+a hidden tab's title marks its turn, and the aria-live region says the moves. Every wait is on a
+state of the page, never a fixed sleep. About three minutes on this project's 2-core machine.
 
 With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
 written to docs/screenshots/; else to the test's temporary folder.
@@ -18,6 +20,8 @@ written to docs/screenshots/; else to the test's temporary folder.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import re
 import shutil
@@ -525,6 +529,283 @@ def test_join_an_open_game_and_hear_your_turn(browser: Browser, server: LiveServ
     expect(game).to_have_attribute("data-status", "finished")
     expect(host.get_by_test_id("winner")).to_contain_text("cid")
     assert errors_of(host) == [] and errors_of(guest) == []
+
+
+def new_hot_seat_game(page: Page, kind: str = "yatzy") -> str:
+    """A game of `kind` against a hot-seat player, started: its id."""
+    page.get_by_test_id("nav-new").click()
+    page.get_by_test_id("kind").select_option(kind)
+    page.get_by_test_id("add-hotseat").click()
+    page.get_by_test_id("create").click()
+    game = page.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "active")
+    game_id = game.get_attribute("data-game")
+    assert game_id is not None
+    return game_id
+
+
+def play_a_yatzy_turn(page: Page) -> None:
+    """Roll twice (the keyboard's focus staying on Roll across the redraw), then score."""
+    roll = page.get_by_test_id("roll")
+    roll.click()
+    expect(roll).to_have_attribute("data-rolls-left", "2")
+    roll.focus()
+    page.keyboard.press("Enter")
+    expect(roll).to_have_attribute("data-rolls-left", "1")
+    expect(roll).to_be_focused()
+    page.locator("[data-testid^='box-']").first.click()
+    page.get_by_test_id("confirm").click()
+    expect(roll).to_have_attribute("data-rolls-left", "3")  # the next seat's turn
+
+
+def test_abort_before_the_dice_are_thrown_and_not_after(
+    browser: Browser, server: LiveServer
+) -> None:
+    """Abort is offered until the first dice are thrown, and asks first in the page (No puts it
+    back); the aborted game shows its seed. Once a die is rolled only Resign is left; the
+    aria-live region says each move as it comes, and the turn as it passes."""
+    page = new_page(browser, server, DESKTOP)
+    register(page, "mia")
+    game_id = new_hot_seat_game(page)
+    abort = page.get_by_test_id("abort")
+    expect(abort).to_be_visible()
+    expect(page.get_by_test_id("resign")).to_be_visible()
+    expect(page.get_by_test_id("claim")).to_have_count(0)  # every seat is mine
+    abort.click()
+    expect(page.get_by_test_id("abort-ask")).to_contain_text("Nobody wins")
+    page.get_by_test_id("abort-no").click()
+    expect(page.get_by_test_id("abort-ask")).to_have_count(0)
+    abort.click()
+    page.get_by_test_id("abort-yes").click()
+    game = page.get_by_test_id("game")
+    expect(game).to_have_attribute("data-status", "aborted")
+    expect(page.get_by_test_id("abort")).to_have_count(0)
+    expect(page.get_by_test_id("resign")).to_have_count(0)
+    answer = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()
+    assert answer["status"] == "aborted" and answer["fairness"]["server_seed"]
+    # An aborted game reveals its seed too: no roll to check, the hash holds.
+    expect(page.get_by_test_id("proof-seed")).to_have_text(answer["fairness"]["server_seed"])
+    expect(page.get_by_test_id("proof-result")).to_contain_text("(0 rolls)")
+
+    new_hot_seat_game(page)
+    expect(page.get_by_test_id("abort")).to_be_visible()
+    spoken = page.get_by_test_id("announce")
+    expect(spoken).to_have_attribute("aria-live", "polite")
+    page.get_by_test_id("roll").click()
+    expect(page.get_by_test_id("abort")).to_have_count(0)
+    expect(page.get_by_test_id("resign")).to_be_visible()
+    expect(spoken).to_contain_text(re.compile(r"mia rolled( \d){5}"))
+    first = page.get_by_test_id("log").locator("li").first.inner_text()
+    assert re.search(r"mia rolled( \d){5}", first), first
+    page.locator("[data-testid^='box-']").first.click()
+    page.get_by_test_id("confirm").click()
+    expect(spoken).to_contain_text("scored")
+    expect(spoken.locator("p").last).to_have_text("Your turn")  # the hot seat's, mine to play
+    # A page opened later says nothing of the moves before it (they are the log).
+    page.reload()
+    expect(page.get_by_test_id("roll")).to_be_visible()
+    expect(page.get_by_test_id("announce").locator("p")).to_have_count(0)
+    expect(page.get_by_test_id("abort")).to_have_count(0)
+    assert errors_of(page) == []
+
+
+# The page believes its tab hidden while `window.hidden` is true (Playwright's pages are shown).
+HIDDEN = "Object.defineProperty(document, 'hidden', {get: () => window.hidden === true})"
+
+
+def test_leave_cancel_and_claim(browser: Browser, server: LiveServer) -> None:
+    """An open game: the creator may cancel it (after saying yes in the page), a person who
+    joined may leave it (the seat is open again, the creator's page shows it). A game in play
+    between two people: the one waiting may claim the idle seat, and the server's refusal (too
+    early) is shown in the page's words; when the turn comes to a hidden tab, its title says so
+    until it is shown."""
+    host = new_page(browser, server, DESKTOP)
+    register(host, "noa")
+    guest = new_page(browser, server, PHONE)
+    register(guest, "oli")
+    guest.add_init_script(HIDDEN)
+    guest.reload()
+    expect(guest.get_by_test_id("who")).to_have_text("oli")
+
+    def open_game() -> str:
+        host.get_by_test_id("nav-new").click()
+        host.get_by_test_id("add-open").click()
+        host.get_by_test_id("create").click()
+        expect(host.get_by_test_id("game")).to_have_attribute("data-status", "open")
+        game_id = host.get_by_test_id("game").get_attribute("data-game")
+        assert game_id is not None
+        guest.get_by_test_id("nav-boards").click()  # the lobby read again, whatever was shown
+        guest.get_by_test_id("nav-lobby").click()
+        guest.locator(f"[data-testid=open-games] [data-game='{game_id}']").get_by_test_id(
+            "join"
+        ).click()
+        expect(guest.get_by_test_id("game")).to_have_attribute("data-game", game_id)
+        return game_id
+
+    game_id = open_game()
+    expect(host.get_by_test_id("cancel")).to_be_visible()
+    expect(host.get_by_test_id("leave")).to_have_count(0)
+    expect(guest.get_by_test_id("leave")).to_be_visible()
+    expect(guest.get_by_test_id("cancel")).to_have_count(0)
+    expect(host.get_by_test_id("start")).to_be_visible()  # every seat taken
+    guest.get_by_test_id("leave").click()
+    row = guest.locator(f"[data-testid=open-games] [data-game='{game_id}']")
+    expect(row.get_by_test_id("join")).to_be_visible()  # back in the lobby, the seat open
+    expect(host.get_by_test_id("start")).to_have_count(0)
+    seats = host.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["seats"]
+    assert [seat["open"] for seat in seats] == [False, True]
+
+    host.get_by_test_id("cancel").click()
+    expect(host.get_by_test_id("cancel-ask")).to_contain_text("deleted for everyone")
+    host.get_by_test_id("cancel-yes").click()
+    expect(host.get_by_test_id("game")).to_have_count(0)
+    expect(host.get_by_test_id("seek")).to_be_visible()  # the lobby
+    assert host.request.get(f"{server.url}/api/v1/games/{game_id}/").status == 404
+
+    game_id = open_game()
+    host.get_by_test_id("start").click()
+    expect(host.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "active")
+    expect(host.get_by_test_id("claim")).to_have_count(0)  # my own turn
+    guest.get_by_test_id("claim").click()
+    expect(guest.get_by_test_id("claim-ask")).to_contain_text("noa")
+    guest.get_by_test_id("claim-yes").click()
+    expect(guest.get_by_test_id("notice")).to_contain_text("idle long enough")
+    expect(guest.get_by_test_id("game")).to_have_attribute("data-status", "active")
+
+    following(guest)
+    title = guest.title()
+    guest.evaluate("window.hidden = true")
+    host.get_by_test_id("roll").click()
+    host.locator("[data-testid^='box-']").first.click()
+    host.get_by_test_id("confirm").click()
+    expect(guest.get_by_test_id("roll")).to_be_visible()
+    expect(guest).to_have_title(f"(•) Your turn — {title}")
+    expect(guest.get_by_test_id("claim")).to_have_count(0)
+    expect(host.get_by_test_id("claim")).to_be_visible()
+    guest.evaluate("window.hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    expect(guest).to_have_title(title)
+    assert errors_of(host) == [] and errors_of(guest) == []
+
+
+def test_the_fair_dice_proof(browser: Browser, server: LiveServer) -> None:
+    """A finished game's page shows its seeds and checks every roll of the log in the browser
+    (Web Crypto): all match, as the server's verify_dice says. A log whose die was changed on its
+    way (the events answer intercepted) is reported: that roll, its dice and the seeds'."""
+    page = new_page(browser, server, DESKTOP)
+    register(page, "pia")
+    game_id = new_hot_seat_game(page)
+    expect(page.get_by_test_id("proof")).to_have_count(0)  # the seed is secret until the end
+    play_a_yatzy_turn(page)  # mine
+    play_a_yatzy_turn(page)  # the hot seat's
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("resign").click()
+    expect(page.get_by_test_id("game")).to_have_attribute("data-status", "finished")
+    fairness = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["fairness"]
+    assert fairness["version"] == 2 and fairness["server_seed"]
+    expect(page.get_by_test_id("proof-hash")).to_have_text(fairness["server_seed_hash"])
+    expect(page.get_by_test_id("proof-seed")).to_have_text(fairness["server_seed"])
+    seats = page.get_by_test_id("proof-seat")
+    expect(seats).to_have_count(2)
+    for seat, shown in zip(fairness["seats"], seats.all(), strict=True):
+        assert re.fullmatch(r"[0-9a-f]{32}", seat["client_seed"])
+        expect(shown).to_contain_text(seat["client_seed"])
+    result = page.get_by_test_id("proof-result")
+    expect(result).to_contain_text("is the hash shown from the start")
+    expect(result).to_contain_text("Every roll matches the seeds (4 rolls).")
+    expect(result).to_have_attribute("data-ok", "true")
+    assert server.manage("verify_dice", game_id).endswith("every roll matches the seeds\n")
+
+    log = page.request.get(f"{server.url}/api/v1/games/{game_id}/events/?after=0").json()
+    second = [e for e in log["events"] if e["type"] == "dice_rolled"][1]
+    thrown = [i for i in range(5) if i not in second["data"]["held"]]
+    assert thrown, second  # the second roll of a turn holds at most what the page held: none
+    changed = list(second["data"]["dice"])
+    changed[thrown[0]] = changed[thrown[0]] % 6 + 1
+
+    def tampered(route: Route) -> None:
+        body = route.fetch().json()
+        for event in body["events"]:
+            if event["seq"] == second["seq"]:
+                event["data"]["dice"] = changed
+        route.fulfill(json=body)
+
+    page.route(re.compile(rf"/api/v1/games/{game_id}/events/"), tampered)
+    page.reload()
+    expect(result).to_have_attribute("data-ok", "false")
+    rolled = " ".join(str(changed[i]) for i in thrown)
+    given = " ".join(str(second["data"]["dice"][i]) for i in thrown)
+    expect(result).to_contain_text(
+        f"Event {second['seq']}, roll 2 of pia: rolled {rolled}, the seeds give {given}."
+    )
+    expect(result).not_to_contain_text("Every roll matches")
+    expect(result).to_contain_text("is the hash shown from the start")
+    assert errors_of(page) == []
+
+
+def test_the_proof_follows_the_readme_in_both_versions(
+    browser: Browser, server: LiveServer
+) -> None:
+    """proof.js's check against the Python of games.rules.fairness, on logs made here: version
+    2 (each seat's rolls numbered, its seed from its first roll) and version 1 (the game's rolls
+    numbered, one client seed), rolls that hold dice and rolls of many dice (a second HMAC block,
+    bytes of 252 or more skipped). Each honest log matches; a changed die is named, and so is a
+    seat's first roll that names no seed."""
+    from games.rules.fairness import dice, seat_dice, seed_hash
+
+    seed = bytes(range(32))
+    # A roll of 40 dice reads two blocks and, with this seed, skips a byte of 252 or more.
+    prefixes = ["ann:0:1", "ann,:2", ":1:2", "ann,:5"]  # the four 40-dice rolls' messages
+    blocks = [hmac.new(seed, f"{p}:0".encode(), hashlib.sha256).digest() for p in prefixes]
+    assert any(byte >= 252 for block in blocks for byte in block), "pick another seed"
+    counts = [5, 3, 40, 6, 1, 40]  # thrown by each roll, seats 0 and 1 in turn
+    seats_seeds = ["ann", ""]
+
+    def log(version: int) -> list[dict[str, Any]]:
+        events, made = [], [0, 0]
+        for index, count in enumerate(counts):
+            seat = index % 2
+            nonce = made[seat] if version == 2 else index
+            made[seat] += 1
+            faces = list(
+                seat_dice(seed, seats_seeds[seat], seat, nonce, count)
+                if version == 2
+                else dice(seed, "ann,", nonce, count)
+            )
+            data: dict[str, Any] = {"seat": seat, "dice": faces}
+            if count == 3:  # a yatzy-shaped roll: positions 0 and 2 held, their dice kept
+                data = {"seat": seat, "held": [0, 2], "dice": [6, faces[0], 6, faces[1], faces[2]]}
+            if version == 2 and made[seat] == 1:
+                data["client_seed"] = seats_seeds[seat]
+            events.append({"seq": index + 2, "type": "dice_rolled", "data": data})
+        return [{"seq": 1, "type": "game_started", "data": {}}, *events]
+
+    page = new_page(browser, server, DESKTOP)
+    check = "([f, e]) => import('/static/webclient/proof.js').then((m) => m.check(f, e))"
+    for version in (1, 2):
+        fairness = {
+            "version": version,
+            "server_seed": seed.hex(),
+            "server_seed_hash": seed_hash(seed),
+            "client_seed": "ann," if version == 1 else None,
+        }
+        events = log(version)
+        result = page.evaluate(check, [fairness, events])
+        assert result == {"hashHolds": True, "rolls": 6, "wrong": []}, (version, result)
+        events[2]["data"]["dice"][0] = 1  # a held die: not thrown, not checked
+        assert page.evaluate(check, [fairness, events])["wrong"] == []
+        events[3]["data"]["dice"][39] = events[3]["data"]["dice"][39] % 6 + 1
+        wrong = page.evaluate(check, [fairness, events])["wrong"]
+        assert [(w["seq"], w["seat"], w["nonce"]) for w in wrong] == [
+            (4, 0, 1 if version == 2 else 2)
+        ], wrong
+        result = page.evaluate(check, [{**fairness, "server_seed_hash": "0" * 64}, log(version)])
+        assert result["hashHolds"] is False and result["wrong"] == []
+    unseeded = log(2)
+    del unseeded[2]["data"]["client_seed"]  # seat 1's first roll ("" is its seed, but unsaid)
+    wrong = page.evaluate(check, [fairness, unseeded])["wrong"]
+    assert [(w["seq"], w["unseeded"]) for w in wrong] == [(3, True)], wrong
+    assert errors_of(page) == []
 
 
 def test_follow_and_enter_a_tournament(browser: Browser, server: LiveServer) -> None:

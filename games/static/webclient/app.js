@@ -2,6 +2,7 @@
 // leaderboards and tournaments. A game's page is game.js; the account's own page, account.js.
 
 import { accountRefresh, accountView, adoptLanguage, languageSave } from "./account.js";
+import "./attention.js"; // the tab's title says when it is your turn
 import { api, clientSeed, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";

@@ -4,13 +4,16 @@
 // (the computer, the auto-confirm), and the next read shows what. A seat that has no client seed
 // for the fair dice gets one of this page's own with its first move: the game answer drawn
 // before it showed the hash the server committed to, so the server's seed was drawn first.
+// Ending a game early is ending.js's; a finished game's proof of its dice, proof.js's.
 
 import { clientSeed, gameStream, get, post, Problem, session } from "./api.js";
 import { h, notice } from "./dom.js";
 import { describeEvent, drawGame } from "./drawings.js";
+import { endingPanel } from "./ending.js";
 import { language, t } from "./i18n.js";
 import { kindOf } from "./kinds.js";
 import { onNote } from "./notes.js";
+import { proofCard } from "./proof.js";
 
 let current = null; // the page shown: its stream and timers, closed on leaving
 
@@ -79,23 +82,33 @@ function describe(game, event) {
 
 export async function showGame(main, gameId, { watching }) {
   leaveGame();
-  const page = { gameId, watching, game: null, seen: new Set(), reading: null, again: false };
+  const page = { gameId, watching, game: null, seen: new Set(), reading: null, again: false,
+    rolled: false, asking: null, proof: null, loaded: false, turn: null };
   current = page;
   const board = h("div", { class: "board-area", testid: "board" });
   const log = h("ol", { class: "log", testid: "log", reversed: true });
   const title = h("h1", { testid: "game-title" });
   const live = h("span", { class: "live", testid: "live" }, t("connecting"));
+  // What a screen reader says as the game goes on: each move after the page opened, and whose
+  // turn it is when that changes (the lines are added, the oldest dropped).
+  const spoken = h("div", { class: "sr-only", "aria-live": "polite", testid: "announce" });
+  const say = (text) => {
+    spoken.append(h("p", {}, text));
+    while (spoken.children.length > 3) spoken.firstChild.remove();
+  };
   const view = h("div", { class: "game", testid: "game", "data-game": gameId },
     h("div", { class: "game-head" }, title, live,
       watching ? h("span", { class: "badge", testid: "watching" }, t("watching")) : null),
-    board,
+    board, spoken,
     h("section", { class: "card events" }, h("h2", {}, t("events")), log));
   main.replaceChildren(view);
 
   const note = (event) => {
     if (page.seen.has(event.seq)) return;
     page.seen.add(event.seq);
+    if (event.type === "dice_rolled") page.rolled = true; // too late to abort
     const words = [describe(page.game, event), ...event.messages.map((m) => m.text)];
+    if (page.loaded) say(words.join(" · "));
     const item = h("li", { "data-seq": event.seq, "data-type": event.type, class: event.automatic ? "auto" : "" },
       h("span", { class: "seq" }, event.seq), words.join(" · "));
     // Newest first, by seq: a move's own answer may come before the stream's earlier events.
@@ -112,15 +125,32 @@ export async function showGame(main, gameId, { watching }) {
     const myTurn = !watching && game.status === "active" && game.your_seats.includes(game.turn_seat);
     const ctx = { watching, myTurn, act, page, seatName: (s) => seatName(game, s) };
     const parts = [];
+    announceTurn(game, myTurn);
     if (game.status === "open") parts.push(openPanel(game, page));
     if (game.state) parts.push(drawGame(game, ctx));
     if (game.status === "active") parts.unshift(timerLine(game, page));
     if (game.status === "finished" || game.status === "aborted") {
       parts.unshift(resultPanel(game, watching ? null : rematchPanel(game)));
     }
-    if (!watching && game.status === "active" && game.your_seats.length) parts.push(leavePanel(game, page));
+    parts.push(endingPanel(game, page));
     if (game.fairness?.server_seed_hash) parts.push(fairLine(game));
-    board.replaceChildren(...parts);
+    if (game.fairness?.server_seed) {
+      page.proof ??= proofCard(game, (s) => seatName(game, s)); // checked once, kept across redraws
+      parts.push(page.proof);
+    }
+    // The board's buttons are new ones: the control that had the keyboard's focus gets it back
+    // (found again by its test id), so a keyboard player's place survives a move arriving.
+    const focused = board.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    board.replaceChildren(...parts.filter(Boolean));
+    if (focused) board.querySelector(`[data-testid="${CSS.escape(focused)}"]`)?.focus();
+  };
+  // Says whose turn it is when the turn passes (not at the first drawing, which shows it).
+  const announceTurn = (game, myTurn) => {
+    const turn = game.status === "active" ? game.turn_seat : null;
+    if (turn !== null && page.turn !== null && turn !== page.turn) {
+      say(myTurn ? t("yourTurn") : t("toPlay", { name: seatName(game, turn) }));
+    }
+    page.turn = turn;
   };
   page.draw = draw;
 
@@ -176,6 +206,7 @@ export async function showGame(main, gameId, { watching }) {
   const history = await get(`games/${gameId}/events/?after=0`);
   if (current !== page) return; // left while loading
   for (const event of history.events) note(event);
+  page.loaded = true; // from now on each event is news, said aloud
   draw();
   const after = Math.max(0, ...page.seen);
   page.source = gameStream(gameId, after, {
@@ -199,7 +230,7 @@ export async function showGame(main, gameId, { watching }) {
     page.tick?.();
     if (page.game?.status === "open" && Date.now() - polled > 2000) {
       polled = Date.now();
-      read();
+      read().catch((problem) => notice(problem.message)); // cancelled meanwhile: 404
     }
   }, 250);
 }
@@ -268,25 +299,6 @@ function resultPanel(game, rematch) {
       ? h("p", {}, h("a", { href: svg, target: "_blank", rel: "noopener", testid: "analysis" }, t("analysis")))
       : null,
     game.status === "finished" ? h("img", { class: "analysis", src: svg, alt: t("analysis") }) : null);
-}
-
-function leavePanel(game, page) {
-  // Resign the first of my seats still playing (a hot-seat game resigns its seats one by one).
-  const seat = game.your_seats.find((index) => !game.state?.out?.includes(index));
-  if (seat === undefined) return null;
-  return h("div", { class: "row leave" }, h("button", {
-    class: "link danger",
-    testid: "resign",
-    onclick: async () => {
-      if (!window.confirm(t("resignSure"))) return;
-      try {
-        await post(`games/${game.id}/resign/`, { seat });
-        await page.read();
-      } catch (problem) {
-        notice(problem.message);
-      }
-    },
-  }, `${t("resign")} (${game.seats[seat].name})`));
 }
 
 /** A finished game's Rematch (POST games/{id}/rematch/): who offered already, and my offer; the
