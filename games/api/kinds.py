@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.kinds import KINDS, Kind
-from games.rules.base import Wire
+from games.rules.base import Doc
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
 
@@ -33,19 +33,19 @@ def options_schema(kind: Kind) -> dict[str, Any]:
     hints = get_type_hints(form, include_extras=True)
     properties: dict[str, Any] = {}
     for field in dataclasses.fields(form):
-        hint, wire = hints[field.name], Wire()
+        hint, said = hints[field.name], Doc()
         if get_origin(hint) is Annotated:
             hint, *extras = get_args(hint)
-            wire = next((extra for extra in extras if isinstance(extra, Wire)), wire)
+            said = next((extra for extra in extras if isinstance(extra, Doc)), said)
         schema: dict[str, Any] = {"type": _JSON_TYPES[hint], "default": field.default}
         if field.name in kind.option_labels:
             schema["title"] = str(kind.option_labels[field.name])
-        if wire.choices:
-            schema["enum"] = list(wire.choices)
-        if wire.minimum is not None:
-            schema["minimum"] = wire.minimum
-        if wire.maximum is not None:
-            schema["maximum"] = wire.maximum
+        if said.values:
+            schema["enum"] = list(said.values)
+        if said.minimum is not None:
+            schema["minimum"] = said.minimum
+        if said.maximum is not None:
+            schema["maximum"] = said.maximum
         if field.name in kind.rated_presets:
             schema["x-rated"] = list(kind.rated_presets[field.name])
         properties[field.name] = schema

@@ -111,8 +111,6 @@ class Wire:
     not on the wire at all, ``from_wire`` takes it as a keyword argument. ``omitted_if_none``: a
     ``None`` is not written (the key is absent, and reads back as the field's default), so a field
     added to a form later leaves the forms written before it byte for byte as they were.
-    ``minimum``, ``maximum`` and ``choices`` tell clients what ``decode`` accepts (its schema, for
-    a form to offer): they check nothing themselves.
     """
 
     decode: Callable[[Any], Any] | None = None
@@ -120,18 +118,20 @@ class Wire:
     encode: Callable[[Any], Any] | None = None
     carried: bool = True
     omitted_if_none: bool = False
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class Doc:
     """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]`` (the
-    wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read."""
+    wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read;
+    ``minimum``, ``maximum`` and ``values``: what an option's reader admits, for a client's form
+    (``GET kinds/``). None of them checks anything: the readers do."""
 
     text: str = ""
     max_items: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    values: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,7 @@ def check_target(value: object) -> int:
 @dataclass(frozen=True)
 class TenThousandOptions(WireForm):
     #: The total that triggers the last round: one of ``TARGETS``.
-    target: Annotated[int, Wire(decode=check_target, choices=TARGETS)] = DEFAULT_TARGET
+    target: Annotated[int, Wire(decode=check_target), Doc(values=TARGETS)] = DEFAULT_TARGET
 
 
 def options_from_wire(data: Mapping[str, Any] | None) -> TenThousandOptions:

@@ -62,7 +62,7 @@ def check_seconds(value: object) -> float:
 class YatzyOptions(WireForm):
     #: Delay before the server scores a turn whose rolls are used up; 0 turns it off (seed 004).
     auto_confirm_seconds: Annotated[
-        float, Wire(decode=check_seconds, minimum=0, maximum=MAX_AUTO_CONFIRM_SECONDS)
+        float, Wire(decode=check_seconds), Doc(minimum=0, maximum=MAX_AUTO_CONFIRM_SECONDS)
     ] = 3.0
 
 

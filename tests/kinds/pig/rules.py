@@ -14,6 +14,7 @@ from games.rules.base import (
     CommandSeat,
     Dice,
     DiceRoller,
+    Doc,
     RuleError,
     TaggedUnion,
     Wire,
@@ -38,7 +39,9 @@ def check_target(value: object) -> int:
 @dataclass(frozen=True)
 class PigOptions(WireForm):
     #: The total that wins the game the moment a seat banks it.
-    target: Annotated[int, Wire(decode=check_target, minimum=MIN_TARGET, maximum=MAX_TARGET)] = 100
+    target: Annotated[
+        int, Wire(decode=check_target), Doc(minimum=MIN_TARGET, maximum=MAX_TARGET)
+    ] = 100
 
 
 Options = Annotated[PigOptions, stored_options(PigOptions)]
