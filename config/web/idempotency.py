@@ -1,5 +1,6 @@
-"""``Idempotency-Key`` on the requests that create (register, a game, a seek, a tournament, an
-entry).
+"""``Idempotency-Key`` on every POST that writes: those that create (register, a game, a seek, a
+tournament, an entry) and those that act on a game (join, start, a move, resign, abort, claim,
+leave, a rematch offer), so that a client retrying after a lost answer is never played twice.
 
 A client sends ``Idempotency-Key: <1 to 255 printable characters>`` (a UUID is a good key) and
 may send the request again, as often as it likes, until it has an answer:
@@ -48,7 +49,7 @@ Handler = Callable[..., Response]
 
 
 def idempotent(handler: Handler) -> Handler:
-    """Decorate an APIView's ``post`` that creates."""
+    """Decorate an APIView's ``post`` that writes."""
 
     @functools.wraps(handler)
     def post(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:

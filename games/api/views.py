@@ -172,6 +172,7 @@ class GameJoinView(APIView):
         responses=t.GAME,
         tags=["games"],
     )
+    @idempotent
     @refuses(
         Refusal.GAME_NOT_OPEN,
         Refusal.ALREADY_SEATED,
@@ -199,6 +200,7 @@ class GameStartView(APIView):
         responses=t.GAME,
         tags=["games"],
     )
+    @idempotent
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN, Refusal.SEATS_NOT_FILLED)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         game = services.game_start(game_id=game_id, player=request_player(request))
@@ -234,6 +236,7 @@ class GameMoveView(APIView):
         ],
         tags=["games"],
     )
+    @idempotent
     @refuses(
         Refusal.NOT_A_SEAT_HOLDER,
         Refusal.NOT_YOUR_TURN,
@@ -289,6 +292,7 @@ class GameResignView(APIView):
         responses={201: t.MoveResultSerializer},
         tags=["games"],
     )
+    @idempotent
     @refuses(
         Refusal.NOT_A_SEAT_HOLDER,
         Refusal.SEAT_OUT,
@@ -319,6 +323,7 @@ class GameAbortView(APIView):
         responses={201: t.MoveResultSerializer},
         tags=["games"],
     )
+    @idempotent
     @refuses(
         Refusal.NOT_A_SEAT_HOLDER,
         Refusal.ABORT_TOO_LATE,
@@ -344,6 +349,7 @@ class GameClaimView(APIView):
         responses={201: t.MoveResultSerializer},
         tags=["games"],
     )
+    @idempotent
     @refuses(
         Refusal.NOT_A_SEAT_HOLDER,
         Refusal.NOT_CLAIMABLE,
@@ -369,6 +375,7 @@ class GameLeaveView(APIView):
         responses=t.GAME,
         tags=["games"],
     )
+    @idempotent
     @refuses(Refusal.NOT_A_SEAT_HOLDER, Refusal.GAME_NOT_OPEN, Refusal.CREATOR_CANNOT_LEAVE)
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         game = ending.game_leave(game_id=game_id, player=request_player(request))

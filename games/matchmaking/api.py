@@ -199,6 +199,7 @@ class GameRematchView(APIView):
         responses={201: RematchSerializer},
         tags=["games"],
     )
+    @idempotent
     @refuses(
         Refusal.GAME_NOT_FOUND,
         Refusal.NOT_A_SEAT_HOLDER,

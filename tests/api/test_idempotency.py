@@ -1,6 +1,6 @@
-"""Idempotency-Key on the requests that create: a retry answers the first result and creates
-nothing; a different request with the key is refused; refusals keep nothing; keys expire; two
-racing requests with one key create once (PostgreSQL)."""
+"""Idempotency-Key on every POST that writes (creating, joining, starting, moving, ending): a
+retry answers the first result and changes nothing; a different request with the key is refused;
+refusals keep nothing; keys expire; two racing requests with one key create once (PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from django.utils import timezone
 from pytest_django import Settings
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.models import Game, GameEvent
 from games.tournaments.models import Entrant
 from players.models import IdempotencyKey, Player
 from players.tasks import purge_idempotency_keys
@@ -117,6 +117,37 @@ def test_a_quoted_key_is_the_same_key(make_client: MakeClient) -> None:
     ann = make_client()
     first = keyed(ann, GAMES, YATZY, '"k-2"').json()["id"]
     assert keyed(ann, GAMES, YATZY, "k-2").json()["id"] == first
+
+
+def test_a_retried_move_answers_the_first_move_and_plays_once(make_client: MakeClient) -> None:
+    ann = make_client()
+    game = ann.ok("post", GAMES, YATZY, status=201)["id"]
+    ann.ok("post", f"{GAMES}{game}/start/")
+    moves = f"{GAMES}{game}/moves/"
+    first = keyed(ann, moves, {"type": "roll"}, "roll-1")
+    again = keyed(ann, moves, {"type": "roll"}, "roll-1")
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json()
+    assert again["Idempotent-Replayed"] == "true"
+    assert GameEvent.objects.filter(game_id=game, type="dice_rolled").count() == 1
+    # another move under the key is refused; the same move under a new key is played
+    assert keyed(ann, moves, {"type": "roll", "hold": [0]}, "roll-1").status_code == 422
+    assert keyed(ann, moves, {"type": "roll"}, "roll-2").status_code == 201
+    assert GameEvent.objects.filter(game_id=game, type="dice_rolled").count() == 2
+
+
+def test_a_retried_join_and_resign_answer_their_first_result(make_client: MakeClient) -> None:
+    ann, bob = make_client(), make_client()
+    body = {"kind": "yatzy", "seats": [{"type": "me"}, {"type": "open"}]}
+    game = ann.ok("post", GAMES, body, status=201)["id"]
+    joined = [keyed(bob, f"{GAMES}{game}/join/", {}, "join") for _ in range(2)]
+    assert [r.status_code for r in joined] == [200, 200]
+    assert joined[1]["Idempotent-Replayed"] == "true"
+    ann.ok("post", f"{GAMES}{game}/start/")
+    resigned = [keyed(bob, f"{GAMES}{game}/resign/", {}, "resign") for _ in range(2)]
+    assert [r.status_code for r in resigned] == [201, 201]
+    assert resigned[1].json() == resigned[0].json()
+    assert GameEvent.objects.filter(game_id=game, type="seat_left").count() == 1
 
 
 def test_a_retried_tournament_entry_answers_the_first_entry() -> None:

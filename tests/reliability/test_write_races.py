@@ -232,6 +232,21 @@ def test_one_move_sent_twice_with_its_version(served: Served, held: bool) -> Non
     logs_whole()
 
 
+def test_one_move_sent_twice_with_one_key(served: Served, held: bool) -> None:
+    for _try in range(TRIES):
+        game, host, _ann = two_players()
+        key = {"Idempotency-Key": str(uuid.uuid4())}
+        roll = served.call(
+            "POST", f"games/{game.pk}/moves/", {"type": "roll"}, token=token(host), headers=key
+        )
+        a, b = check(race(roll, roll, held_row(game_row(game), held)), {("ok", "ok")})
+        assert sorted((a.replayed, b.replayed)) == [False, True]
+        assert a.body == b.body
+        in_log(a, game)
+        assert GameEvent.objects.filter(game=game, type="dice_rolled").count() == 1
+    logs_whole()
+
+
 def test_two_moves_without_a_version_apply_one_after_the_other(served: Served, held: bool) -> None:
     for _try in range(TRIES):
         game, host, _ann = two_players()
