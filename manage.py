@@ -6,7 +6,7 @@ import sys
 
 #: The commands that change the schema or the rights on it: they run as the migration role, the
 #: tables' owner (MIGRATE_DATABASE_URL) when it is set; everything else as the runtime role
-#: (DATABASE_URL). README, "Database roles".
+#: (DATABASE_URL). docs/operations.md, "Database roles".
 AS_OWNER = {"migrate", "grant_runtime_role"}
 
 

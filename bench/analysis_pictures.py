@@ -3,7 +3,7 @@
 Plays seeded games of both kinds between the computer levels (the rules engines alone, no server),
 analyses each (``ai.analysis``) and prints, per level, the mean skill loss, accuracy and result;
 then draws one game of each kind as ``games/{id}/analysis.svg`` draws it, into
-``bench/figures/`` (the README shows them; ``--out`` another directory).
+``bench/figures/`` (docs/api.md, "Analysis", shows them; ``--out`` another directory).
 
     .venv/bin/python bench/analysis_pictures.py [--games 200] [--lang en] [--out DIR] [--smoke]
 

@@ -134,10 +134,10 @@ TEMPLATES = [
 
 # SQLite on a fresh machine; PostgreSQL (psycopg 3) whenever DATABASE_URL names it.
 #
-# Connection budget on PostgreSQL (README, "Serving"): each process holds at most one connection
-# per thread that reads: a gunicorn sync worker 1, a stream-tier process STREAMS_DB_THREADS, a
-# Celery worker its concurrency. Across every machine their sum must stay under the server's
-# max_connections, or PgBouncer in front takes the excess (DB_PGBOUNCER).
+# Connection budget on PostgreSQL (docs/operations.md, "Connection budget"): each process holds
+# at most one connection per thread that reads: a gunicorn sync worker 1, a stream-tier process
+# STREAMS_DB_THREADS, a Celery worker its concurrency. Across every machine their sum must stay
+# under the server's max_connections, or PgBouncer in front takes the excess (DB_PGBOUNCER).
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}",
@@ -150,7 +150,8 @@ _ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 # transaction: nothing may outlive it. So no server-side cursors (``.iterator()`` fetches in
 # chunks instead), no prepared statements (psycopg prepares a query run often, per connection),
 # and no pool of our own (PgBouncer is the pool). Django sets the time zone per connection only
-# when the server's differs: give the database ``timezone = 'UTC'`` (README).
+# when the server's differs: give the database ``timezone = 'UTC'`` (docs/operations.md,
+# "PgBouncer").
 DB_PGBOUNCER = _ON_POSTGRES and env_bool("DB_PGBOUNCER", False)
 if DB_PGBOUNCER:
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True

@@ -2,8 +2,8 @@
 
 Sync workers: a request's database waits are short (one transaction of a few round trips), and
 the slow clients are the proxy's to absorb. WEB_CONCURRENCY processes (gunicorn reads it itself;
-twice the cores by default), each with one database connection (see the README's connection
-budget).
+twice the cores by default), each with one database connection (see docs/operations.md,
+"Connection budget").
 """
 
 import multiprocessing

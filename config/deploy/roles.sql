@@ -1,4 +1,4 @@
--- The two database roles of a deployment (README, "Database roles"), made once by a superuser:
+-- The two database roles of a deployment (docs/operations.md, "Database roles"), made once by a superuser:
 --   psql -v ON_ERROR_STOP=1 -v owner_password=... -v app_password=... -f config/deploy/roles.sql
 -- (psql quotes the passwords itself: :'name'). docker compose's PostgreSQL runs it on its first
 -- start (config/deploy/postgres/init-roles.sh).

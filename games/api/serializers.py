@@ -178,8 +178,8 @@ class FairSeatSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class FairnessSerializer(serializers.Serializer[dict[str, Any]]):
-    """A game's fair dice (README, "Fair dice"); null for a game of version 1 before its start
-    (it draws its seed then)."""
+    """A game's fair dice (docs/api.md, "Fair dice"); null for a game of version 1 before its
+    start (it draws its seed then)."""
 
     version = serializers.IntegerField(
         allow_null=True,

@@ -89,7 +89,7 @@ def test_yatzy_the_identity_holds_for_every_seat(levels: tuple[str, ...]) -> Non
                 casual_losses.append(line.skill_loss)
                 assert line.accuracy is not None and line.accuracy < 1
     assert min(casual_losses) > 0
-    # A casual player gives away about 37 points a game (254.5 against 217.6: README).
+    # A casual player gives away about 37 points a game (254.5 against 217.6: docs/architecture.md).
     assert sum(casual_losses) / len(casual_losses) == pytest.approx(37, abs=6)
 
 

@@ -20,7 +20,7 @@ pytestmark = [
 
 def curl_block() -> str:
     text = README.read_text(encoding="utf-8")
-    section = text.split("### A game with curl", 1)[1]
+    section = text.split("\n## A game with curl\n", 1)[1]
     block = re.search(r"```sh\n(.*?)```", section, re.S)
     assert block is not None
     return block.group(1)

@@ -80,13 +80,14 @@ CONFIRM = {
     "ru": "Играть",
 }
 ROLL = {"en": "Roll", "fr": "Lancer", "uk": "Кинути", "el": "Ρίψη", "hr": "Baci", "ru": "Бросить"}
-# Seed 003: the Croatian app's bank button reads "Banquer", as the French one does.
+# Seed 003 names the bank button by its French label; its Croatian words for banking are
+# "spremiti bodove".
 BANK = {
     "en": "Bank",
     "fr": "Banquer",
     "uk": "Зберегти очки",
     "el": "Κατοχύρωση",
-    "hr": "Banquer",
+    "hr": "Spremi bodove",
     "ru": "Сохранить очки",
 }
 HOT_DICE = {
@@ -113,13 +114,14 @@ LOST_ROUND = {
     "hr": "Izgubljen krug!",
     "ru": "Ход потерян!",
 }
-# Seed 003: the new-game window reads "Humains + 1 IA", in the Croatian app as in the French.
+# Seed 003 quotes the French "Humains + 1 IA"; its Croatian words are people ("ljudski igrači")
+# and the computer ("računalo").
 HUMANS_PLUS_AI = {
     "en": "Humans + 1 AI",
     "fr": "Humains + 1 IA",
     "uk": "Люди + 1 ШІ",
     "el": "Άνθρωποι + 1 ΤΝ",
-    "hr": "Humains + 1 IA",
+    "hr": "Ljudi + 1 računalo",
     "ru": "Люди + 1 ИИ",
 }
 HOTSEAT_KIND = {
@@ -158,8 +160,18 @@ STALE = {
 FARKLE = (2, 3, 4, 4, 6, 6)
 
 # The first time a catalogue misses an entry the text stays English; these tables must not repeat
-# a language's words across languages by accident (Croatian reuses two French words on purpose).
-for table in (MUST_SACRIFICE, CONFIRM, ROLL, HOT_DICE, LAST_ROUND, LOST_ROUND, UNKNOWN_MOVE):
+# a language's words across languages by accident.
+for table in (
+    MUST_SACRIFICE,
+    CONFIRM,
+    ROLL,
+    BANK,
+    HOT_DICE,
+    LAST_ROUND,
+    LOST_ROUND,
+    HUMANS_PLUS_AI,
+    UNKNOWN_MOVE,
+):
     assert len(set(table.values())) == len(LANGUAGES), table
 
 

@@ -1,5 +1,5 @@
 """Every environment variable settings.py reads is documented, with its default and meaning, in the
-README's table of settings and in ``.env.example``.
+tables of docs/settings.md and in ``.env.example``.
 
 settings.py is read as a syntax tree, not run: ``os.environ.get("NAME", ...)``,
 ``os.environ["NAME"]``, ``os.getenv("NAME")``, the helpers ``env_bool("NAME", ...)`` and
@@ -24,8 +24,8 @@ PROCESS_FILES = [
     ROOT / "config" / "asgi.py",
 ]
 HELPERS = {"env_bool", "env_list"}
-# The README's table: a row per variable, its name first, in backquotes.
-README_ROW = re.compile(r"^\|\s*`(?P<name>[A-Z][A-Z0-9_]*)`\s*\|(?P<rest>.*)\|\s*$", re.MULTILINE)
+# docs/settings.md's tables: a row per variable, its name first, in backquotes.
+SETTINGS_ROW = re.compile(r"^\|\s*`(?P<name>[A-Z][A-Z0-9_]*)`\s*\|(?P<rest>.*)\|\s*$", re.MULTILINE)
 # .env.example: a line per variable, commented out or not, after a comment saying what it is.
 ENV_LINE = re.compile(r"^#?\s*(?P<name>[A-Z][A-Z0-9_]*)=", re.MULTILINE)
 
@@ -71,8 +71,9 @@ def variables_read(source: str) -> set[str]:
     return found
 
 
-def readme_rows() -> dict[str, str]:
-    return {m["name"]: m["rest"] for m in README_ROW.finditer((ROOT / "README.md").read_text())}
+def documented_rows() -> dict[str, str]:
+    page = (ROOT / "docs" / "settings.md").read_text()
+    return {m["name"]: m["rest"] for m in SETTINGS_ROW.finditer(page)}
 
 
 def test_the_reader_finds_each_form() -> None:
@@ -98,13 +99,15 @@ def every_variable() -> set[str]:
     return found
 
 
-def test_every_variable_is_in_the_readme_with_a_default_and_a_meaning() -> None:
-    rows = readme_rows()
+def test_every_variable_is_in_the_settings_page_with_a_default_and_a_meaning() -> None:
+    rows = documented_rows()
     missing = sorted(every_variable() - rows.keys())
-    assert not missing, f"README.md's settings table lacks {missing}"
+    assert not missing, f"docs/settings.md lacks {missing}"
     for name, rest in rows.items():
         cells = [cell.strip() for cell in rest.split("|")]
-        assert len(cells) == 2 and all(cells), f"README: {name} needs a default and a meaning"
+        assert len(cells) == 2 and all(cells), (
+            f"docs/settings.md: {name} needs a default and a meaning"
+        )
 
 
 def test_every_variable_is_in_the_env_example() -> None:

@@ -1,6 +1,6 @@
-"""Two machines' worth of processes on one PostgreSQL and one Redis (README, "More than one
-machine"): two web tiers (`make serve`), two Celery workers, two timers processes and two beats
-(config/deploy/Procfile's commands; tests/serving/stacks.py starts them).
+"""Two machines' worth of processes on one PostgreSQL and one Redis (docs/operations.md, "More
+than one machine"): two web tiers (`make serve`), two Celery workers, two timers processes and
+two beats (config/deploy/Procfile's commands; tests/serving/stacks.py starts them).
 
 Fifty yatzy games against the computer, each with the auto-confirm, are played by HTTP through
 both web tiers, every other request to each. The player rolls three times and never scores: every

@@ -14,8 +14,8 @@ claim refused), a finished game's fair dice are proved in the browser (and a tam
 a hidden tab's title marks its turn, and the aria-live region says the moves. Every wait is on a
 state of the page, never a fixed sleep. About three minutes on this project's 2-core machine.
 
-With UPDATE_SCREENSHOTS=1 the screenshots of the README (phone and desktop, two languages) are
-written to docs/screenshots/; else to the test's temporary folder.
+With UPDATE_SCREENSHOTS=1 the screenshots of docs/webclient.md (phone and desktop, two languages)
+are written to docs/screenshots/; else to the test's temporary folder.
 """
 
 from __future__ import annotations
@@ -743,7 +743,7 @@ def test_the_fair_dice_proof(browser: Browser, server: LiveServer) -> None:
     assert errors_of(page) == []
 
 
-def test_the_proof_follows_the_readme_in_both_versions(
+def test_the_proof_follows_the_documented_formula_in_both_versions(
     browser: Browser, server: LiveServer
 ) -> None:
     """proof.js's check against the Python of games.rules.fairness, on logs made here: version

@@ -1,7 +1,7 @@
 #!/bin/sh
 # docker compose's PostgreSQL runs this once, on its first start (an empty data directory, from
 # /docker-entrypoint-initdb.d/), as the image's superuser: the deployment's two roles and its
-# database, by config/deploy/roles.sql (README, "Database roles"), with the passwords of the
+# database, by config/deploy/roles.sql (docs/operations.md, "Database roles"), with the passwords of the
 # environment (DB_OWNER_PASSWORD, DB_APP_PASSWORD). No process of the service connects as the
 # superuser afterwards. The image sources a script it cannot execute, so no `set -e` here: a
 # failure exits, and the first start fails with it.

@@ -1,4 +1,5 @@
-"""Give the application's runtime role what it needs and no more (README, "Database roles").
+"""Give the application's runtime role what it needs and no more (docs/operations.md, "Database
+roles").
 
 Run as the migration role (the tables' owner: ``MIGRATE_DATABASE_URL``) after every ``migrate``;
 idempotent. The runtime role gets SELECT, INSERT, UPDATE and DELETE on the tables (and on the

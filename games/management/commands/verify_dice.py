@@ -1,6 +1,6 @@
-"""``manage.py verify_dice <game>``: recompute every roll of a game from its log (README, "Fair
-dice"), by the formula of its version, and say which, if any, differ. Exit status 0 when all
-match, 1 otherwise."""
+"""``manage.py verify_dice <game>``: recompute every roll of a game from its log (docs/api.md,
+"Fair dice"), by the formula of its version, and say which, if any, differ. Exit status 0 when
+all match, 1 otherwise."""
 
 from __future__ import annotations
 

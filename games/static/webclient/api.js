@@ -60,7 +60,7 @@ export async function api(method, path, body) {
 
 export const get = (path) => api("GET", path);
 
-/** A client seed of this page's own for the fair dice (README, "Fair dice"): 128 bits from the
+/** A client seed of this page's own for the fair dice (docs/api.md, "Fair dice"): 128 bits from the
  * browser's cryptographic source, as 32 hex digits. */
 export function clientSeed() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -1,4 +1,4 @@
-// Ending a game early (README, "Ending a game early"), each button shown only when the game
+// Ending a game early (docs/api.md, "Ending a game early"), each button shown only when the game
 // answer says it may apply: an open game's Leave (a seat you joined) and Cancel (its creator,
 // DELETE games/{id}/); a game in play's Abort (until the first dice are thrown: the page has
 // seen no `dice_rolled` in the log), Claim (another person's seat is to play and no clock runs:

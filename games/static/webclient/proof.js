@@ -1,4 +1,4 @@
-// The fair dice's proof, once a game is over (README, "Fair dice"): the game answer's `fairness`
+// The fair dice's proof, once a game is over (docs/api.md, "Fair dice"): the game answer's `fairness`
 // reveals the server's seed; this page checks, with the browser's own Web Crypto and nothing of
 // the server's, that its SHA-256 is the hash shown from the start and that every roll of the log
 // (GET games/{id}/events/, page by page) is the one the seeds give. Anyone can check so: the
