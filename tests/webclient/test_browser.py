@@ -1180,23 +1180,23 @@ def test_a_player_page_and_a_game_move_by_move(
     page = new_page(browser, server, DESKTOP)
     register(page, "ivy")
     other = new_page(browser, server, PHONE)
-    register(other, "jon")
+    register(other, "uma")
     game_id = play_a_rated_yatzy_game(page, server, [token_of(page), token_of(other)])
 
     page.get_by_test_id("nav-boards").click()
     # Other tests' rated players may be listed too.
     links = page.get_by_test_id("board-yatzy").get_by_test_id("player-link")
-    expect(links.filter(has_text=re.compile(r"^(ivy|jon)$"))).to_have_count(2)
-    links.filter(has_text=re.compile(r"^jon$")).click()
+    expect(links.filter(has_text=re.compile(r"^(ivy|uma)$"))).to_have_count(2)
+    links.filter(has_text=re.compile(r"^uma$")).click()
     player = page.get_by_test_id("player")
-    expect(player).to_have_attribute("data-username", "jon")
-    stats = page.request.get(f"{server.url}/api/v1/players/jon/stats/").json()
+    expect(player).to_have_attribute("data-username", "uma")
+    stats = page.request.get(f"{server.url}/api/v1/players/uma/stats/").json()
     record = next(r for r in stats["kinds"] if r["kind"] == "yatzy")
     cells = page.get_by_test_id("records").locator("tr[data-kind=yatzy] td")
     expect(cells).to_have_count(7)
     expect(cells.nth(1)).to_have_text(str(record["games"]))
     expect(cells.nth(2)).to_have_text(str(record["wins"]))
-    (rated,) = page.request.get(f"{server.url}/api/v1/players/jon/").json()["ratings"]
+    (rated,) = page.request.get(f"{server.url}/api/v1/players/uma/").json()["ratings"]
     expect(page.get_by_test_id("ratings")).to_contain_text(str(round(rated["rating"])))
     (change,) = stats["rating_history"]
     expect(page.get_by_test_id("history-yatzy")).to_contain_text(
@@ -1259,18 +1259,22 @@ def test_a_player_page_and_a_game_move_by_move(
     page.keyboard.press("End")
     shows(version)
     assert_accessible(page, "a game move by move")
-    row.get_by_test_id("show-decision").click()
-    shows(decision["seq"] - 1)
     language(page, "fr", "analysis-page")
     expect(page.get_by_test_id("decisions")).to_contain_text("Coût")
+    row.get_by_test_id("show-decision").click()
+    shows(decision["seq"] - 1)
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(shots / "analysis-desktop-fr.png"))
     language(page, "en", "analysis-page")
 
     page.set_viewport_size(PHONE)
     assert_accessible(page, "a game move by move, on a phone")
+    wide = "document.documentElement.scrollWidth"  # a wide table scrolls in its card, not the page
+    assert page.evaluate(wide) <= PHONE["width"]
     page.goto(f"{server.url}/play/#/player/ivy")
     expect(page.get_by_test_id("player")).to_have_attribute("data-username", "ivy")
     assert_accessible(page, "a player's page, on a phone")
+    assert page.evaluate(wide) <= PHONE["width"]
     page.screenshot(path=str(shots / "player-phone-en.png"), full_page=True)
     assert errors_of(page) == [] and errors_of(other) == []
 

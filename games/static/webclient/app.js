@@ -181,7 +181,7 @@ async function newGameView() {
   const options = h("div");
   const addSeat = (type) => {
     const level = h("select", { name: "level", testid: "level", "aria-label": t("level") });
-    const name = h("input", { name: "name", placeholder: t("name"), maxlength: 40 });
+    const name = h("input", { name: "name", placeholder: t("name"), "aria-label": t("name"), maxlength: 40 });
     // The kind's computer levels, strongest first, by their names; the kind's default chosen.
     const fill = () => level.replaceChildren(...chosen().levels.map((l) => h("option", {
       value: l.level, selected: l.level === chosen().default_level,

@@ -66,7 +66,7 @@ const WORDS = {
     placed: "Place {place} · {total} points", moveByMove: "Move by move", inPlay: "In play",
     aborted: "Aborted", withdrawn: "withdrawn", joined: "joined on {date}", ratings: "Ratings",
     statistics: "Statistics", latestGames: "Latest games",
-    ratingHistory: "{kind}: rating {from} → {to} over {n} rated games",
+    ratingHistory: "{kind}: rating {from} → {to} (rated games: {n})",
     position: "Position", chosen: "Move chosen", best: "Best move", cost: "Cost",
     showPosition: "Show position {seq}", backToGame: "Back to the game",
     decisionsTitle: "Each decision", positionOf: "Position {at} of {n}",
@@ -142,7 +142,7 @@ const WORDS = {
     placed: "Place {place} · {total} points", moveByMove: "Coup par coup", inPlay: "En cours",
     aborted: "Annulée", withdrawn: "retiré", joined: "inscrit le {date}", ratings: "Classements Elo",
     statistics: "Statistiques", latestGames: "Dernières parties",
-    ratingHistory: "{kind} : classement de {from} à {to} en {n} parties classées",
+    ratingHistory: "{kind} : classement {from} → {to} (parties classées : {n})",
     position: "Position", chosen: "Coup joué", best: "Meilleur coup", cost: "Coût",
     showPosition: "Voir la position {seq}", backToGame: "Retour à la partie",
     decisionsTitle: "Chaque décision", positionOf: "Position {at} sur {n}",
@@ -216,7 +216,7 @@ const WORDS = {
     result: "Результат", placed: "Місце {place} · {total} очок", moveByMove: "Хід за ходом",
     inPlay: "Триває", aborted: "Скасовано", withdrawn: "відкликано", joined: "з нами від {date}",
     ratings: "Рейтинги", statistics: "Статистика", latestGames: "Останні ігри",
-    ratingHistory: "{kind}: рейтинг {from} → {to} за {n} рейтингових ігор",
+    ratingHistory: "{kind}: рейтинг {from} → {to} (рейтингових ігор: {n})",
     position: "Позиція", chosen: "Зроблений хід", best: "Найкращий хід", cost: "Втрата",
     showPosition: "Показати позицію {seq}", backToGame: "Назад до гри",
     decisionsTitle: "Кожне рішення", positionOf: "Позиція {at} з {n}",
@@ -296,7 +296,7 @@ const WORDS = {
     result: "Αποτέλεσμα", placed: "Θέση {place} · {total} πόντοι", moveByMove: "Κίνηση προς κίνηση",
     inPlay: "Σε εξέλιξη", aborted: "Ακυρώθηκε", withdrawn: "αποχώρησε", joined: "μέλος από {date}",
     ratings: "Βαθμολογίες", statistics: "Στατιστικά", latestGames: "Τελευταία παιχνίδια",
-    ratingHistory: "{kind}: βαθμολογία {from} → {to} σε {n} παιχνίδια κατάταξης",
+    ratingHistory: "{kind}: βαθμολογία {from} → {to} (παιχνίδια κατάταξης: {n})",
     position: "Θέση", chosen: "Κίνηση που έγινε", best: "Καλύτερη κίνηση", cost: "Κόστος",
     showPosition: "Εμφάνιση της θέσης {seq}", backToGame: "Πίσω στο παιχνίδι",
     decisionsTitle: "Κάθε απόφαση", positionOf: "Θέση {at} από {n}",
@@ -370,7 +370,7 @@ const WORDS = {
     result: "Rezultat", placed: "Mjesto {place} · {total} bodova", moveByMove: "Potez po potez",
     inPlay: "U tijeku", aborted: "Prekinuta", withdrawn: "odustao", joined: "član od {date}",
     ratings: "Rejtinzi", statistics: "Statistika", latestGames: "Posljednje igre",
-    ratingHistory: "{kind}: rejting {from} → {to} u {n} bodovanih igara",
+    ratingHistory: "{kind}: rejting {from} → {to} (bodovane igre: {n})",
     position: "Pozicija", chosen: "Odigrani potez", best: "Najbolji potez", cost: "Cijena",
     showPosition: "Prikaži poziciju {seq}", backToGame: "Natrag na igru",
     decisionsTitle: "Svaka odluka", positionOf: "Pozicija {at} od {n}",
@@ -444,7 +444,7 @@ const WORDS = {
     result: "Результат", placed: "Место {place} · {total} очков", moveByMove: "Ход за ходом",
     inPlay: "Идёт", aborted: "Отменена", withdrawn: "снялся", joined: "с нами с {date}",
     ratings: "Рейтинги", statistics: "Статистика", latestGames: "Последние игры",
-    ratingHistory: "{kind}: рейтинг {from} → {to} за {n} рейтинговых игр",
+    ratingHistory: "{kind}: рейтинг {from} → {to} (рейтинговых игр: {n})",
     position: "Позиция", chosen: "Сделанный ход", best: "Лучший ход", cost: "Потеря",
     showPosition: "Показать позицию {seq}", backToGame: "Назад к игре",
     decisionsTitle: "Каждое решение", positionOf: "Позиция {at} из {n}",
@@ -477,6 +477,12 @@ export function setLanguage(code) {
 export function t(key, params = {}) {
   const words = WORDS[language()][key] ?? WORDS.en[key] ?? key;
   return words.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+/** A game's status (its code, where an answer gives no `status_name`) in the page's words. */
+export function statusWord(code) {
+  const key = { open: "waiting", active: "inPlay", finished: "finished", aborted: "aborted" }[code];
+  return key ? t(key) : code;
 }
 
 export function percent(fraction) {

@@ -4,7 +4,7 @@
 
 import { get } from "./api.js";
 import { h } from "./dom.js";
-import { language, percent, t } from "./i18n.js";
+import { language, percent, statusWord, t } from "./i18n.js";
 import { kinds } from "./kinds.js";
 
 /** A link to the page of `player` (`{ username, name }`), or the plain `name` for a seat that is
@@ -18,39 +18,39 @@ export function playerLink(player, name) {
 const number = (value, digits = 1) =>
   value === null || value === undefined ? "–"
     : new Intl.NumberFormat(language(), { maximumFractionDigits: digits }).format(value);
-// A game's status in the page's words (the profile gives its code).
-const STATUS = { open: "waiting", active: "inPlay", aborted: "aborted" };
 const date = (at) => new Date(at).toLocaleDateString(language());
 
 export async function profileView(username) {
   const path = `players/${encodeURIComponent(username)}/`;
   const [profile, stats, offered] = await Promise.all([get(path), get(`${path}stats/`), kinds()]);
   const kindName = (code) => offered.kinds.find((kind) => kind.kind === code)?.name ?? code;
-  const table = (testid, head, rows) => rows.length
-    ? h("table", { class: "board", testid },
-        h("thead", {}, h("tr", {}, head.map((word) => h("th", { scope: "col" }, word)))),
-        h("tbody", {}, rows))
+  // A table scrolls sideways on a narrow screen (and by the keyboard: it takes the focus).
+  const table = (label, testid, head, rows) => rows.length
+    ? h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": label },
+        h("table", { class: "board", testid },
+          h("thead", {}, h("tr", {}, head.map((word) => h("th", { scope: "col" }, word)))),
+          h("tbody", {}, rows)))
     : h("p", { class: "muted" }, t("none"));
-  const ratings = table("ratings", [t("kind"), t("rating"), t("games")], profile.ratings.map((r) =>
+  const ratings = table(t("ratings"), "ratings", [t("kind"), t("rating"), t("games")], profile.ratings.map((r) =>
     h("tr", {}, h("td", {}, kindName(r.kind)),
       h("td", {}, `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`,
         r.provisional ? h("span", { class: "badge" }, t("provisional")) : null),
       h("td", {}, r.games))));
   const played = stats.kinds.filter((record) => record.games > 0);
-  const records = table("records",
+  const records = table(t("statistics"), "records",
     [t("kind"), t("games"), t("wins"), t("averageScore"), t("luck"), t("skillLoss"), t("accuracy")],
     played.map((r) => h("tr", { "data-kind": r.kind }, h("td", {}, kindName(r.kind)),
       h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, number(r.average_score)),
       h("td", {}, number(r.average_luck)), h("td", {}, number(r.average_skill_loss)),
       h("td", {}, r.average_accuracy === null ? "–" : percent(r.average_accuracy)))));
-  const games = table("player-games", [t("date"), t("kind"), t("result")], profile.games.map((g) =>
+  const games = table(t("latestGames"), "player-games", [t("date"), t("kind"), t("result")], profile.games.map((g) =>
     h("tr", {}, h("td", {}, h("a", { href: `#/game/${g.game}` }, date(g.created_at))),
       h("td", {}, kindName(g.kind)),
       h("td", {}, g.status === "finished"
         ? [t("placed", { place: g.place ?? "–", total: g.total ?? "–" }), " · ",
             h("a", { href: `#/analysis/${g.game}` }, t("moveByMove"))]
-        : t(STATUS[g.status] ?? "unknown")))));
-  const tournaments = table("player-tournaments", [t("tournaments"), t("kind"), t("starts")],
+        : statusWord(g.status)))));
+  const tournaments = table(t("tournaments"), "player-tournaments", [t("tournaments"), t("kind"), t("starts")],
     profile.tournaments.map((entry) => h("tr", {},
       h("td", {}, h("a", { href: `#/tournament/${entry.tournament}` }, entry.name),
         entry.withdrawn ? ` (${t("withdrawn")})` : ""),
