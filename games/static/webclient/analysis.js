@@ -94,10 +94,13 @@ function replayCard(game, events, seatName, moved) {
     if (shown !== at) return;
     const state = kept.get(shown).state;
     const event = events.find((e) => e.seq === shown);
-    where.textContent = `${t("positionOf", { at: shown, n: game.version })}${event ? ` · ${eventWords(game, event)}` : ""}`;
+    const words = [t("positionOf", { at: shown, n: game.version }), event ? eventWords(game, event) : null];
+    where.textContent = words.filter(Boolean).join(" · ");
     card.dataset.at = shown;
+    // Drawn as a watcher sees the game at that point: whose turn, no control enabled.
     const ctx = { watching: true, myTurn: false, act: () => {}, page: { draw: show }, seatName };
-    board.replaceChildren(state === null ? h("p", { class: "muted" }, t("beforeStart")) : drawGame({ ...game, state, status: shown < game.version ? "active" : game.status }, ctx));
+    const then = { ...game, state, status: shown < game.version ? "active" : game.status };
+    board.replaceChildren(state === null ? h("p", { class: "muted" }, t("beforeStart")) : drawGame(then, ctx));
   };
   const go = (next, reveal = false) => {
     if (reveal) card.scrollIntoView({ block: "nearest" });
@@ -108,8 +111,9 @@ function replayCard(game, events, seatName, moved) {
     timer = setTimeout(show, kept.has(at) ? 0 : 150);
   };
   const step = (key, delta, word) =>
-    h("button", { testid: `replay-${key}`, "aria-label": t(word), title: t(word), onclick: () => go(delta(at)) },
-      { first: "«", previous: "‹", next: "›", last: "»" }[key]);
+    h("button", {
+      testid: `replay-${key}`, "aria-label": t(word), title: t(word), onclick: () => go(delta(at)),
+    }, { first: "«", previous: "‹", next: "›", last: "»" }[key]);
   const card = h("section", { class: "card replay", testid: "replay", "aria-label": t("replay") },
     h("h2", {}, t("replay")),
     h("div", { class: "row" },
@@ -117,9 +121,14 @@ function replayCard(game, events, seatName, moved) {
       step("next", (a) => a + 1, "nextMove"), step("last", () => game.version, "lastMove")),
     where, h("p", { class: "muted" }, t("replayKeys")), board);
   const keys = { ArrowLeft: -1, ArrowRight: 1 };
+  // The keys are the page's while the card is on it; once it has left, the listener goes.
   const onKey = (event) => {
-    if (!card.isConnected) return document.removeEventListener("keydown", onKey);
-    if (event.target.closest?.("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!card.isConnected) {
+      if (card.dataset.at !== undefined) document.removeEventListener("keydown", onKey);
+      return;
+    }
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea")) return;
     if (event.key in keys) go(at + keys[event.key]);
     else if (event.key === "Home") go(0);
     else if (event.key === "End") go(game.version);

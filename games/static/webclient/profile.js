@@ -31,8 +31,8 @@ export async function profileView(username) {
           h("thead", {}, h("tr", {}, head.map((word) => h("th", { scope: "col" }, word)))),
           h("tbody", {}, rows)))
     : h("p", { class: "muted" }, t("none"));
-  const ratings = table(t("ratings"), "ratings", [t("kind"), t("rating"), t("games")], profile.ratings.map((r) =>
-    h("tr", {}, h("td", {}, kindName(r.kind)),
+  const ratings = table(t("ratings"), "ratings", [t("kind"), t("rating"), t("games")],
+    profile.ratings.map((r) => h("tr", {}, h("td", {}, kindName(r.kind)),
       h("td", {}, `${Math.round(r.rating)} ± ${Math.round(r.deviation)}`,
         r.provisional ? h("span", { class: "badge" }, t("provisional")) : null),
       h("td", {}, r.games))));
@@ -43,14 +43,15 @@ export async function profileView(username) {
       h("td", {}, r.games), h("td", {}, r.wins), h("td", {}, number(r.average_score)),
       h("td", {}, number(r.average_luck)), h("td", {}, number(r.average_skill_loss)),
       h("td", {}, r.average_accuracy === null ? "–" : percent(r.average_accuracy)))));
-  const games = table(t("latestGames"), "player-games", [t("date"), t("kind"), t("result")], profile.games.map((g) =>
-    h("tr", {}, h("td", {}, h("a", { href: `#/game/${g.game}` }, date(g.created_at))),
+  const games = table(t("latestGames"), "player-games", [t("date"), t("kind"), t("result")],
+    profile.games.map((g) => h("tr", {}, h("td", {}, h("a", { href: `#/game/${g.game}` }, date(g.created_at))),
       h("td", {}, kindName(g.kind)),
       h("td", {}, g.status === "finished"
         ? [t("placed", { place: g.place ?? "–", total: g.total ?? "–" }), " · ",
             h("a", { href: `#/analysis/${g.game}` }, t("moveByMove"))]
         : statusWord(g.status)))));
-  const tournaments = table(t("tournaments"), "player-tournaments", [t("tournaments"), t("kind"), t("starts")],
+  const tournaments = table(t("tournaments"), "player-tournaments",
+    [t("tournaments"), t("kind"), t("starts")],
     profile.tournaments.map((entry) => h("tr", {},
       h("td", {}, h("a", { href: `#/tournament/${entry.tournament}` }, entry.name),
         entry.withdrawn ? ` (${t("withdrawn")})` : ""),
