@@ -37,7 +37,15 @@ $(DEV_STAMP): $(RUN_STAMP)
 
 install-run: $(RUN_STAMP)
 
-install: $(DEV_STAMP)
+# The browser tests' axe-core (tests/webclient/package-lock.json), from the npm registry.
+AXE := tests/webclient/node_modules/axe-core/axe.min.js
+
+$(AXE): tests/webclient/package-lock.json
+	@command -v npm >/dev/null || { echo "make install needs npm (Debian: apt-get install npm)"; exit 1; }
+	npm ci --prefix tests/webclient --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+install: $(DEV_STAMP) $(AXE)
 
 migrate: install-run
 	mkdir -p var

@@ -50,6 +50,10 @@ class LiveServer:
             # Its new accounts seek rated games at once (the minimum of finished games a rated
             # seek asks for is tests/api/test_rated_play.py's).
             "RATED_MIN_FINISHED_GAMES": "0",
+            # A player rated after one game is on the leaderboard (its names link to their pages).
+            "LEADERBOARD_MAX_DEVIATION": "350",
+            # The replay stepped through position by position (the analysis page).
+            "THROTTLE_EXPENSIVE": "1000000/min",
             "LOG_FORMAT": "text",
         }
         self.env.pop("CELERY_BROKER_URL", None)

@@ -11,8 +11,12 @@ while its page's account stream was down still takes that page to the game once 
 a watched game's stream refused while the stream tier is away (the proxy's 502) is opened again
 by the page, which then shows every move once; games are ended early (abort, leave, cancel, a
 claim refused), a finished game's fair dice are proved in the browser (and a tampered log caught),
-a hidden tab's title marks its turn, and the aria-live region says the moves. Every wait is on a
-state of the page, never a fixed sleep. About three minutes on this project's 2-core machine.
+a hidden tab's title marks its turn, and the aria-live region says the moves; after a rated
+game the leaderboard and the game's seats lead to each player's page (ratings, statistics), and
+the game is read move by move beside its replay, stepped by buttons and keys. axe-core (pinned in
+package-lock.json here, installed by `make install`) finds no serious or critical violation on
+any page, on a desktop or a phone, whose header is one line. Every wait is on a state of the
+page, never a fixed sleep. About six minutes on this project's 2-core machine.
 
 With UPDATE_SCREENSHOTS=1 the screenshots of docs/webclient.md (phone and desktop, two languages)
 are written to docs/screenshots/; else to the test's temporary folder.
@@ -144,9 +148,10 @@ def filled(page: Page, seat: int) -> int:
     return page.locator(f"td.filled[data-testid^='cell-{seat}-']").count()
 
 
-def language(page: Page, code: str) -> None:
+def language(page: Page, code: str, view: str = "game") -> None:
     page.get_by_test_id("language").select_option(code)
-    expect(page.get_by_test_id("game")).to_be_visible()
+    expect(page.locator("html")).to_have_attribute("lang", code)
+    expect(page.get_by_test_id(view)).to_be_visible()
 
 
 def kinds_answer(page: Page, server: LiveServer, lang: str) -> dict[str, Any]:
@@ -1076,3 +1081,279 @@ def test_the_account_page_changes_the_name_and_the_language(
     expect(phone.get_by_test_id("who")).to_have_text("vic")
     expect(phone.get_by_test_id("language")).to_have_value("en")
     assert errors_of(desk) == [] and errors_of(phone) == [] and errors_of(other) == []
+
+
+# axe-core as tests/webclient/package-lock.json pins it (`make install` runs npm ci there).
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+# What fails the check: axe-core's two highest impacts (minor and moderate are left to review).
+SERIOUS = ("serious", "critical")
+
+
+def violations(page: Page) -> list[tuple[str, str, list[Any]]]:
+    """axe-core's serious and critical violations on the page as it is drawn now: each rule's
+    id, its help and the first elements it names. The script is evaluated through the driver,
+    which the page's Content-Security-Policy does not govern (its own scripts stay under it)."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: `make install` installs it (npm ci in tests/webclient)")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("axe.run(document, { resultTypes: ['violations'] })")
+    return [
+        (v["id"], v["help"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
+    ]
+
+
+def assert_accessible(page: Page, where: str) -> None:
+    assert violations(page) == [], where
+
+
+def test_the_accessibility_check_finds_what_it_looks_for(
+    browser: Browser, server: LiveServer
+) -> None:
+    """The check is not blind: an input without a label, grey on grey and a button with no name,
+    put into the lobby, are each reported."""
+    page = new_page(browser, server, DESKTOP)
+    expect(page.get_by_test_id("auth")).to_be_visible()
+    assert violations(page) == []
+    page.evaluate(
+        """() => {
+          const main = document.getElementById("main");
+          main.insertAdjacentHTML("beforeend", '<input type="text"><button></button>');
+          const faint = document.createElement("p");
+          faint.textContent = "hard to read";
+          faint.style.color = "#ccc";
+          main.append(faint);
+        }"""
+    )
+    found = {rule for rule, _, _ in violations(page)}
+    assert {"label", "color-contrast", "button-name"} <= found, found
+
+
+def token_of(page: Page) -> str:
+    token = page.evaluate("localStorage.getItem('dice.token')")
+    assert isinstance(token, str)
+    return token
+
+
+def play_a_rated_yatzy_game(page: Page, server: LiveServer, tokens: list[str]) -> str:
+    """Two accounts seek a rated Yatzy game through the API and play it to the end, each turn
+    one roll and the best box: the finished game's id."""
+    url = f"{server.url}/api/v1/"
+
+    def send(method: str, path: str, token: str, body: dict[str, Any] | None = None) -> Any:
+        answer = page.request.fetch(
+            url + path, method=method, headers={"Authorization": f"Token {token}"}, data=body
+        )
+        assert answer.ok, (path, answer.status, answer.text())
+        return answer.json()
+
+    seek = {"kind": "yatzy", "rated": True, "turn_clock_seconds": 300}
+    send("POST", "seeks/", tokens[0], seek)
+    game_id: str = send("POST", "seeks/", tokens[1], seek)["game"]
+    by_seat = {}
+    for token in tokens:
+        for seat in send("GET", f"games/{game_id}/", token)["your_seats"]:
+            by_seat[seat] = token
+    game = send("GET", f"games/{game_id}/", tokens[0])
+    while game["status"] == "active":
+        token, state = by_seat[game["turn_seat"]], game["state"]
+        if state["rolls_used"] == 0:
+            move: dict[str, Any] = {"type": "roll", "hold": []}
+        else:
+            move = {
+                "type": "score",
+                "box": max(state["legal_boxes"], key=lambda b: b["points"])["box"],
+            }
+        move["expected_version"] = game["version"]
+        game = send("POST", f"games/{game_id}/moves/", token, move)["game"]
+    assert game["status"] == "finished" and game["rated"], game
+    return game_id
+
+
+def test_a_player_page_and_a_game_move_by_move(
+    browser: Browser, server: LiveServer, shots: Path
+) -> None:
+    """After a rated game, the leaderboard's names and the game's seats link to each player's
+    page: the ratings, the record per kind (GET players/{u}/stats/), the rating's history and
+    the latest games, which link to the game move by move: each decision (the move chosen, the
+    best, the cost) as GET analysis/ gives it, and the replay at each position as GET replay/
+    answers it, stepped with the buttons, the arrow keys, Home and End, or a decision's own
+    button. Both pages pass axe-core, on a desktop and on a phone."""
+    page = new_page(browser, server, DESKTOP)
+    register(page, "ivy")
+    other = new_page(browser, server, PHONE)
+    register(other, "uma")
+    game_id = play_a_rated_yatzy_game(page, server, [token_of(page), token_of(other)])
+
+    page.get_by_test_id("nav-boards").click()
+    # Other tests' rated players may be listed too.
+    links = page.get_by_test_id("board-yatzy").get_by_test_id("player-link")
+    expect(links.filter(has_text=re.compile(r"^(ivy|uma)$"))).to_have_count(2)
+    links.filter(has_text=re.compile(r"^uma$")).click()
+    player = page.get_by_test_id("player")
+    expect(player).to_have_attribute("data-username", "uma")
+    stats = page.request.get(f"{server.url}/api/v1/players/uma/stats/").json()
+    record = next(r for r in stats["kinds"] if r["kind"] == "yatzy")
+    cells = page.get_by_test_id("records").locator("tr[data-kind=yatzy] td")
+    expect(cells).to_have_count(7)
+    expect(cells.nth(1)).to_have_text(str(record["games"]))
+    expect(cells.nth(2)).to_have_text(str(record["wins"]))
+    (rated,) = page.request.get(f"{server.url}/api/v1/players/uma/").json()["ratings"]
+    expect(page.get_by_test_id("ratings")).to_contain_text(str(round(rated["rating"])))
+    (change,) = stats["rating_history"]
+    expect(page.get_by_test_id("history-yatzy")).to_contain_text(
+        f"{round(change['rating_before'])} → {round(change['rating_after'])}"
+    )
+    assert_accessible(page, "a player's page")
+
+    # From the game's own page: its seats link to their players, its result to the analysis.
+    page.goto(f"{server.url}/play/#/game/{game_id}")
+    expect(page.get_by_test_id("result")).to_be_visible()
+    seats = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["seats"]
+    expect(page.get_by_test_id("players").get_by_test_id("player-link")).to_have_text(
+        [seat["player"]["username"] for seat in seats]
+    )
+    page.get_by_test_id("move-by-move").click()
+    view = page.get_by_test_id("analysis-page")
+    expect(view).to_be_visible()
+    analysis = page.request.get(f"{server.url}/api/v1/games/{game_id}/analysis/").json()
+    rows = page.get_by_test_id("decision")
+    expect(rows).to_have_count(len(analysis["decisions"]))
+    costly = [d for d in analysis["decisions"] if d["loss"] > 0]
+    assert costly, analysis["decisions"]  # one roll a turn is rarely the best
+    decision = costly[len(costly) // 2]
+    row = page.locator(f"[data-testid=decision][data-seq='{decision['seq']}']")
+    expect(row.get_by_test_id("loss")).to_have_text(f"{decision['loss']:g}")
+    expect(row).to_contain_text("score ")  # the move made: one roll, then a box
+    version = page.request.get(f"{server.url}/api/v1/games/{game_id}/").json()["version"]
+    at = page.get_by_test_id("replay")
+
+    def shows(position: int) -> None:
+        expect(at).to_have_attribute("data-at", str(position))
+        state = page.request.get(
+            f"{server.url}/api/v1/games/{game_id}/replay/?at={position}"
+        ).json()["state"]
+        if state is None:
+            expect(page.get_by_test_id("replay-board")).to_contain_text("Before the first move")
+            return
+        faces = (
+            page.get_by_test_id("replay-board")
+            .locator(".die")
+            .evaluate_all("els => els.map(e => Number(e.dataset.face))")
+        )
+        assert faces == (state["dice"] or [0] * 5), (position, faces, state["dice"])
+
+    shows(version)
+    row.get_by_test_id("show-decision").click()
+    shows(decision["seq"] - 1)
+    expect(row).to_have_attribute("aria-current", "step")
+    page.keyboard.press("ArrowRight")
+    shows(decision["seq"])
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    shows(decision["seq"] - 2)
+    page.get_by_test_id("replay-next").click()
+    shows(decision["seq"] - 1)
+    page.keyboard.press("Home")
+    shows(0)
+    page.get_by_test_id("replay-previous").click()  # nothing before the start
+    shows(0)
+    page.keyboard.press("End")
+    shows(version)
+    assert_accessible(page, "a game move by move")
+    language(page, "fr", "analysis-page")
+    expect(page.get_by_test_id("decisions")).to_contain_text("Coût")
+    row.get_by_test_id("show-decision").click()
+    shows(decision["seq"] - 1)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(shots / "analysis-desktop-fr.png"))
+    language(page, "en", "analysis-page")
+
+    page.set_viewport_size(PHONE)
+    assert_accessible(page, "a game move by move, on a phone")
+    wide = "document.documentElement.scrollWidth"  # a wide table scrolls in its card, not the page
+    assert page.evaluate(wide) <= PHONE["width"]
+    page.goto(f"{server.url}/play/#/player/ivy")
+    expect(page.get_by_test_id("player")).to_have_attribute("data-username", "ivy")
+    assert_accessible(page, "a player's page, on a phone")
+    assert page.evaluate(wide) <= PHONE["width"]
+    page.screenshot(path=str(shots / "player-phone-en.png"), full_page=True)
+    assert errors_of(page) == [] and errors_of(other) == []
+
+
+def test_every_page_passes_axe_and_a_phone_header_is_one_line(
+    browser: Browser, server: LiveServer
+) -> None:
+    """axe-core finds no serious or critical violation on any page of the client: signed out
+    (the lobby and its sign-in form, the leaderboards, a tournament), signed in (the lobby with
+    the seek form, a new game's form with every kind of seat, the account page), a game in play
+    (Yatzy's table and sheet, the question before an abort, Dés 10 000's dice with some set
+    aside), a finished game (its result and proof); the same on a phone, whose header is one
+    short line whatever the links (all of a signed-in person's, in Ukrainian)."""
+    server.manage(
+        "shell",
+        "-c",
+        "from datetime import timedelta; from django.utils import timezone\n"
+        "from games.tournaments.services import tournament_create\n"
+        "from players.models import Player\n"
+        "org, _ = Player.objects.get_or_create(username='org', defaults={'is_staff': True})\n"
+        "tournament_create(created_by=org, name='Axe cup', kind='yatzy', format='swiss',"
+        " rounds=3, starts_at=timezone.now() + timedelta(days=1),"
+        " computers=['optimal', 'casual'], rated=False)",
+    )
+    for viewport in (DESKTOP, PHONE):
+        page = new_page(browser, server, viewport)
+        where = f"{viewport['width']} px wide"
+        expect(page.get_by_test_id("auth")).to_be_visible()
+        assert_accessible(page, f"the lobby, signed out, {where}")
+        page.get_by_test_id("tournament-link").filter(has_text="Axe cup").first.click()
+        expect(page.get_by_test_id("tournament")).to_contain_text("Axe cup")
+        assert_accessible(page, f"a tournament, {where}")
+        page.get_by_test_id("nav-boards").click()
+        expect(page.get_by_test_id("board-yatzy")).to_be_visible()
+        assert_accessible(page, f"the leaderboards, {where}")
+
+        page.get_by_test_id("nav-lobby").click()
+        register(page, f"axe{viewport['width']}")
+        expect(page.get_by_test_id("seek")).to_be_visible()
+        assert_accessible(page, f"the lobby, signed in, {where}")
+        page.get_by_test_id("nav-new").click()
+        for seat in ("computer", "hotseat", "open"):
+            page.get_by_test_id(f"add-{seat}").click()
+        assert_accessible(page, f"a new game's form, {where}")
+        page.get_by_test_id("nav-account").click()
+        expect(page.get_by_test_id("tokens")).to_be_visible()
+        assert_accessible(page, f"the account page, {where}")
+
+        new_hot_seat_game(page)
+        page.get_by_test_id("abort").click()
+        expect(page.get_by_test_id("abort-ask")).to_be_visible()
+        assert_accessible(page, f"a game asking before an abort, {where}")
+        page.get_by_test_id("abort-no").click()
+        page.get_by_test_id("roll").click()
+        expect(page.locator("[data-testid^='box-']").first).to_be_visible()
+        assert_accessible(page, f"a Yatzy game in play, {where}")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_test_id("resign").click()
+        expect(page.get_by_test_id("proof-result")).to_have_attribute("data-ok", "true")
+        assert_accessible(page, f"a finished game and its proof, {where}")
+
+        new_hot_seat_game(page, "ten_thousand")
+        page.get_by_test_id("roll").click()
+        scoring = page.locator("[data-testid^='die-'][data-scoring=true]")
+        if scoring.count():  # else the round is lost at once, the next seat's turn
+            scoring.first.click()
+        assert_accessible(page, f"a Dés 10 000 game in play, {where}")
+        assert errors_of(page) == []
+
+        if viewport is PHONE:
+            # The most links the bar has (signed in), in the language of the longest words.
+            language(page, "uk")
+            header = page.locator("header.bar").bounding_box()
+            assert header is not None and header["height"] <= 0.08 * PHONE["height"], header
+            nav = page.locator("#nav").bounding_box()
+            assert nav is not None and nav["height"] <= header["height"]
+            page.get_by_test_id("nav-account").focus()  # reachable by the keyboard, scrolled to
+            expect(page.get_by_test_id("nav-account")).to_be_in_viewport()

@@ -12,6 +12,7 @@ from games.kinds import KINDS
 
 MODULES = [
     "account.js",
+    "analysis.js",
     "app.js",
     "api.js",
     "attention.js",
@@ -24,6 +25,7 @@ MODULES = [
     "kinds.js",
     "notes.js",
     "options.js",
+    "profile.js",
     "proof.js",
     "seeks.js",
     "tenk.js",

@@ -1,8 +1,10 @@
 // The reference web client: routes (the URL's hash), signing in, the lobby, a new game, the
-// leaderboards and tournaments. A game's page is game.js; the account's own page, account.js.
+// leaderboards and tournaments. A game's page is game.js; the account's own page, account.js; a
+// player's page, profile.js; a finished game move by move, analysis.js.
 
 import { accountRefresh, accountView, adoptLanguage, languageSave } from "./account.js";
 import "./attention.js"; // the tab's title says when it is your turn
+import { analysisView } from "./analysis.js";
 import { api, clientSeed, get, post, session, Problem } from "./api.js";
 import { h, notice } from "./dom.js";
 import { showGame, leaveGame } from "./game.js";
@@ -10,6 +12,7 @@ import { language, setLanguage, t } from "./i18n.js";
 import { kinds } from "./kinds.js";
 import { followAccount, onNote, stopFollowing } from "./notes.js";
 import { optionFields } from "./options.js";
+import { playerLink, profileView } from "./profile.js";
 import { forgetSeeks, seekCard, seekFormShown, seekPairedMeanwhile, seeksShown } from "./seeks.js";
 import { tournamentView } from "./tournaments.js";
 
@@ -26,7 +29,8 @@ function nav() {
     links.push(h("a", { href: "#/account", testid: "nav-account" }, t("account")));
     links.push(
       h("button", { class: "link", testid: "sign-out", onclick: signOut }, t("signOut")),
-      h("span", { class: "who", testid: "who" }, session.user.name),
+      h("a", { class: "who", testid: "who", href: `#/player/${encodeURIComponent(session.user.username)}` },
+        session.user.name),
     );
   }
   document.getElementById("nav").replaceChildren(...links);
@@ -177,7 +181,7 @@ async function newGameView() {
   const options = h("div");
   const addSeat = (type) => {
     const level = h("select", { name: "level", testid: "level", "aria-label": t("level") });
-    const name = h("input", { name: "name", placeholder: t("name"), maxlength: 40 });
+    const name = h("input", { name: "name", placeholder: t("name"), "aria-label": t("name"), maxlength: 40 });
     // The kind's computer levels, strongest first, by their names; the kind's default chosen.
     const fill = () => level.replaceChildren(...chosen().levels.map((l) => h("option", {
       value: l.level, selected: l.level === chosen().default_level,
@@ -235,7 +239,7 @@ async function boardsView() {
     rows.length ? h("table", { class: "board" },
       h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")), h("th", {}, t("rating"))),
       rows.map((row, i) => h("tr", {}, h("td", {}, row.rank ?? i + 1),
-        h("td", {}, h("a", { href: `#/`}, row.name ?? row.player?.name ?? row.username)),
+        h("td", {}, playerLink(row, row.name)),
         h("td", {}, Math.round(row.rating))))) : h("p", { class: "muted" }, t("none")));
   const tournaments = await get("tournaments/").catch(() => ({ results: [] }));
   return h("div", { class: "lobby" }, offered.map((kind, i) => board(kind, rows[i])),
@@ -261,6 +265,8 @@ export async function route() {
     else if (page === "account" && session.user) view = await accountView(route, signedOut);
     else if (page === "boards") view = await boardsView();
     else if (page === "tournament") view = await tournamentView(id, route);
+    else if (page === "player") view = await profileView(decodeURIComponent(id));
+    else if (page === "analysis") view = await analysisView(id);
     else view = await lobbyView();
     if (mine === routing) {
       main.replaceChildren(view);

@@ -13,6 +13,7 @@ import { endingPanel } from "./ending.js";
 import { language, t } from "./i18n.js";
 import { kindOf } from "./kinds.js";
 import { onNote } from "./notes.js";
+import { playerLink } from "./profile.js";
 import { proofCard } from "./proof.js";
 
 let current = null; // the page shown: its stream and timers, closed on leaving
@@ -69,7 +70,7 @@ function seatName(game, seat) {
 
 /** An event of the log in words: those every kind has here, the kind's own from its module
  * (drawings.js), else the event's type. */
-function describe(game, event) {
+export function eventWords(game, event) {
   const d = event.data;
   const name = d.seat === undefined ? "" : seatName(game, d.seat);
   switch (event.type) {
@@ -86,8 +87,10 @@ export async function showGame(main, gameId, { watching }) {
     rolled: false, asking: null, proof: null, loaded: false, turn: null };
   current = page;
   const board = h("div", { class: "board-area", testid: "board" });
-  const log = h("ol", { class: "log", testid: "log", reversed: true });
+  // Scrolled by the keyboard too: it takes the focus.
+  const log = h("ol", { class: "log", testid: "log", reversed: true, tabindex: "0", "aria-label": t("events") });
   const title = h("h1", { testid: "game-title" });
+  const players = h("p", { class: "players", testid: "players" });
   const live = h("span", { class: "live", testid: "live" }, t("connecting"));
   // What a screen reader says as the game goes on: each move after the page opened, and whose
   // turn it is when that changes (the lines are added, the oldest dropped).
@@ -99,7 +102,7 @@ export async function showGame(main, gameId, { watching }) {
   const view = h("div", { class: "game", testid: "game", "data-game": gameId },
     h("div", { class: "game-head" }, title, live,
       watching ? h("span", { class: "badge", testid: "watching" }, t("watching")) : null),
-    board, spoken,
+    players, board, spoken,
     h("section", { class: "card events" }, h("h2", {}, t("events")), log));
   main.replaceChildren(view);
 
@@ -107,7 +110,7 @@ export async function showGame(main, gameId, { watching }) {
     if (page.seen.has(event.seq)) return;
     page.seen.add(event.seq);
     if (event.type === "dice_rolled") page.rolled = true; // too late to abort
-    const words = [describe(page.game, event), ...event.messages.map((m) => m.text)];
+    const words = [eventWords(page.game, event), ...event.messages.map((m) => m.text)];
     if (page.loaded) say(words.join(" · "));
     const item = h("li", { "data-seq": event.seq, "data-type": event.type, class: event.automatic ? "auto" : "" },
       h("span", { class: "seq" }, event.seq), words.join(" · "));
@@ -122,6 +125,8 @@ export async function showGame(main, gameId, { watching }) {
     view.dataset.version = game.version;
     view.dataset.status = game.status;
     title.textContent = `${game.kind_name} · ${game.status_name}`;
+    players.replaceChildren(...game.seats.flatMap((seat, i) =>
+      [i ? " · " : "", seat.open ? `(${t("open")})` : playerLink(seat.player, seat.name)]));
     const myTurn = !watching && game.status === "active" && game.your_seats.includes(game.turn_seat);
     const ctx = { watching, myTurn, act, page, seatName: (s) => seatName(game, s) };
     const parts = [];
@@ -294,9 +299,12 @@ function resultPanel(game, rematch) {
     winners ? h("p", { class: "winner", testid: "winner" }, t("winner", { name: winners })) : null,
     rematch,
     h("table", { class: "board" }, places.map((seat) =>
-      h("tr", {}, h("td", {}, seat.place ?? "–"), h("td", {}, seat.name), h("td", {}, seat.final_total ?? "")))),
+      h("tr", {}, h("td", {}, seat.place ?? "–"), h("td", {}, playerLink(seat.player, seat.name)),
+        h("td", {}, seat.final_total ?? "")))),
     game.status === "finished"
-      ? h("p", {}, h("a", { href: svg, target: "_blank", rel: "noopener", testid: "analysis" }, t("analysis")))
+      ? h("p", { class: "row" },
+          h("a", { href: `#/analysis/${game.id}`, class: "button", testid: "move-by-move" }, t("moveByMove")),
+          h("a", { href: svg, target: "_blank", rel: "noopener", testid: "analysis" }, t("analysis")))
       : null,
     game.status === "finished" ? h("img", { class: "analysis", src: svg, alt: t("analysis") }) : null);
 }

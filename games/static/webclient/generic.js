@@ -33,3 +33,10 @@ export function drawGeneric(game, ctx) {
     h("section", { class: "card table" }, status, moves),
     h("section", { class: "card sheet-card" }, scores));
 }
+
+/** A move in words, as its fields say it: its type, then the rest. */
+export function genericMove(game, move) {
+  const { type, ...rest } = move;
+  const more = Object.entries(rest).map(([key, value]) => `${key} ${[value].flat().join(" ")}`);
+  return [type, ...more].join(" · ");
+}

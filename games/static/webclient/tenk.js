@@ -19,6 +19,13 @@ export function describeTenThousand(game, event, name) {
   }
 }
 
+/** A Dés 10 000 move in words: the dice set aside (of the roll `dice`), then roll on or bank. */
+export function tenThousandMove(game, move, dice) {
+  const kept = (move.keep ?? []).map((i) => dice[i] ?? "?").join(" ");
+  if (move.type === "bank") return kept ? t("moveKeepBank", { dice: kept }) : t("moveBank");
+  return t("moveKeepRoll", { dice: kept });
+}
+
 /** The points of dice set aside together from one roll, or null when a die would not count
  * (the rules' scoring, games/rules/README.md: the best split that uses every die). */
 export function selectionPoints(dice) {

@@ -3,7 +3,8 @@
 
 import { get, post, session } from "./api.js";
 import { h, notice } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { language, statusWord, t } from "./i18n.js";
+import { playerLink } from "./profile.js";
 
 export async function tournamentView(id, redraw) {
   const [item, standings, rounds] = await Promise.all([
@@ -30,7 +31,7 @@ export async function tournamentView(id, redraw) {
       h("h2", {}, `${t("entrants")} (${item.entrants.length}/${item.max_entrants})`),
       h("ul", { testid: "entrants" }, item.entrants.map((entrant) => entrant.withdrawn_at
         ? h("li", { class: "muted", "data-withdrawn": "true" }, `${entrant.name} (${t("forfeited")})`)
-        : h("li", {}, entrant.name))),
+        : h("li", {}, playerLink(entrant, entrant.name)))),
       canEnter
         ? h("button", {
             class: entered ? "" : "primary",
@@ -43,7 +44,7 @@ export async function tournamentView(id, redraw) {
         ? h("table", { class: "board", testid: "standings" },
             h("tr", {}, h("th", {}, t("place")), h("th", {}, t("player")), h("th", {}, t("points")),
               h("th", {}, "Buchholz"), h("th", {}, "S-B")),
-            standings.map((row) => h("tr", {}, h("td", {}, row.rank), h("td", {}, row.entrant.name),
+            standings.map((row) => h("tr", {}, h("td", {}, row.rank), h("td", {}, playerLink(row.entrant, row.entrant.name)),
               h("td", {}, row.points), h("td", {}, row.buchholz), h("td", {}, row.sonneborn_berger))))
         : h("p", { class: "muted" }, t("none")),
       rounds.map((round) => h("div", {},
@@ -51,6 +52,6 @@ export async function tournamentView(id, redraw) {
         h("ul", { class: "games" }, round.games.map((game) => h("li", { class: "game-row" },
           h("span", {}, `#${game.table}`),
           h("span", { class: "seats" }, game.seats.map((seat) => seat.name).join(" – ")),
-          h("span", {}, game.status),
+          h("span", {}, statusWord(game.status)),
           h("a", { class: "button", href: `#/watch/${game.game}` }, t("watch")))))))));
 }

@@ -23,6 +23,13 @@ export function describeYatzy(game, event, name) {
   return undefined;
 }
 
+/** A Yatzy move in words: the dice kept for the next roll (of `dice`), or the box scored. */
+export function yatzyMove(game, move, dice) {
+  if (move.type === "score") return t("moveScore", { box: boxLabel(game, move.box) });
+  const kept = (move.hold ?? []).map((i) => dice[i] ?? "?");
+  return kept.length ? t("moveHold", { dice: kept.join(" ") }) : t("moveRollAll");
+}
+
 export function drawYatzy(game, ctx) {
   const s = game.state;
   const key = `${game.id}:${s.round}:${s.turn_seat}:${s.rolls_used}`;
@@ -92,7 +99,7 @@ function sheet(game, ctx, legal) {
       })));
   const foot = [["upperBonus", "upper_bonus"], ["yatzyBonus", "yatzy_bonus"], ["total", "total"]];
   return h("section", { class: "card sheet-card" }, h("table", { class: "sheet", testid: "sheet" },
-    h("thead", {}, h("tr", {}, h("th", {}, ""), s.sheets.map((_, seat) =>
+    h("thead", {}, h("tr", {}, h("td", {}, ""), s.sheets.map((_, seat) =>
       h("th", { class: seat === s.turn_seat ? "turn" : "" }, ctx.seatName(seat))))),
     h("tbody", {}, rows),
     h("tfoot", {}, foot.map(([word, field]) => h("tr", {}, h("th", {}, t(word)),
