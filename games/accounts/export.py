@@ -25,7 +25,7 @@ from games.presenters.common import iso_datetime
 from players.models import Player
 
 
-class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
+class ExportAccountSerializer(serializers.Serializer[Player]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField(allow_blank=True)
@@ -58,7 +58,7 @@ class ExportEventSerializer(serializers.Serializer[dict[str, Any]]):
 
 # A game read from its row; its log is read apart, for a batch of games at once (a comment: a
 # docstring would describe the subclass in the schema).
-class ExportGameFieldsSerializer(serializers.Serializer[dict[str, Any]]):
+class ExportGameFieldsSerializer(serializers.Serializer[Game]):
     id = serializers.UUIDField()
     kind = serializers.CharField()
     status = serializers.CharField()
