@@ -21,7 +21,7 @@ from config.vocabulary.refusals import Refusal
 from config.web.idempotency import idempotent
 from config.web.throttling import RateThrottle
 from players import services
-from players.auth import TokenAuthentication, request_player
+from players.auth import TokenAuthentication, request_player, request_token
 from players.identity import username_normalise
 from players.models import Player
 from players.stream_tickets import stream_ticket_create
@@ -102,12 +102,16 @@ def parse(serializer_class: type[serializers.Serializer[None]], data: Any) -> di
     return dict(serializer.validated_data)
 
 
-class RegisterView(APIView):
+class SignInView(APIView):
+    """Anyone may try, as few times as the ``auth`` rate allows; no credentials are read."""
+
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
     throttle_classes = [RateThrottle]
     throttle_scope = "auth"
 
+
+class RegisterView(SignInView):
     @extend_schema(
         summary="Create an account",
         description=(
@@ -135,12 +139,7 @@ class RegisterView(APIView):
         return Response(_token_body(instance, raw), status=201)
 
 
-class TokenObtainView(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
-    throttle_classes = [RateThrottle]
-    throttle_scope = "auth"
-
+class TokenObtainView(SignInView):
     @extend_schema(
         summary="Log in",
         description="A new token for these credentials.",
@@ -156,8 +155,6 @@ class TokenObtainView(APIView):
 
 
 class TokenRevokeView(APIView):
-    """Revoke the token this request was made with (``?all=true``: every token of the account)."""
-
     authentication_classes = [TokenAuthentication]
     permission_classes = [IsAuthenticated]
 
@@ -173,13 +170,13 @@ class TokenRevokeView(APIView):
     )
     @refuses(Refusal.TOKEN_REQUIRED)
     def post(self, request: Request) -> Response:
-        revoke_all = request.query_params.get("all", "").lower() in {"1", "true", "yes"}
-        if revoke_all:
+        token = request_token(request)
+        if request.query_params.get("all", "").lower() in {"1", "true", "yes"}:
             services.token_revoke_all(player=request_player(request))
+        elif token is None:
+            raise Refusal.TOKEN_REQUIRED.error()
         else:
-            if not isinstance(request.auth, AuthToken):
-                raise Refusal.TOKEN_REQUIRED.error()
-            services.token_revoke(token=request.auth)
+            services.token_revoke(token=token)
         return Response(status=204)
 
 

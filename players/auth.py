@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 from knox import auth as knox_auth
 from knox.crypto import hash_token
-from knox.models import get_token_model
+from knox.models import AuthToken, get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 
@@ -35,7 +35,6 @@ from players.tokens import token_used
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
-    from knox.models import AuthToken
     from rest_framework.request import Request
 
 _Token = get_token_model()
@@ -55,6 +54,11 @@ def request_player(request: Request | HttpRequest) -> Player:
     if not isinstance(user, Player):  # not reached behind those permissions
         raise Refusal.NOT_AUTHENTICATED.error()
     return user
+
+
+def request_token(request: Request) -> AuthToken | None:
+    """The token the request was made with (None for a browser session)."""
+    return request.auth if isinstance(request.auth, AuthToken) else None
 
 
 class TokenAuthentication(knox_auth.TokenAuthentication):
