@@ -8,6 +8,7 @@ autodiscovery imports the admins in that order."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
@@ -132,7 +133,8 @@ class PlayerAdmin(player_admin.PlayerAdmin):
             for player in queryset:
                 cut_off = cut(player_id=player.pk)
                 player.refresh_from_db()  # the log names a deleted account by its new name
-                log(request, player, logged % {"reason": reason, **_counts(cut_off)})
+                counts = {**asdict(cut_off), **asdict(cut_off.games)}  # the games' counts too
+                log(request, player, logged % {"reason": reason, **counts})
             self.message_user(request, done % {"n": len(queryset)})
 
         return with_reason(
@@ -157,12 +159,7 @@ class GameAdmin(game_admin.GameAdmin):
                 return gettext(
                     "Rating changes voided: %(reason)s (changes voided: %(changes)d, later "
                     "changes recomputed: %(recomputed)d, ratings moved: %(players)d)"
-                ) % {
-                    "reason": reason,
-                    "changes": done.changes,
-                    "recomputed": done.recomputed,
-                    "players": done.players,
-                }
+                ) % {"reason": reason, **asdict(done)}
 
             each_logged(self, request, queryset, one, name=game_label)
 
@@ -178,15 +175,3 @@ class GameAdmin(game_admin.GameAdmin):
             submit=gettext("Void"),
             act=act,
         )
-
-
-def _counts(done: moderation.CutOff) -> dict[str, int]:
-    return {
-        "tokens": done.tokens,
-        "sessions": done.sessions,
-        "seeks": done.seeks,
-        "entries": done.entries,
-        "resigned": done.games.resigned,
-        "left": done.games.left,
-        "cancelled": done.games.cancelled,
-    }
