@@ -37,8 +37,7 @@ LANGUAGE_HELP = (
     {"type": "string", "enum": ["", *(code for code, _name in settings.LANGUAGES)]}
 )
 class LanguageField(serializers.CharField):
-    """A code of ``settings.LANGUAGES`` or blank (checked by ``players.services.player_update``:
-    ``unknown_language``)."""
+    """A code of ``settings.LANGUAGES`` or blank (checked by ``services.player_update``)."""
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -52,8 +51,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
 
 class UsernameField(serializers.CharField):
-    """A username as it is stored: NFKC-normalised before its length and characters are checked
-    (``players.identity``)."""
+    """A username as it is stored: NFKC-normalised before its length and characters are checked."""
 
     def to_internal_value(self, data: Any) -> str:
         return username_normalise(super().to_internal_value(data))

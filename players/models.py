@@ -199,8 +199,8 @@ class RatingChange(models.Model):
 
 
 class IdempotencyKey(models.Model):
-    """A client's ``Idempotency-Key`` on a request that creates, and the answer it was given
-    again to a retry (config.web.idempotency), until ``expires_at`` (then purged by beat)."""
+    """A client's ``Idempotency-Key`` on a request that creates, and its answer, given again to a
+    retry with the key (config.web.idempotency) until ``expires_at``; beat purges the expired."""
 
     #: Whose key: ``player:<id>``, or ``anonymous`` (registering).
     scope = models.CharField(max_length=40)
