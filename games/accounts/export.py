@@ -58,7 +58,7 @@ class ExportEventSerializer(serializers.Serializer[dict[str, Any]]):
 
 # A game read from its row; its log is read apart, for a batch of games at once (a comment: a
 # docstring would describe the subclass in the schema).
-class ExportGameFieldsSerializer(serializers.Serializer[Game]):
+class ExportGameFieldsSerializer(serializers.Serializer[Game | QuerySet[Game]]):
     id = serializers.UUIDField()
     kind = serializers.CharField()
     status = serializers.CharField()
@@ -122,7 +122,8 @@ def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
         GameEvent.objects.filter(game_id__in=ids).select_related("actor").order_by("game_id", "seq")
     )
     logs = {game_id: list(rows) for game_id, rows in groupby(events, key=lambda e: e.game_id)}
-    for game in games:
+    # One serializer for the batch: its fields are built once, not once per game.
+    for game, fields in zip(games, ExportGameFieldsSerializer(games, many=True).data, strict=True):
         log = [
             live.event_wire(
                 event.seq,
@@ -134,7 +135,7 @@ def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
             )
             for event in logs.get(game.pk, [])
         ]
-        yield {**ExportGameFieldsSerializer(game).data, "events": log}
+        yield {**fields, "events": log}
 
 
 def _array(serializer: type[serializers.Serializer[Any]], rows: QuerySet[Any]) -> str:
