@@ -140,8 +140,8 @@ def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
 
 def _array(serializer: type[serializers.Serializer[Any]], rows: QuerySet[Any]) -> str:
     """The rows as a JSON array, read a thousand at a time."""
-    items = rows.iterator(chunk_size=1000)
-    return "[" + ",".join(dumps(serializer(item).data) for item in items) + "]"
+    items = serializer(rows.iterator(chunk_size=1000), many=True).data
+    return "[" + ",".join(dumps(item) for item in items) + "]"
 
 
 def document_head(player: Player, exported_at: datetime) -> str:
