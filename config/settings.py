@@ -468,20 +468,16 @@ MAX_COMPUTER_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_COMPUTER_GAMES_PER_ACCO
 MAX_OPEN_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_GAMES_PER_ACCOUNT", "5"))
 # The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
-# Ending games (games.ending): how long the seat to play must have been idle before another seat
-# may claim it, in a game without a turn clock (with one, the clock); how long a game may wait
-# for players before it is cancelled.
+# Ending games (games.ending): how long the seat to play must be idle before a claim, in a game
+# without a turn clock; how long a game may wait for players before it is cancelled.
 CLAIM_GRACE_SECONDS = int(os.environ.get("CLAIM_GRACE_SECONDS", "300"))
 OPEN_GAME_TTL_HOURS = float(os.environ.get("OPEN_GAME_TTL_HOURS", "24"))
-# Matchmaking (games.matchmaking): open seeks one account may have at once (409
-# too_many_open_seeks past it), and how long a seek waits for an opponent.
+# Matchmaking (games.matchmaking): open seeks per account (409 past it), how long a seek waits.
 MAX_OPEN_SEEKS_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_SEEKS_PER_ACCOUNT", "3"))
 SEEK_TTL_MINUTES = float(os.environ.get("SEEK_TTL_MINUTES", "30"))
-# Rated play that cannot be farmed (games.matchmaking.rated): a rated seek needs this many
-# finished games on the account, and is refused to an account that aborted this many games in
-# the last 24 h; between the same two accounts at most this many games in 24 h are rated (a
-# later pairing or rematch of the pair is played unrated); a rating whose deviation is above
-# this is provisional and left off the leaderboards.
+# Rated play that cannot be farmed (games.matchmaking.rated): the finished games a rated seek
+# needs, the aborts in 24 h that refuse it, the rated games per pair in 24 h (later ones are
+# unrated), and the deviation above which a rating is provisional (off the leaderboards).
 RATED_MIN_FINISHED_GAMES = int(os.environ.get("RATED_MIN_FINISHED_GAMES", "3"))
 RATED_ABORTS_PER_DAY = int(os.environ.get("RATED_ABORTS_PER_DAY", "3"))
 RATED_GAMES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_GAMES_PER_PAIR_PER_DAY", "3"))

@@ -58,12 +58,10 @@ class LoginGuard:
                     return _waiting(Refusal.LOGIN_THROTTLED.error(), left)
         found = cache.get_many([self._locked_key, self._known_key])
         until = found.get(self._locked_key)
-        if until is not None and until > now and not self._known(found.get(self._known_key), now):
+        known = self.address and (found.get(self._known_key) or {}).get(self.address, 0.0) > now
+        if until is not None and until > now and not known:
             return _waiting(Refusal.ACCOUNT_LOCKED.error(), until - now)
         return None
-
-    def _known(self, known: dict[str, float] | None, now: float) -> bool:
-        return bool(self.address) and (known or {}).get(self.address, 0.0) > now
 
     def failed(self) -> None:
         window = int(settings.LOGIN_LOCKOUT_SECONDS)
