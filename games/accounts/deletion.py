@@ -74,15 +74,6 @@ def _admin_log_renamed(player: Player, old_username: str) -> None:
         entry.save(update_fields=["object_repr"])
 
 
-def _typed_in_games(player: Player) -> list[int]:
-    """The seats holding what the account typed: its own, and the hot seats of the games it
-    created (their names are its words for its guests)."""
-    seats = Seat.objects.filter(
-        Q(player=player) | Q(game__created_by=player, occupant=Occupant.HOTSEAT)
-    )
-    return list(seats.values_list("pk", flat=True))
-
-
 def seats_typed_blank(*, player_id: int, seat_ids: list[int]) -> int:
     """Blank the client seeds of these seats and the hot seats' names; how many seats changed.
     Run once the deletion has committed, a game at a time under its row's lock: inside the
@@ -121,8 +112,11 @@ def account_delete(*, player_id: int) -> CutOff:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     old_username = player.username
     deleted_before = player.deleted_at is not None
-    # Listed before the cut-off, which gives back the seats of the open games it joined.
-    typed = _typed_in_games(player)
+    # The seats holding what it typed: its own, and the hot seats of the games it created (their
+    # names are its words for its guests). Listed before the cut-off, which gives back the seats
+    # of the open games it joined.
+    mine = Q(player=player) | Q(game__created_by=player, occupant=Occupant.HOTSEAT)
+    typed = list(Seat.objects.filter(mine).values_list("pk", flat=True))
     player.username = _placeholder_username(player)
     player.display_name = DELETED_NAME
     player.email = player.first_name = player.last_name = ""
