@@ -163,8 +163,7 @@ elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
 # The hot paths' shortcuts through Django's internals (config.storage.orm_shortcuts); false takes
-# the
-# plain ORM path of each, should a Django upgrade break one before it is mended.
+# the plain ORM path of each, should a Django upgrade break one before it is mended.
 ORM_SHORTCUTS = env_bool("ORM_SHORTCUTS", True)
 if _ON_POSTGRES:
     # With the database's host gone, a connection fails in seconds, not at the system's TCP
@@ -389,54 +388,43 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # after 100 tries, some 45 minutes, and exits): a long Redis outage ends with the workers back.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TIMEZONE = TIME_ZONE
-# The timer task (games.tasks.fire_timer, registered under its former name games.tasks.timeout)
-# has a queue of its own (GAMES_TIMERS=celery: served by a worker that does nothing else, so a due
-# auto-confirm never waits behind computer moves, tournament rounds or the sweep, which catches
-# lost timers from the default queue).
-# The queue tasks are sent to and workers read (`celery worker --queues`, the same name): its own
-# per deployment (or test server) sharing a broker, so none takes another's tasks. The timers
-# queue follows it.
+# The queue tasks are sent to and workers read (`celery worker --queues`): its own per deployment
+# (or test server) sharing a broker, so none takes another's tasks. With GAMES_TIMERS=celery the
+# timer task (games.tasks.fire_timer, registered as games.tasks.timeout) has a queue of its own,
+# served by a worker that does nothing else: a due auto-confirm never waits behind computer moves,
+# tournament rounds or the sweep (which catches lost timers from the default queue).
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "celery")
 CELERY_TIMERS_QUEUE = (
     "timers" if CELERY_TASK_DEFAULT_QUEUE == "celery" else f"{CELERY_TASK_DEFAULT_QUEUE}-timers"
 )
 CELERY_TASK_ROUTES = {"games.tasks.timeout": {"queue": CELERY_TIMERS_QUEUE}}
+
+
+def _every(task: str, seconds: float, expires: int) -> dict[str, object]:
+    """A beat entry: ``task`` every ``seconds``, dropped if not run within ``expires`` seconds."""
+    return {"task": task, "schedule": seconds, "options": {"expires": expires}}
+
+
 CELERY_BEAT_SCHEDULE = {
-    "sweep-automatic-moves": {
-        "task": "games.tasks.sweep_automatic_moves",
-        "schedule": float(os.environ.get("SWEEP_SECONDS", "1.0")),
-        "options": {"expires": 5},
-    },
-    "purge-idempotency-keys": {
-        "task": "players.tasks.purge_idempotency_keys",
-        "schedule": 3600.0,
-        "options": {"expires": 600},
-    },
-    "purge-username-holds": {
-        "task": "players.tasks.purge_username_holds",
-        "schedule": 3600.0,
-        "options": {"expires": 600},
-    },
-    "sweep-account-exports": {
-        "task": "players.tasks.sweep_account_exports",
-        "schedule": 60.0,
-        "options": {"expires": 120},
-    },
-    "tick-tournaments": {
-        "task": "games.tournaments.tasks.tick_tournaments",
-        "schedule": float(os.environ.get("TOURNAMENT_TICK_SECONDS", "5.0")),
-        "options": {"expires": 30},
-    },
-    "expire-open-games": {
-        "task": "games.tasks.expire_open_games",
-        "schedule": float(os.environ.get("OPEN_GAME_SWEEP_SECONDS", "60.0")),
-        "options": {"expires": 120},
-    },
-    "expire-seeks": {
-        "task": "games.matchmaking.tasks.expire_seeks",
-        "schedule": float(os.environ.get("SEEK_SWEEP_SECONDS", "60.0")),
-        "options": {"expires": 120},
-    },
+    "sweep-automatic-moves": _every(
+        "games.tasks.sweep_automatic_moves", float(os.environ.get("SWEEP_SECONDS", "1.0")), 5
+    ),
+    "purge-idempotency-keys": _every("players.tasks.purge_idempotency_keys", 3600.0, 600),
+    "purge-username-holds": _every("players.tasks.purge_username_holds", 3600.0, 600),
+    "sweep-account-exports": _every("players.tasks.sweep_account_exports", 60.0, 120),
+    "tick-tournaments": _every(
+        "games.tournaments.tasks.tick_tournaments",
+        float(os.environ.get("TOURNAMENT_TICK_SECONDS", "5.0")),
+        30,
+    ),
+    "expire-open-games": _every(
+        "games.tasks.expire_open_games", float(os.environ.get("OPEN_GAME_SWEEP_SECONDS", "60")), 120
+    ),
+    "expire-seeks": _every(
+        "games.matchmaking.tasks.expire_seeks",
+        float(os.environ.get("SEEK_SWEEP_SECONDS", "60")),
+        120,
+    ),
 }
 
 # Beat exactly once across machines (config.beat_lock): with Redis, every machine may run a beat
@@ -469,33 +457,28 @@ GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))
 # pooled connection while it fires.
 GAMES_TIMERS_THREADS = int(os.environ.get("TIMERS_THREADS", "2"))
 
-# The server's dice (games.fairness.dice): with this value every game rolls by the seeds it
-# committed to at
-# its start (games.fairness.seeds: fair dice), and a game from before fair dice by the operating
-# system's cryptographic RNG. Deliberately not read from the environment; the tests set a roller
-# of their own (tests/conftest.py: ``dice``), and the games they start then commit to nothing.
+# The server's dice (games.fairness.dice): every game rolls by the seeds it committed to at its
+# start (games.fairness.seeds), a game from before fair dice by the system's cryptographic RNG.
+# Not read from the environment; the tests set a roller of their own (tests/conftest.py: ``dice``),
+# and the games they start then commit to nothing.
 GAMES_DICE_ROLLER = "games.rules.secure_roller"
 
-# The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 # Games with a computer seat one account may have open or in play at once (games.services).
 MAX_COMPUTER_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_COMPUTER_GAMES_PER_ACCOUNT", "5"))
 # Open games (waiting for players) one account may have at once: the lobby is not one account's.
 MAX_OPEN_GAMES_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_GAMES_PER_ACCOUNT", "5"))
+# The computer's pause between its moves, so clients can show the dice (0 in tests and benchmarks).
 GAMES_COMPUTER_MOVE_DELAY = float(os.environ.get("COMPUTER_MOVE_DELAY", "1.0"))
-# Ending games (games.ending): how long the seat to play must have been idle before another seat
-# may claim it, in a game without a turn clock (with one, the clock); how long a game may wait
-# for players before it is cancelled.
+# Ending games (games.ending): how long the seat to play must be idle before a claim, in a game
+# without a turn clock; how long a game may wait for players before it is cancelled.
 CLAIM_GRACE_SECONDS = int(os.environ.get("CLAIM_GRACE_SECONDS", "300"))
 OPEN_GAME_TTL_HOURS = float(os.environ.get("OPEN_GAME_TTL_HOURS", "24"))
-# Matchmaking (games.matchmaking): open seeks one account may have at once (409
-# too_many_open_seeks past it), and how long a seek waits for an opponent.
+# Matchmaking (games.matchmaking): open seeks per account (409 past it), how long a seek waits.
 MAX_OPEN_SEEKS_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_SEEKS_PER_ACCOUNT", "3"))
 SEEK_TTL_MINUTES = float(os.environ.get("SEEK_TTL_MINUTES", "30"))
-# Rated play that cannot be farmed (games.matchmaking.rated): a rated seek needs this many
-# finished games on the account, and is refused to an account that aborted this many games in
-# the last 24 h; between the same two accounts at most this many games in 24 h are rated (a
-# later pairing or rematch of the pair is played unrated); a rating whose deviation is above
-# this is provisional and left off the leaderboards.
+# Rated play that cannot be farmed (games.matchmaking.rated): the finished games a rated seek
+# needs, the aborts in 24 h that refuse it, the rated games per pair in 24 h (later ones are
+# unrated), and the deviation above which a rating is provisional (off the leaderboards).
 RATED_MIN_FINISHED_GAMES = int(os.environ.get("RATED_MIN_FINISHED_GAMES", "3"))
 RATED_ABORTS_PER_DAY = int(os.environ.get("RATED_ABORTS_PER_DAY", "3"))
 RATED_GAMES_PER_PAIR_PER_DAY = int(os.environ.get("RATED_GAMES_PER_PAIR_PER_DAY", "3"))
@@ -506,8 +489,7 @@ TURN_CLOCK_CHOICES = (15, 30, 60, 120, 300)
 GAMES_SWEEP_GRACE_SECONDS = float(os.environ.get("SWEEP_GRACE_SECONDS", "1.0"))
 
 # One JSON line per record (config.observability.logs: time, level, logger, message, request id,
-# user, game),
-# or a line for people: json unless DEBUG (`make serve`, docker-compose), text for `make run`.
+# user, game), or a line for people: json unless DEBUG (`make serve`), text for `make run`.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = logging_config(
     log_format=LOG_FORMAT,

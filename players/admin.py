@@ -36,14 +36,10 @@ class PlayerAdmin(UserAdmin):
         return fields if _superuser(request) else (*fields, *self.POWERS)
 
     def has_change_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
-        if obj is not None and obj.is_superuser and not _superuser(request):
-            return False
-        return super().has_change_permission(request, obj)
+        return _within_reach(request, obj) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
-        if obj is not None and obj.is_superuser and not _superuser(request):
-            return False
-        return super().has_delete_permission(request, obj)
+        return _within_reach(request, obj) and super().has_delete_permission(request, obj)
 
     def _out_of_reach(self, request: HttpRequest, queryset: QuerySet[Player]) -> bool:
         """Whether the selection holds a superuser a moderator may not act on (it is told)."""
@@ -56,6 +52,10 @@ class PlayerAdmin(UserAdmin):
 
 def _superuser(request: HttpRequest) -> bool:
     return bool(getattr(request.user, "is_superuser", False))
+
+
+def _within_reach(request: HttpRequest, obj: Player | None) -> bool:
+    return obj is None or not obj.is_superuser or _superuser(request)
 
 
 @admin.register(PlayerRating)

@@ -1,8 +1,7 @@
 """Admin actions that ask for a reason before they act, and write it to the admin's log.
 
 The action's first post (from the change list) answers a page with the selected objects and a
-reason field; its second post (``apply``, with the reason) acts. ``log`` writes one admin log
-entry per object, its message naming the action and the reason.
+reason field; its second post (``apply``, with the reason) acts.
 """
 
 from __future__ import annotations

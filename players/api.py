@@ -21,7 +21,7 @@ from config.vocabulary.refusals import Refusal
 from config.web.idempotency import idempotent
 from config.web.throttling import RateThrottle
 from players import services
-from players.auth import TokenAuthentication, request_player
+from players.auth import TokenAuthentication, request_player, request_token
 from players.identity import username_normalise
 from players.models import Player
 from players.stream_tickets import stream_ticket_create
@@ -37,8 +37,7 @@ LANGUAGE_HELP = (
     {"type": "string", "enum": ["", *(code for code, _name in settings.LANGUAGES)]}
 )
 class LanguageField(serializers.CharField):
-    """A code of ``settings.LANGUAGES`` or blank (checked by ``players.services.player_update``:
-    ``unknown_language``)."""
+    """A code of ``settings.LANGUAGES`` or blank (checked by ``services.player_update``)."""
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -52,8 +51,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
 
 
 class UsernameField(serializers.CharField):
-    """A username as it is stored: NFKC-normalised before its length and characters are checked
-    (``players.identity``)."""
+    """A username as it is stored: NFKC-normalised before its length and characters are checked."""
 
     def to_internal_value(self, data: Any) -> str:
         return username_normalise(super().to_internal_value(data))
@@ -102,12 +100,16 @@ def parse(serializer_class: type[serializers.Serializer[None]], data: Any) -> di
     return dict(serializer.validated_data)
 
 
-class RegisterView(APIView):
+class SignInView(APIView):
+    """Anyone may try, as few times as the ``auth`` rate allows; no credentials are read."""
+
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
     throttle_classes = [RateThrottle]
     throttle_scope = "auth"
 
+
+class RegisterView(SignInView):
     @extend_schema(
         summary="Create an account",
         description=(
@@ -135,12 +137,7 @@ class RegisterView(APIView):
         return Response(_token_body(instance, raw), status=201)
 
 
-class TokenObtainView(APIView):
-    permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
-    throttle_classes = [RateThrottle]
-    throttle_scope = "auth"
-
+class TokenObtainView(SignInView):
     @extend_schema(
         summary="Log in",
         description="A new token for these credentials.",
@@ -156,8 +153,6 @@ class TokenObtainView(APIView):
 
 
 class TokenRevokeView(APIView):
-    """Revoke the token this request was made with (``?all=true``: every token of the account)."""
-
     authentication_classes = [TokenAuthentication]
     permission_classes = [IsAuthenticated]
 
@@ -173,13 +168,13 @@ class TokenRevokeView(APIView):
     )
     @refuses(Refusal.TOKEN_REQUIRED)
     def post(self, request: Request) -> Response:
-        revoke_all = request.query_params.get("all", "").lower() in {"1", "true", "yes"}
-        if revoke_all:
+        token = request_token(request)
+        if request.query_params.get("all", "").lower() in {"1", "true", "yes"}:
             services.token_revoke_all(player=request_player(request))
+        elif token is None:
+            raise Refusal.TOKEN_REQUIRED.error()
         else:
-            if not isinstance(request.auth, AuthToken):
-                raise Refusal.TOKEN_REQUIRED.error()
-            services.token_revoke(token=request.auth)
+            services.token_revoke(token=token)
         return Response(status=204)
 
 

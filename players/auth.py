@@ -1,18 +1,12 @@
 """Token authentication in one query and one hash per request.
 
 knox's ``TokenAuthentication`` reads the token rows by key prefix, then every token of the account
-(to delete the expired ones) and hashes the presented token once per candidate row: two queries
-or more and a hash per row, on every request. This one reads the candidates and their accounts in
-one query, hashes once, and keeps knox's rules: an expired token is refused and deleted (with
-``token_expired``), an inactive account is refused, ``AUTO_REFRESH`` renews. The other expired
-tokens of the account are deleted when it next signs in (``players.services.token_create``)
-instead of on every request.
-
-Nothing is cached between requests: a revoked token is refused by the very next request. When a
-token was last used is noted in the cache, at most once a minute, in the request's one round trip
-to it (``players.tokens``).
-
-``request_player`` gives the views the account of a request they let in only authenticated.
+(to delete the expired ones), and hashes the presented token once per candidate row. This one
+reads the candidates and their accounts in one query, hashes once, and keeps knox's rules: an
+expired token is refused and deleted (with ``token_expired``), an inactive account is refused,
+``AUTO_REFRESH`` renews. The account's other expired tokens go when it next signs in
+(``players.services.token_create``). Nothing is cached between requests: a revoked token is
+refused by the very next one.
 """
 
 from __future__ import annotations
@@ -24,7 +18,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 from knox import auth as knox_auth
 from knox.crypto import hash_token
-from knox.models import get_token_model
+from knox.models import AuthToken, get_token_model
 from knox.settings import CONSTANTS, knox_settings
 from knox.signals import token_expired
 
@@ -35,7 +29,6 @@ from players.tokens import token_used
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
-    from knox.models import AuthToken
     from rest_framework.request import Request
 
 _Token = get_token_model()
@@ -48,13 +41,17 @@ _BY_KEY = PreparedSelect(
 
 
 def request_player(request: Request | HttpRequest) -> Player:
-    """The account that made a request its view lets in only authenticated (``IsAuthenticated``,
-    or ``IsAuthenticatedOrReadOnly`` for a write; the admin, staff only). The type checker
-    cannot see a permission: ``request.user`` is an account or ``AnonymousUser`` to it."""
+    """The account of a request its view lets in only authenticated: the type checker cannot see
+    a permission (``request.user`` is an account or ``AnonymousUser`` to it)."""
     user = request.user
     if not isinstance(user, Player):  # not reached behind those permissions
         raise Refusal.NOT_AUTHENTICATED.error()
     return user
+
+
+def request_token(request: Request) -> AuthToken | None:
+    """The token the request was made with (None for a browser session)."""
+    return request.auth if isinstance(request.auth, AuthToken) else None
 
 
 class TokenAuthentication(knox_auth.TokenAuthentication):

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from drf_spectacular.utils import extend_schema
-from knox.models import AuthToken
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -18,14 +17,9 @@ from rest_framework.views import APIView
 from config.schema import refuses
 from config.vocabulary.refusals import Refusal
 from players.api import parse
-from players.auth import request_player
+from players.auth import request_player, request_token
 from players.services import password_change
 from players.tokens import TokenRow, token_revoke_by_id, tokens_list
-
-
-def _request_token(request: Request) -> AuthToken | None:
-    """The token the request was made with (None for a browser session)."""
-    return request.auth if isinstance(request.auth, AuthToken) else None
 
 
 class PasswordChangeInput(serializers.Serializer[None]):
@@ -65,7 +59,7 @@ class PasswordView(APIView):
             current_password=data["current_password"],
             new_password=data["new_password"],
             request=request._request,
-            keep_token=_request_token(request),
+            keep_token=request_token(request),
         )
         return Response(status=204)
 
@@ -96,7 +90,7 @@ class TokenListView(APIView):
         tags=["accounts"],
     )
     def get(self, request: Request) -> Response:
-        rows = tokens_list(player=request_player(request), current=_request_token(request))
+        rows = tokens_list(player=request_player(request), current=request_token(request))
         return Response(TokenSerializer(rows, many=True).data)
 
 

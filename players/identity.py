@@ -1,27 +1,22 @@
 """What makes two account names the same, or look the same, and what a display name may hold.
 
 - A username is stored NFKC-normalised (fullwidth letters are the ASCII ones), and is unique without
-  regard to case: the database holds a unique index on ``LOWER(username)`` and every sign-in looks
-  the name up the same way (``players.models.PlayerManager.get_by_natural_key``).
-- Two names that look alike are one name: each account stores its name's *skeleton*
-  (:func:`username_skeleton`), the Unicode TR39 skeleton of the normalised name, case-folded, in an
-  indexed column (as its SHA-256, :func:`skeleton_key`: a skeleton can be seven times the name, too
-  long for an index entry); a new name whose skeleton is already taken is refused
-  (``username_confusable``).
-  The prototypes come from Unicode's ``confusables.txt`` (``players/data/confusables.txt``): no
+  regard to case (a unique index on ``LOWER(username)``, and every sign-in looks it up so).
+- Two names that look alike are one name: each account stores the SHA-256 (:func:`skeleton_key`:
+  a skeleton can be seven times the name, too long for an index entry) of its name's Unicode TR39
+  skeleton, case-folded (:func:`username_skeleton`); a new name whose skeleton is taken is refused
+  (``username_confusable``). The prototypes come from Unicode's ``confusables.txt``: no
   maintained PyPI package computes the TR39 skeleton (``confusable-homoglyphs`` only lists the
   lookalikes of each character, in no fixed direction). Case-folding after the skeleton makes the
   check case-blind as the names are: ``ANN`` with a Cyrillic A is refused next to ``ann``; the
   price is that ``I`` (a prototype ``l``) and ``L`` fold together, as ``lvan`` looks like ``Ivan``.
-- A deleted account's username becomes ``deleted-<id>`` (:data:`PLACEHOLDER_PREFIX`): no new name
-  may start with what looks like that prefix (:func:`looks_like_placeholder`), in any case or
-  letters, so that no live account passes for a deleted one. Its former name is held a while
-  (``players.name_holds``), recognised by :func:`hold_digests`.
-- A display name is shown to other players as it is typed, so it is stripped of what would change
-  how the text around it reads or hide part of it (:func:`display_name_clean`): control characters,
-  bidirectional controls and isolates, the other invisible format characters, line and paragraph
-  separators. Stripped rather than refused: the rest of the name is kept, and a name of nothing
-  else becomes empty (the account's username is shown instead).
+- A deleted account's username becomes ``deleted-<id>``: no new name may start with what looks
+  like that prefix (:func:`looks_like_placeholder`), so that no live account passes for a deleted
+  one.
+- A display name is shown as typed, so it is stripped of what would change how the text around it
+  reads or hide part of it (:func:`display_name_clean`): control characters, bidirectional
+  controls, other invisible format characters, line and paragraph separators. Stripped rather than
+  refused: a name of nothing else becomes empty (the username is shown instead).
 """
 
 from __future__ import annotations
@@ -84,11 +79,10 @@ def looks_like_placeholder(username: str) -> bool:
 
 
 def hold_digests(username: str) -> tuple[str, str]:
-    """What a held name is kept as (``players.models.UsernameHold``): keyed hashes (HMAC with the
-    ``SECRET_KEY``) of the name as its owner would type it again (NFKC, case-folded, as the
-    sign-in guard counts it) and of its skeleton. Keyed, since a username is easily guessed: a
-    copy of the database alone does not tell which names were held. Both, since two names equal
-    in any case need not share a skeleton (``M`` and ``m``, whose prototype is ``rn``)."""
+    """What a held name is kept as (``UsernameHold``): keyed hashes of the name as its owner would
+    type it again (NFKC, case-folded) and of its skeleton. Keyed, since a username is easily
+    guessed: a copy of the database alone does not tell which names were held. Both, since two
+    names equal in any case need not share a skeleton (``m``'s prototype is ``rn``, not ``M``)."""
     typed = username_normalise(username).casefold()
     return _keyed(f"name:{typed}"), _keyed(f"skeleton:{username_skeleton(username)}")
 

@@ -1,12 +1,9 @@
 """The sign-in guard: every way in (an API token, ``/api-auth/``, the admin) is one call to
 Django's ``authenticate``, and so passes through ``GuardedModelBackend``, which asks this guard
-before it hashes a password.
+before it hashes a password. Two limits, counted in the cache (shared by every process):
 
-Two limits, both counted in the cache (Redis in production: shared by every process):
-
-- per client address (its bucket, ``config.web.client_address``: an IPv6 client's /64), every
-  attempt: the ``auth`` throttle rate (``THROTTLE_AUTH``, 20 a minute), over every account it
-  tries;
+- per client address (an IPv6 client's /64), every attempt: the ``auth`` throttle rate, over
+  every account it tries;
 - per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
   of ``LOGIN_LOCKOUT_SECONDS`` (opened by the first), the account refuses further attempts until
   the window closes, so a distributed guesser gets a few tries an hour at most. The lock never
@@ -14,10 +11,9 @@ Two limits, both counted in the cache (Redis in production: shared by every proc
   an attacker elsewhere cannot lock the owner out, however long they keep trying.
 
 A refused attempt hashes nothing and counts as no failure. The account's name is counted as its
-owner would type it again: NFKC-normalised and case-folded. Its keys are three (failures, lock,
-the addresses it signed in from, in one key so that they can be forgotten together): a deleted
-account's go with it (:func:`guard_forget`), so neither its addresses stay behind nor does a
-later account of the same name inherit its lock or its known addresses.
+owner would type it again (NFKC, case-folded). A deleted account's keys go with it
+(:func:`guard_forget`): a later account of the same name inherits neither its lock nor its known
+addresses.
 """
 
 from __future__ import annotations
@@ -62,12 +58,10 @@ class LoginGuard:
                     return _waiting(Refusal.LOGIN_THROTTLED.error(), left)
         found = cache.get_many([self._locked_key, self._known_key])
         until = found.get(self._locked_key)
-        if until is not None and until > now and not self._known(found.get(self._known_key), now):
+        known = self.address and (found.get(self._known_key) or {}).get(self.address, 0.0) > now
+        if until is not None and until > now and not known:
             return _waiting(Refusal.ACCOUNT_LOCKED.error(), until - now)
         return None
-
-    def _known(self, known: dict[str, float] | None, now: float) -> bool:
-        return bool(self.address) and (known or {}).get(self.address, 0.0) > now
 
     def failed(self) -> None:
         window = int(settings.LOGIN_LOCKOUT_SECONDS)
@@ -76,9 +70,8 @@ class LoginGuard:
             cache.add(self._locked_key, time.time() + left, timeout=max(int(left + 0.999), 1))
 
     def succeeded(self) -> None:
-        """Remember the address for ``LOGIN_KNOWN_ADDRESS_DAYS``. Read, changed and written back:
-        two sign-ins of one account at once may keep only one of their addresses, which then
-        just counts as new (the lock, if ever, applies to it)."""
+        """Remember the address. Read, changed and written back: of two sign-ins at once one
+        address may be lost, which then just counts as new."""
         if not self.address:
             return
         seconds = int(settings.LOGIN_KNOWN_ADDRESS_DAYS) * 86400
@@ -97,15 +90,14 @@ KNOWN_ADDRESSES_KEPT = 32
 
 
 def _keys(username: str) -> tuple[str, str, str]:
-    """The guard's keys of an account name: its failures, its lock, its known addresses."""
+    """An account name's failures, lock and known addresses."""
     account = unicodedata.normalize("NFKC", username).casefold()
     return f"login:failures:{account}", f"login:locked:{account}", f"login:known:{account}"
 
 
 def guard_forget(username: str) -> None:
-    """Delete what the guard keeps of this account name (a deleted account's): its failures
-    (with the window's opening time the in-process cache keeps beside them), its lock and the
-    addresses it signed in from."""
+    """Delete what the guard keeps of a deleted account's name (with the window's opening time
+    the in-process cache keeps beside its failures)."""
     failures, locked, known = _keys(username)
     cache.delete_many([failures, f"{failures}:opened", locked, known])
 

@@ -13,8 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.identity import display_name_clean, skeleton_key, username_normalise
 
-#: The name every deleted account goes by (games.accounts.deletion), stored as its display name;
-#: shown translated.
+#: Every deleted account's display name (games.accounts.deletion), shown translated.
 DELETED_NAME = gettext_noop("Deleted player")
 
 #: Why a username may not be taken: the same name in another case or width, or a lookalike.
@@ -29,8 +28,8 @@ class PlayerManager(UserManager["Player"]):
         return self.alias(lowered=Lower("username")).get(lowered=Lower(Value(name)))
 
     def name_conflict(self, username: str, *, exclude_pk: int | None = None) -> NameConflict | None:
-        """Whether ``username`` is taken (in any case) or looks like a taken name: one query,
-        on the two indexes (``LOWER(username)`` and the skeleton)."""
+        """Whether ``username`` is taken (in any case) or looks like a taken name: one query on
+        the two indexes."""
         name = username_normalise(username)
         same = Q(lowered=Lower(Value(name)))
         found = self.alias(lowered=Lower("username")).filter(
@@ -49,9 +48,8 @@ class PlayerManager(UserManager["Player"]):
     def display_name_impersonates(
         self, display_name: str, *, username: str, exclude_pk: int | None = None
     ) -> bool:
-        """Whether ``display_name`` looks like (TR39 skeleton) another account's username, or
-        the name deleted accounts go by: it would show as that account on every seat,
-        leaderboard row and page. An account may always show its own username."""
+        """Whether ``display_name`` looks like (TR39 skeleton) another account's username or the
+        deleted accounts' name, as which it would show everywhere. Its own username is fine."""
         name = display_name_clean(display_name)
         # Skeletons fold case after mapping (TR39 maps ``m`` to ``rn``, not ``M``): both forms.
         keys = {skeleton_key(name), skeleton_key(name.casefold())}
@@ -125,8 +123,6 @@ class Player(AbstractUser):
             )
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        """``Model.save``'s arguments, and ``keep_token``: the digest of a token a new password
-        leaves alone."""
         self.username = username_normalise(self.username)
         self.username_skeleton = skeleton_key(self.username)
         self.display_name = display_name_clean(self.display_name)
@@ -135,7 +131,7 @@ class Player(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
-        # The password's own change (POST accounts/password/) keeps the token it was made with.
+        # The digest of the token a new password leaves alone: POST accounts/password/'s own.
         keep_token: str | None = kwargs.pop("keep_token", None)
         with transaction.atomic():  # the new password and the revocation: both or neither
             super().save(*args, **kwargs)
@@ -203,9 +199,8 @@ class RatingChange(models.Model):
 
 
 class IdempotencyKey(models.Model):
-    """A client's ``Idempotency-Key`` on a request that creates, and the answer it was given:
-    a retry with the key gets that answer again (config.web.idempotency). Kept until ``expires_at``;
-    the beat task ``players.tasks.purge_idempotency_keys`` deletes the expired."""
+    """A client's ``Idempotency-Key`` on a request that creates, and its answer, given again to a
+    retry with the key (config.web.idempotency) until ``expires_at``; beat purges the expired."""
 
     #: Whose key: ``player:<id>``, or ``anonymous`` (registering).
     scope = models.CharField(max_length=40)
@@ -228,9 +223,8 @@ class IdempotencyKey(models.Model):
 
 
 class AccountSession(models.Model):
-    """The account a browser session (the admin's, the browsable API's) is signed in as, written
-    as it signs in (players.sessions): ending an account's sessions is one indexed delete, where
-    it was a decoding of every session in the database. Goes with its session (CASCADE)."""
+    """The account a browser session is signed in as (players.sessions): ending an account's
+    sessions is one indexed delete, not a decoding of every session."""
 
     session = models.OneToOneField(
         "sessions.Session", on_delete=models.CASCADE, primary_key=True, related_name="account"
@@ -243,7 +237,6 @@ class AccountSession(models.Model):
 
 class UsernameHold(models.Model):
     """A deleted account's former username, refused to new accounts until ``held_until``
-    (``DELETED_NAME_HOLD_DAYS`` after the deletion), in any case and as a lookalike
     (players.name_holds). Kept as two keyed hashes, never the name: the deletion forgets the
     name, and the hold only has to recognise it when it is typed again."""
 
@@ -265,12 +258,9 @@ class ExportStatus(models.TextChoices):
 
 
 class AccountExport(models.Model):
-    """An account's data as one JSON document (``games.accounts.export_files``), which the
-    workers write a batch of games at a time into ``AccountExportPart`` rows, and the account
-    downloads. One per account: a new request replaces a finished one. The beat task
-    ``players.tasks.sweep_account_exports`` (``games.accounts.tasks``) deletes it
-    ``EXPORT_KEEP_HOURS`` after it was ready (or asked for, if it never was) and starts again a
-    batch that stalled."""
+    """An account's data as one JSON document, which the workers write a batch of games at a time
+    into ``AccountExportPart`` rows (``games.accounts.export_files``). One per account: a new
+    request replaces a finished one."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="data_export")
     status = models.CharField(max_length=8, choices=ExportStatus.choices, default="pending")

@@ -1,8 +1,6 @@
-"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS`` (30): until then no new
-account takes it, in any case, width or lookalike letters, so nobody passes for the player the
-others knew by that name the day after the account went. The hold keeps keyed hashes of the name
-(``players.identity.hold_digests``), not the name; the hourly beat task
-``players.tasks.purge_username_holds`` deletes the holds past their time.
+"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS``: until then no new account
+takes it, in any case, width or lookalike letters, so nobody passes for the player the others
+knew by that name. The hold keeps keyed hashes of the name, not the name.
 """
 
 from __future__ import annotations
@@ -32,8 +30,7 @@ def username_hold(*, username: str) -> UsernameHold | None:
 
 
 def username_held(username: str) -> bool:
-    """Whether a hold still stands on this name or one that looks like it: one query, on the
-    two indexed digests."""
+    """Whether a hold still stands on this name or one that looks like it."""
     name, skeleton = hold_digests(username)
     holds = UsernameHold.objects.filter(Q(name_digest=name) | Q(skeleton_digest=skeleton))
     return holds.filter(held_until__gt=timezone.now()).exists()

@@ -86,12 +86,11 @@ def password_change(
     request: HttpRequest | None,
     keep_token: AuthToken | None,
 ) -> int:
-    """The account changes its own password, given the current one (``password_confirm``; the
-    new one checked by the validators): every API token but ``keep_token`` (the one the request
-    was made with) and every browser session end. How many tokens ended. The account's row is
-    held first, so that of two changes at once the second checks its current password against
-    the first's new one (and is refused), and a sign-in meanwhile either comes first (its token
-    ends here) or finds the new password."""
+    """The account's own change, given its current password: every API token but ``keep_token``
+    (the request's) and every browser session end; how many tokens ended. The account's row is
+    held first: of two changes at once the second checks its current password against the
+    first's new one (and is refused), and a sign-in meanwhile comes first (its token ends here)
+    or finds the new password."""
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
     password_confirm(
         player=player, password=current_password, request=request, field="current_password"
@@ -109,14 +108,10 @@ def password_change(
 def player_update(
     *, player: Player, display_name: str | None = None, language: str | None = None
 ) -> Player:
-    """The account changes how it is shown (``display_name``: blank shows its username) and the
-    language its clients speak to it in (``language``: a code of ``settings.LANGUAGES``, blank
-    for the browser's); None leaves a field as it is. The display name is checked as at
-    registration, against the usernames committed when it runs: one that looks like another
-    account's, or like the deleted accounts' name, is refused (``display_name_taken``). The
-    account's row is held first, as every write of the account holds it (``player_hold``:
-    refused if it was banned or deleted meanwhile, so a deletion's placeholder name is never
-    written over)."""
+    """The account's display name (blank shows its username) and language (blank: the
+    browser's); None leaves a field as it is. The name is checked as at registration. The row is
+    held first (``player_hold``: refused if the account was banned or deleted meanwhile, so a
+    deletion's placeholder name is never written over)."""
     if language and language not in dict(settings.LANGUAGES):
         raise Refusal.UNKNOWN_LANGUAGE.error()
     player_hold(player=player)
@@ -136,14 +131,11 @@ def player_update(
 def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> None:
     """Hold the account's row until the transaction ends, for a write that puts the account
     somewhere (a game it makes or joins, a rematch, a tournament entry), and refuse it if the
-    account was banned or deleted meanwhile: as its token would now be refused, unless another
-    ``refusal`` says why (the account is not the one asking). Its cut-off
-    (``games.moderation.actions.player_cut_off``) holds the same row while it lists the account's
-    games
-    and entries: one of the two waits for the other, so the cut-off never misses a seat taken
-    while it ran. Taken before any game's or tournament's row, as a cut-off takes them, and FOR
-    NO KEY UPDATE, as every lock on an account's row (see
-    ``games.moderation.actions.player_ban``)."""
+    account was banned or deleted meanwhile (as its token would now be; ``refusal`` when the
+    account is not the one asking). Its cut-off (``games.moderation.actions.player_cut_off``)
+    holds the same row while it lists the account's games and entries, so it never misses a
+    seat taken while it ran. Taken before any game's or tournament's row, as a cut-off takes
+    them, and FOR NO KEY UPDATE, as every lock on an account's row (see ``player_ban``)."""
     rows = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
     if not rows.filter(is_active=True).exists():
         raise refusal.error()
@@ -164,24 +156,18 @@ def token_create(
         locked = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
         if locked.values_list("password", "is_active").first() != (player.password, True):
             raise Refusal.INVALID_CREDENTIALS.error()
-        _tokens_expired_delete(player=player)
+        tokens = AuthToken.objects.filter(user=player)
+        expired, _by_model = tokens.filter(expiry__lt=timezone.now()).delete()
+        for _token in range(expired):  # knox's signal: one per expired token deleted
+            token_expired.send(
+                sender=AuthToken, username=player.get_username(), source="other_token"
+            )
         instance, raw = AuthToken.objects.create(user=player)
-        _tokens_over_cap_delete(player=player)
+        # The oldest past TOKENS_PER_ACCOUNT: a client that signs in at every start cannot pile
+        # up tokens (each one a row every request of the account may read).
+        stale = tokens.order_by("-created", "-pk")[int(settings.TOKENS_PER_ACCOUNT) :]
+        AuthToken.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
     return instance, raw
-
-
-def _tokens_over_cap_delete(*, player: Player) -> None:
-    """The account's oldest tokens past ``TOKENS_PER_ACCOUNT``: a client that signs in at every
-    start cannot pile up tokens (each one a row every request of the account may read)."""
-    keep = int(settings.TOKENS_PER_ACCOUNT)
-    stale = AuthToken.objects.filter(user=player).order_by("-created", "-pk")[keep:]
-    AuthToken.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
-
-
-def _tokens_expired_delete(*, player: Player) -> None:
-    deleted, _by_model = AuthToken.objects.filter(user=player, expiry__lt=timezone.now()).delete()
-    for _token in range(deleted):  # knox's signal: one per expired token deleted
-        token_expired.send(sender=AuthToken, username=player.get_username(), source="other_token")
 
 
 def token_revoke(*, token: AuthToken) -> None:

@@ -1,15 +1,10 @@
 """Browser sessions (the admin's, the browsable API's), indexed by the account signed in.
 
-Django keeps which account a session is signed in as inside its signed, encoded data: finding an
-account's sessions meant decoding every live session in the database, on every ban and
-deletion. Here each sign-in writes one row, ``AccountSession`` (session key -> account), from
-Django's ``user_logged_in`` signal, so ending an account's sessions is one indexed delete
-(:func:`sessions_end`). The row goes with its session (CASCADE: signing out, ``clearsessions``).
-
-A session keeps its row when its key changes while signed in: Django's
-``update_session_auth_hash`` (the admin's own password change) gives the session a new key
-without signing in again, so this store's ``cycle_key`` moves the row to the new key
-(``SESSION_ENGINE = "players.sessions"``: Django's database store otherwise).
+Django keeps a session's account inside its encoded data: finding an account's sessions meant
+decoding every live session, on every ban and deletion. Here each sign-in (``user_logged_in``)
+writes an ``AccountSession`` row, so ending an account's sessions is one indexed delete. The row
+goes with its session (CASCADE), and follows it to a new key: ``update_session_auth_hash`` (the
+admin's own password change) cycles the key without signing in again (``SESSION_ENGINE``).
 """
 
 from __future__ import annotations
@@ -26,8 +21,6 @@ from players.models import AccountSession, Player
 
 
 class SessionStore(db.SessionStore):
-    """Django's database sessions; a signed-in session's index row follows it to a new key."""
-
     def cycle_key(self) -> None:
         old = self.session_key
         owner_id = None
@@ -50,8 +43,7 @@ def _index(session_key: str, player_id: int) -> None:
 
 @receiver(user_logged_in, dispatch_uid="players.sessions.index_sign_in")
 def index_sign_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-    """A session signed in (Django's ``login``: the admin, ``/api-auth/``): its row. ``login``
-    has just given the session its new key and saved it."""
+    """A session signed in: its row (``login`` has just given the session its new key)."""
     session = getattr(request, "session", None)
     key = getattr(session, "session_key", None) if session is not None else None
     if key and isinstance(user, Player):

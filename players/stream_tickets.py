@@ -1,14 +1,10 @@
 """Stream tickets: how a browser opens the account stream without putting its token in a URL.
 
 ``EventSource`` cannot set headers, and a URL ends up in access logs, proxies and browser
-history: a 30-day token there is a 30-day key for anyone who reads them. A ticket is what goes
-there instead: made by ``POST stream/tickets/`` (a request that carries the token in its header),
-good for ``STREAM_TICKET_SECONDS`` (60) and for one stream only. The cache keeps only the ticket's
-hash, so a cache dump lends no stream either.
-
-Redeeming is "read, then delete, and only the delete that removed it wins": both the Redis and the
-in-process caches say whether a delete removed the key, so two streams racing with one ticket
-cannot both open.
+history. A ticket goes there instead: made by ``POST stream/tickets/`` (with the token in its
+header), good for ``STREAM_TICKET_SECONDS`` and one stream. The cache keeps only its hash.
+Redeeming reads, then deletes, and only the delete that removed the key wins: two streams racing
+with one ticket cannot both open.
 """
 
 from __future__ import annotations

@@ -1,16 +1,13 @@
-"""An account's API tokens as it sees them (``GET accounts/tokens/``) and revokes them one by one
-(``DELETE accounts/tokens/{id}/``).
+"""An account's API tokens as it lists them (``GET accounts/tokens/``) and revokes them one by one.
 
-A token is stored by knox as the SHA-512 digest of its secret (the row's key) and the secret's
-first characters (``token_key``, what a request's token is looked up by): neither is shown. A
-token's public id is the start of the SHA-256 of its digest (:func:`token_id`): it names the
-token and tells nothing of its secret, and it needs no column of knox's table.
+knox stores a token as the SHA-512 digest of its secret and the secret's first characters:
+neither is shown. A token's public id is the start of the SHA-256 of its digest
+(:func:`token_id`): it tells nothing of the secret and needs no column of knox's table.
 
-When a token was last used is noted in the cache (Redis), not in the database: an authenticated
-request would otherwise write its token's row. The note goes with the request's throttle count,
-in its one round trip (``config.web.throttling.carry``); each process notes a token at most once a
-minute (:data:`USE_NOTED_EVERY`), so the time is to the minute. A note lasts as long as its
-token, and is "unknown" (``null``) for a token not used since the cache lost it.
+When a token was last used is noted in the cache, not the database (an authenticated request
+would otherwise write its token's row), with the request's throttle count in its one round trip
+(``config.web.throttling.carry``), at most once a minute per process. A note lasts as long as its
+token, and is ``null`` for a token not used since the cache lost it.
 """
 
 from __future__ import annotations
@@ -102,8 +99,7 @@ def tokens_list(*, player: Player, current: AuthToken | None) -> list[TokenRow]:
 
 @transaction.atomic
 def token_revoke_by_id(*, player: Player, public_id: str) -> None:
-    """Revoke the account's token of this id (404 ``not_found`` for any other id: another
-    account's token is not found either)."""
+    """Revoke the account's token of this id (another account's is not found either)."""
     for token in _live(player):
         if token_id(token) == public_id:
             token.delete()  # its note of use expires with the time the token had left

@@ -15,9 +15,9 @@ and its snapshot. So:
 
 What they rely on is private to Django: the compiler's ``select`` and ``klass_info``,
 ``get_related_populators``, ``Model._state``, a queryset's ``_result_cache``, an instance's
-``_prefetched_objects_cache``. ``CHECKED_WITH`` is the Django
-release they were checked against; ``tests/reliability/test_orm_shortcuts.py`` fails on any other
-(check them, then raise it) and proves each shortcut gives what its plain path gives.
+``_prefetched_objects_cache``. ``tests/reliability/test_orm_shortcuts.py`` fails on any Django
+release but ``CHECKED_WITH`` (check them, then raise it) and proves each shortcut gives what its
+plain path gives.
 """
 
 from __future__ import annotations
@@ -56,9 +56,8 @@ class _Compiled:
 
 
 class PreparedSelect(Generic[M]):
-    """``build(value)``: the queryset for one value of ``field`` (its only parameter), e.g.
-    ``lambda key: AuthToken.objects.select_related("user").filter(token_key=key)``. ``sample``: a
-    valid value, to compile it with. Calling it gives the queryset's rows as model instances."""
+    """``build(value)``: the queryset for one value of ``field`` (its only parameter); ``sample``:
+    a valid value, to compile it with. Calling it gives the queryset's rows as model instances."""
 
     def __init__(
         self, build: Callable[[Any], QuerySet[M]], field: Field[Any, Any], sample: Any
@@ -159,10 +158,8 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
 
 
 def rows_insert(model: type[M], names: Sequence[str], rows: Sequence[M]) -> None:
-    """Insert ``rows`` in one statement, writing the columns ``names`` (the database gives the
-    key): ``model.objects.bulk_create(rows)`` without building it anew, and without reading the
-    keys back. The rows are then stored (``_state.adding`` False), as ``bulk_create`` leaves
-    them."""
+    """``bulk_create(rows)`` of the columns ``names``, not built anew nor reading the keys back;
+    the rows are then stored (``_state.adding`` False), as ``bulk_create`` leaves them."""
     if not rows:
         return
     if not shortcuts_on():
@@ -203,8 +200,7 @@ def fields_update(instance: Model, names: Sequence[str]) -> None:
 
 def prefetched(instance: Model, name: str, objects: list[Any]) -> None:
     """Make ``objects`` (read with ``instance``, in the manager's order) what
-    ``instance.<name>.all()`` gives, as ``prefetch_related`` would have, so that reading them again
-    costs no query. The plain path prefetches them with a query."""
+    ``instance.<name>.all()`` gives, as ``prefetch_related`` would, without its query."""
     if not shortcuts_on():
         cache_ = getattr(instance, "_prefetched_objects_cache", {})
         cache_.pop(name, None)

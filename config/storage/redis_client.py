@@ -1,11 +1,8 @@
 """The process's one Redis client, and a batch that sends several steps' commands in one round trip.
 
-Publishing a move's notes and setting its timer both follow the commit
-(``games.followups.advance``);
-each is a command or two, and the round trip, not Redis, is what they cost. A batch gathers them
-and sends one pipeline. It is not a transaction: each command runs or fails on its own, and a
-failure is logged, never raised (a missed note or timer has its fallback: streams re-read the
-log, the sweep fires a lost timer).
+A move's notes and timer follow its commit (``games.followups.advance``): a command or two each,
+whose cost is the round trip. A batch sends them in one pipeline, not a transaction: a failure
+is logged, never raised (streams re-read the log, the sweep fires a lost timer).
 """
 
 from __future__ import annotations

@@ -7,6 +7,9 @@ autodiscovery imports the admins in that order."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import asdict
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -35,42 +38,26 @@ class PlayerAdmin(player_admin.PlayerAdmin):
 
     @admin.action(description=_("Ban the selected players"), permissions=["change"])
     def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
-        if self._out_of_reach(request, queryset):
-            return None
-        me = request_player(request)
-        if queryset.filter(pk=me.pk).exists():
-            self.message_user(request, gettext("You cannot ban yourself."), messages.ERROR)
-            return None
-
-        def act(reason: str) -> None:
-            for player in queryset:
-                done = moderation.player_ban(player_id=player.pk)
-                log(
-                    request,
-                    player,
-                    gettext(
-                        "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
-                        "%(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
-                        "withdrawn: %(entries)d, games "
-                        "resigned: %(resigned)d, open games left: %(left)d, open games "
-                        "cancelled: %(cancelled)d)"
-                    )
-                    % {"reason": reason, **_counts(done)},
-                )
-            self.message_user(request, gettext("Banned: %(n)d.") % {"n": len(queryset)})
-
-        return with_reason(
-            self,
+        return self._cut_off(
             request,
             queryset,
             action="ban",
+            cut=moderation.player_ban,
+            yourself=gettext("You cannot ban yourself."),
+            logged=gettext(
+                "Banned: %(reason)s (tokens revoked: %(tokens)d, sessions ended: "
+                "%(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                "withdrawn: %(entries)d, games "
+                "resigned: %(resigned)d, open games left: %(left)d, open games "
+                "cancelled: %(cancelled)d)"
+            ),
+            done=gettext("Banned: %(n)d."),
             question=gettext(
                 "Ban these players? They can no longer sign in; their tokens and sessions end, "
                 "their games in play are resigned, the open games they are in are left or "
                 "cancelled and their entries in tournaments not yet started are withdrawn."
             ),
             submit=gettext("Ban"),
-            act=act,
         )
 
     @admin.action(description=_("Unban the selected players"), permissions=["change"])
@@ -98,40 +85,21 @@ class PlayerAdmin(player_admin.PlayerAdmin):
     def delete_account(
         self, request: HttpRequest, queryset: QuerySet[Player]
     ) -> TemplateResponse | None:
-        """The account's own deletion (games.accounts.deletion), done by an admin: anonymised, not
-        erased, so its games and their logs stay."""
-        if self._out_of_reach(request, queryset):
-            return None
-        me = request_player(request)
-        if queryset.filter(pk=me.pk).exists():
-            self.message_user(
-                request, gettext("You cannot delete your own account."), messages.ERROR
-            )
-            return None
-
-        def act(reason: str) -> None:
-            for player in queryset:
-                done = deletion.account_delete(player_id=player.pk)
-                player.refresh_from_db()  # the log names the account by its new name
-                log(
-                    request,
-                    player,
-                    gettext(
-                        "Account deleted: %(reason)s (tokens revoked: %(tokens)d, sessions "
-                        "ended: %(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
-                        "withdrawn: %(entries)d, games "
-                        "resigned: %(resigned)d, open games left: %(left)d, open games "
-                        "cancelled: %(cancelled)d)"
-                    )
-                    % {"reason": reason, **_counts(done)},
-                )
-            self.message_user(request, gettext("Accounts deleted: %(n)d.") % {"n": len(queryset)})
-
-        return with_reason(
-            self,
+        """The account's own deletion, done by an admin: anonymised, not erased."""
+        return self._cut_off(
             request,
             queryset,
             action="delete_account",
+            cut=deletion.account_delete,
+            yourself=gettext("You cannot delete your own account."),
+            logged=gettext(
+                "Account deleted: %(reason)s (tokens revoked: %(tokens)d, sessions "
+                "ended: %(sessions)d, seeks withdrawn: %(seeks)d, tournament entries "
+                "withdrawn: %(entries)d, games "
+                "resigned: %(resigned)d, open games left: %(left)d, open games "
+                "cancelled: %(cancelled)d)"
+            ),
+            done=gettext("Accounts deleted: %(n)d."),
             question=gettext(
                 "Delete these accounts? Each is anonymised: its name is replaced, its email "
                 "cleared and its password made unusable; its tokens and sessions end, its games "
@@ -139,7 +107,38 @@ class PlayerAdmin(player_admin.PlayerAdmin):
                 "This cannot be undone."
             ),
             submit=gettext("Delete the accounts"),
-            act=act,
+        )
+
+    def _cut_off(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Player],
+        *,
+        action: str,
+        cut: Callable[..., moderation.CutOff],
+        yourself: str,
+        logged: str,
+        done: str,
+        question: str,
+        submit: str,
+    ) -> TemplateResponse | None:
+        """A ban or a deletion (both cut the account off), each account logged with its counts."""
+        if self._out_of_reach(request, queryset):
+            return None
+        if queryset.filter(pk=request_player(request).pk).exists():
+            self.message_user(request, yourself, messages.ERROR)
+            return None
+
+        def act(reason: str) -> None:
+            for player in queryset:
+                cut_off = cut(player_id=player.pk)
+                player.refresh_from_db()  # the log names a deleted account by its new name
+                counts = {**asdict(cut_off), **asdict(cut_off.games)}  # the games' counts too
+                log(request, player, logged % {"reason": reason, **counts})
+            self.message_user(request, done % {"n": len(queryset)})
+
+        return with_reason(
+            self, request, queryset, action=action, question=question, submit=submit, act=act
         )
 
 
@@ -160,12 +159,7 @@ class GameAdmin(game_admin.GameAdmin):
                 return gettext(
                     "Rating changes voided: %(reason)s (changes voided: %(changes)d, later "
                     "changes recomputed: %(recomputed)d, ratings moved: %(players)d)"
-                ) % {
-                    "reason": reason,
-                    "changes": done.changes,
-                    "recomputed": done.recomputed,
-                    "players": done.players,
-                }
+                ) % {"reason": reason, **asdict(done)}
 
             each_logged(self, request, queryset, one, name=game_label)
 
@@ -181,15 +175,3 @@ class GameAdmin(game_admin.GameAdmin):
             submit=gettext("Void"),
             act=act,
         )
-
-
-def _counts(done: moderation.CutOff) -> dict[str, int]:
-    return {
-        "tokens": done.tokens,
-        "sessions": done.sessions,
-        "seeks": done.seeks,
-        "entries": done.entries,
-        "resigned": done.games.resigned,
-        "left": done.games.left,
-        "cancelled": done.games.cancelled,
-    }

@@ -1,23 +1,17 @@
 """An account's deletion: ``DELETE accounts/me/`` (with the password) and the admin's action.
 
 The account is anonymised, not deleted: its games keep their seats and their logs (append-only,
-each event's actor a foreign key to it), so every game it played still replays to its snapshot,
-and its rating changes stay with the games that made them. What names it goes: the username
-becomes ``deleted-<id>``, the display name the fixed placeholder (``DELETED_NAME``, shown
-translated), email and names are cleared, the password made unusable, the account inactive (off
-the leaderboards and profiles), and it is cut off as a ban cuts off (games.moderation.actions):
-tokens and
-sessions gone, games in play resigned through the one move path, open games left, entries in
-tournaments not yet started withdrawn and those in running ones forfeited. The admin's log keeps
-its entries about the account, their object named anew.
+each event's actor a foreign key to it), so every game it played still replays, and its rating
+changes stay with the games that made them. What names it goes: the username becomes
+``deleted-<id>``, the display name ``DELETED_NAME`` (shown translated), email and names are
+cleared, the password made unusable, the account inactive, and it is cut off as a ban cuts off
+(games.moderation.actions). The admin's log keeps its entries about the account, named anew.
 
 What it typed into its games goes too: the client seeds of its seats (its own and the hot seats
-of the games it created) and the names of those hot seats, blanked on the seats once the
-deletion has committed (``seats_typed_blank``; a nameless hot seat shows as "Hot-seat player").
-The game's log, append-only, keeps what it recorded. And what its name left elsewhere: the
-sign-in guard's keys (its failures, lock and known addresses) are deleted, and the name itself is
-held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds), so nobody registers it the day after.
-No new name may start like the placeholder (``username_reserved``).
+of the games it created) and those hot seats' names, blanked once the deletion has committed
+(``seats_typed_blank``); the append-only log keeps what it recorded. The sign-in guard's keys
+go, and the name is held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds), so nobody
+registers it the day after.
 """
 
 from __future__ import annotations
@@ -65,8 +59,8 @@ def _placeholder_username(player: Player) -> str:
 
 
 def _admin_log_renamed(player: Player, old_username: str) -> None:
-    """The admin's log names each object as it was called when logged: its entries about the
-    account (and about its tokens, named after their owner) get the new name."""
+    """The admin's log names each object as it was when logged: the account's entries (and its
+    tokens', named after their owner) get the new name."""
     entries = LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Player), object_id=str(player.pk)
     )
@@ -80,23 +74,12 @@ def _admin_log_renamed(player: Player, old_username: str) -> None:
         entry.save(update_fields=["object_repr"])
 
 
-def _typed_in_games(player: Player) -> list[int]:
-    """The seats holding what the account typed: its own, and the hot seats of the games it
-    created (their names are its words for its guests)."""
-    seats = Seat.objects.filter(
-        Q(player=player) | Q(game__created_by=player, occupant=Occupant.HOTSEAT)
-    )
-    return list(seats.values_list("pk", flat=True))
-
-
 def seats_typed_blank(*, player_id: int, seat_ids: list[int]) -> int:
-    """Blank the client seeds of these seats (listed by ``_typed_in_games`` before the cut-off)
-    and the hot seats' names; how many seats changed. Run once the deletion has committed, one
-    game at a time, each game's row and seats locked first as every write on a game locks them:
-    inside the deletion, which holds the account's row, it would wait for a game's row while a
-    rematch of that game, holding it, waits for the account's (a deadlock). A seat of an open
-    game the account gave back is blanked unless someone took it meanwhile (the joiner's own
-    seed is then the seat's)."""
+    """Blank the client seeds of these seats and the hot seats' names; how many seats changed.
+    Run once the deletion has committed, a game at a time under its row's lock: inside the
+    deletion, which holds the account's row, it would wait for a game's row while a rematch of
+    that game, holding it, waits for the account's (a deadlock). A seat of an open game the
+    account gave back is left alone if someone took it meanwhile (its seed is the joiner's)."""
     wanted = set(seat_ids)
     games = Seat.objects.filter(pk__in=wanted).values_list("game_id", flat=True).distinct()
     changed = 0
@@ -129,8 +112,11 @@ def account_delete(*, player_id: int) -> CutOff:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     old_username = player.username
     deleted_before = player.deleted_at is not None
-    # Listed before the cut-off, which gives back the seats of the open games it joined.
-    typed = _typed_in_games(player)
+    # The seats holding what it typed: its own, and the hot seats of the games it created (their
+    # names are its words for its guests). Listed before the cut-off, which gives back the seats
+    # of the open games it joined.
+    mine = Q(player=player) | Q(game__created_by=player, occupant=Occupant.HOTSEAT)
+    typed = list(Seat.objects.filter(mine).values_list("pk", flat=True))
     player.username = _placeholder_username(player)
     player.display_name = DELETED_NAME
     player.email = player.first_name = player.last_name = ""
@@ -168,7 +154,7 @@ def account_delete(*, player_id: int) -> CutOff:
 def account_delete_own(
     *, player: Player, password: str, request: HttpRequest | None = None
 ) -> CutOff:
-    """The account deletes itself: only with its password (else nothing changes), checked as a
-    sign-in is (``players.services.password_confirm``: a wrong one counts on the guard)."""
+    """The account deletes itself, given its password (checked as a sign-in is: a wrong one counts
+    on the guard)."""
     password_confirm(player=player, password=password, request=request)
     return account_delete(player_id=player.pk)

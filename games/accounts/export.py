@@ -1,21 +1,18 @@
-"""An account's export: everything the server keeps of it, as one JSON document: the account,
-every game it sat in or created with each game's whole event log, every rating change, every
-tournament entry (its schema: ``ExportSerializer``).
-
-The document is written in pieces (``export_files`` stores them, a step each): its head,
-then the games a batch at a time (their events in one query per batch), then its tail; the pieces
-joined in order are the document.
+"""An account's export: everything the server keeps of it, as one JSON document (its schema:
+``ExportSerializer``), whose serializers also write it. It is written in pieces, a step each
+(``export_files``): its head, then the games a batch at a time, then its tail.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
 from itertools import groupby
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import QuerySet
 from rest_framework import serializers
 
 from games.followups import live
@@ -24,7 +21,7 @@ from games.presenters.common import iso_datetime
 from players.models import Player
 
 
-class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
+class ExportAccountSerializer(serializers.Serializer[Player]):
     id = serializers.IntegerField()
     username = serializers.CharField()
     display_name = serializers.CharField(allow_blank=True)
@@ -36,9 +33,11 @@ class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
 
 class ExportSeatSerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField()
-    kind = serializers.CharField(help_text="player, hotseat or computer")
-    name = serializers.CharField(allow_blank=True)
-    username = serializers.CharField(allow_null=True, help_text="The account at a player seat")
+    kind = serializers.CharField(source="occupant", help_text="player, hotseat or computer")
+    name = serializers.CharField(source="display_name", allow_blank=True)
+    username = serializers.CharField(
+        source="player.username", allow_null=True, help_text="The account at a player seat"
+    )
     place = serializers.IntegerField(allow_null=True)
     final_total = serializers.IntegerField(allow_null=True)
 
@@ -53,23 +52,30 @@ class ExportEventSerializer(serializers.Serializer[dict[str, Any]]):
     created_at = serializers.DateTimeField()
 
 
-class ExportGameSerializer(serializers.Serializer[dict[str, Any]]):
+# A game read from its row; its log is read apart, for a batch of games at once (a comment: a
+# docstring would describe the subclass in the schema).
+class ExportGameFieldsSerializer(serializers.Serializer[Game | QuerySet[Game]]):
     id = serializers.UUIDField()
     kind = serializers.CharField()
     status = serializers.CharField()
     options = serializers.DictField()
     rated = serializers.BooleanField()
-    created_by = serializers.CharField(help_text="The creator's username")
+    created_by = serializers.CharField(
+        source="created_by.username", help_text="The creator's username"
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
     seats = ExportSeatSerializer(many=True)
+
+
+class ExportGameSerializer(ExportGameFieldsSerializer):
     events = ExportEventSerializer(many=True, help_text="The game's whole log, in order")
 
 
 class ExportRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):
-    game = serializers.UUIDField()
+    game = serializers.UUIDField(source="game_id")
     kind = serializers.CharField()
     rating_before = serializers.FloatField()
     rating_after = serializers.FloatField()
@@ -78,10 +84,10 @@ class ExportRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class ExportEntrySerializer(serializers.Serializer[dict[str, Any]]):
-    tournament = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    name = serializers.CharField(source="tournament.name")
+    kind = serializers.CharField(source="tournament.kind")
+    status = serializers.CharField(source="tournament.status")
     registered_at = serializers.DateTimeField()
     withdrawn_at = serializers.DateTimeField(allow_null=True)
 
@@ -100,55 +106,6 @@ def dumps(value: Any) -> str:
     return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
 
 
-def _account(player: Player) -> dict[str, Any]:
-    return {
-        "id": player.pk,
-        "username": player.username,
-        "display_name": player.display_name,
-        "language": player.language,
-        "email": player.email,
-        "date_joined": iso_datetime(player.date_joined),
-        "last_login": iso_datetime(player.last_login),
-    }
-
-
-def _game(game: Game, events: list[GameEvent]) -> dict[str, Any]:
-    return {
-        "id": str(game.pk),
-        "kind": game.kind,
-        "status": game.status,
-        "options": game.options,
-        "rated": game.rated,
-        "created_by": game.created_by.username,
-        "created_at": iso_datetime(game.created_at),
-        "started_at": iso_datetime(game.started_at),
-        "finished_at": iso_datetime(game.finished_at),
-        "version": game.version,
-        "seats": [
-            {
-                "index": seat.index,
-                "kind": seat.occupant,
-                "name": seat.display_name,
-                "username": seat.player.username if seat.player is not None else None,
-                "place": seat.place,
-                "final_total": seat.final_total,
-            }
-            for seat in game.seats.all()
-        ],
-        "events": [
-            live.event_wire(
-                event.seq,
-                event.type,
-                event.data,
-                event.actor.username if event.actor is not None else None,
-                event.automatic,
-                event.created_at,
-            )
-            for event in events
-        ],
-    }
-
-
 def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
     """The games of ``ids`` with their logs, oldest first: a few queries, however many."""
     games = (
@@ -161,46 +118,41 @@ def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
         GameEvent.objects.filter(game_id__in=ids).select_related("actor").order_by("game_id", "seq")
     )
     logs = {game_id: list(rows) for game_id, rows in groupby(events, key=lambda e: e.game_id)}
-    for game in games:
-        yield _game(game, logs.get(game.pk, []))
+    # One serializer for the batch: its fields are built once, not once per game.
+    for game, fields in zip(games, ExportGameFieldsSerializer(games, many=True).data, strict=True):
+        log = [
+            live.event_wire(
+                event.seq,
+                event.type,
+                event.data,
+                event.actor.username if event.actor is not None else None,
+                event.automatic,
+                event.created_at,
+            )
+            for event in logs.get(game.pk, [])
+        ]
+        yield {**fields, "events": log}
 
 
-def _rating_changes(player: Player) -> Iterator[dict[str, Any]]:
-    for change in player.rating_changes.order_by("created_at", "id").iterator(chunk_size=1000):
-        yield {
-            "game": str(change.game_id),
-            "kind": change.kind,
-            "rating_before": change.rating_before,
-            "rating_after": change.rating_after,
-            "deviation_after": change.deviation_after,
-            "created_at": iso_datetime(change.created_at),
-        }
-
-
-def _entries(player: Player) -> Iterator[dict[str, Any]]:
-    entries = player.tournament_entries.select_related("tournament").order_by("registered_at")
-    for entry in entries.iterator(chunk_size=1000):
-        yield {
-            "tournament": entry.tournament_id,
-            "name": entry.tournament.name,
-            "kind": entry.tournament.kind,
-            "status": entry.tournament.status,
-            "registered_at": iso_datetime(entry.registered_at),
-            "withdrawn_at": iso_datetime(entry.withdrawn_at),
-        }
-
-
-def _array(items: Iterable[dict[str, Any]]) -> str:
+def _array(serializer: type[serializers.Serializer[Any]], rows: QuerySet[Any]) -> str:
+    """The rows as a JSON array, read a thousand at a time."""
+    items = serializer(rows.iterator(chunk_size=1000), many=True).data
     return "[" + ",".join(dumps(item) for item in items) + "]"
 
 
 def document_head(player: Player, exported_at: datetime) -> str:
     """The document up to its games: ``{"exported_at": ..., "account": {...}, "games": [``."""
     head = '{"exported_at":' + dumps(iso_datetime(exported_at))
-    return head + ',"account":' + dumps(_account(player)) + ',"games":['
+    return head + ',"account":' + dumps(ExportAccountSerializer(player).data) + ',"games":['
 
 
 def document_tail(player: Player) -> str:
     """The document after its games: ``], "rating_changes": [...], ...}``."""
-    changes, entries = _array(_rating_changes(player)), _array(_entries(player))
+    changes = _array(
+        ExportRatingChangeSerializer, player.rating_changes.order_by("created_at", "id")
+    )
+    entries = _array(
+        ExportEntrySerializer,
+        player.tournament_entries.select_related("tournament").order_by("registered_at"),
+    )
     return '],"rating_changes":' + changes + ',"tournament_entries":' + entries + "}"

@@ -1,20 +1,16 @@
-"""An account's export as a file the workers write and the account downloads (``POST
-accounts/me/export/``, then ``GET accounts/me/export/`` and ``.../download/``).
+"""An account's export as a file the workers write and the account downloads.
 
-The document (``export``) is written by a Celery task, one step at a time, each step one
-short transaction that writes one part: the head, then ``EXPORT_BATCH`` games with their whole
-logs, then the rating changes and tournament entries. Each step queues the next after its commit,
-so a big account's export never holds a worker for long: the computer's moves and the timers'
-tasks queued meanwhile run between its steps. Each part is compressed on its own (a gzip member)
-and stored in the database (``AccountExportPart``), which every web process reads, whichever
-machine it runs on; the download sends the parts one query at a time, compressed as stored to a
-client that accepts gzip, and reads no game.
+The document (``export``) is written by a Celery task one step at a time, each step one short
+transaction that writes one part (the head, then ``EXPORT_BATCH`` games with their logs, then
+the rating changes and tournament entries) and queues the next after its commit: a big account's
+export never holds a worker for long. Each part is a gzip member stored in the database, which
+every web process reads; the download sends the parts as stored (or decompressed) and reads no
+game.
 
 A step carries the part it writes: one delivered twice, or after the export was replaced, writes
-nothing. A step whose queueing failed (the broker out of reach) or whose worker died is queued
-again by the sweep (``export_sweep``, a beat task every minute) once its export has not
-progressed for ``STALLED``; the sweep also deletes an export ``EXPORT_KEEP_HOURS`` after it was
-ready, or asked for when it never was.
+nothing. A step lost (broker out of reach, worker dead) is queued again by the sweep once its
+export has not progressed for ``STALLED``; the sweep also deletes an export
+``EXPORT_KEEP_HOURS`` after it was ready, or asked for when it never was.
 """
 
 from __future__ import annotations
@@ -41,9 +37,8 @@ from players.services import player_hold
 
 log = logging.getLogger(__name__)
 
-#: The task that writes a step (``games.accounts.tasks.account_export_step``, under the name it
-#: had in ``players.tasks``: steps queued before may be waiting), queued by name as the move path
-#: queues its own (``games.followups.jobs``).
+#: The task that writes a step (``games.accounts.tasks.account_export_step``), queued by name:
+#: its former name in ``players.tasks``, which steps queued before may carry.
 STEP_TASK = "players.tasks.account_export_step"
 #: An export that has not progressed for this long has a lost step: the sweep queues it again.
 STALLED = timedelta(minutes=2)
@@ -57,9 +52,8 @@ def _keep() -> timedelta:
 
 @transaction.atomic
 def account_export_request(*, player: Player) -> AccountExport:
-    """The account's export: the one being written if there is one, else a new one (replacing
-    one finished), its first step queued after the commit."""
-    # Under the account's row: two requests at once make one export.
+    """The export being written, else a new one (replacing one finished). Under the account's
+    row: two requests at once make one export."""
     player_hold(player=player)
     found = AccountExport.objects.filter(player=player).first()
     if found is not None and found.status == ExportStatus.PENDING:
@@ -75,8 +69,7 @@ def account_export_request(*, player: Player) -> AccountExport:
 
 
 def queue_step(export_id: int, part: int) -> None:
-    """Queue the step that writes ``part``; a broker out of reach is the sweep's to make up for
-    (the request that asked for the export has committed)."""
+    """Queue the step that writes ``part``; a broker out of reach is the sweep's to make up for."""
     try:
         current_app.signature(STEP_TASK, args=(export_id, part)).apply_async()
     except Exception:
@@ -89,8 +82,7 @@ def account_export_of(player: Player) -> AccountExport | None:
 
 @transaction.atomic
 def account_export_step(*, export_id: int, part: int) -> bool:
-    """Write part ``part`` of the export, if it is the part due (else nothing: a step delivered
-    twice, or an export replaced or finished). Whether it wrote."""
+    """Write part ``part`` of the export if it is the part due; whether it wrote."""
     # The export's row alone: the account's is never locked FOR UPDATE (a move of the account
     # would wait for it as it commits: docs/writes.md).
     found = (
@@ -120,8 +112,8 @@ def account_export_step(*, export_id: int, part: int) -> bool:
 
 
 def _next_piece(found: AccountExport) -> tuple[str, bool]:
-    """The next piece of the document, and whether it is the last (``found``'s progress is
-    moved on in memory: the caller saves it)."""
+    """The next piece of the document, and whether it is the last (the caller saves ``found``'s
+    progress)."""
     player = found.player
     if found.parts == 0:
         return export.document_head(player, found.requested_at), False
@@ -139,8 +131,7 @@ def _next_piece(found: AccountExport) -> tuple[str, bool]:
 
 
 def _next_games(player: Player, created_at: datetime | None, game_id: UUID | None) -> list[Any]:
-    """The ids of the next ``EXPORT_BATCH`` games of the account (sat in or created), after the
-    game (``created_at``, ``game_id``), oldest first."""
+    """The next ``EXPORT_BATCH`` games the account sat in or created, oldest first."""
     games = Game.objects.filter(Q(seats__player=player) | Q(created_by=player))
     if created_at is not None:
         games = games.filter(
@@ -151,7 +142,7 @@ def _next_games(player: Player, created_at: datetime | None, game_id: UUID | Non
 
 
 def account_export_failed(*, export_id: int) -> None:
-    """A step raised: the export is marked failed (a new request starts again)."""
+    """A step raised: a new request starts again."""
     AccountExport.objects.filter(pk=export_id, status=ExportStatus.PENDING).update(
         status=ExportStatus.FAILED, progressed_at=timezone.now()
     )
@@ -159,8 +150,6 @@ def account_export_failed(*, export_id: int) -> None:
 
 @dataclass(frozen=True)
 class Download:
-    """A ready export's document, sent as stored (gzip) or as JSON."""
-
     export: AccountExport
     gzipped: bool
 
@@ -169,7 +158,7 @@ class Download:
         return self.export.stored_size if self.gzipped else self.export.size
 
     def chunks(self) -> Iterator[bytes]:
-        """The parts in order, one query each, decompressed unless sent as stored."""
+        """The parts in order, one query each."""
         for index in range(self.export.parts):
             data = bytes(
                 AccountExportPart.objects.filter(export=self.export, index=index).values_list(
@@ -181,8 +170,7 @@ class Download:
 
 def _delete_locked(exports: QuerySet[AccountExport], *, skip_locked: bool = False) -> int:
     """Delete these exports once their rows are locked: a step writing one is waited for (or,
-    with ``skip_locked``, passed by), so that the part it writes is deleted with it, never left
-    pointing at nothing. How many."""
+    with ``skip_locked``, passed by), so its part is never left pointing at nothing."""
     with transaction.atomic():
         locked = exports.select_for_update(skip_locked=skip_locked).values_list("pk", flat=True)
         _rows, by_model = AccountExport.objects.filter(pk__in=list(locked)).delete()
@@ -195,8 +183,8 @@ def account_exports_delete(*, player: Player) -> int:
 
 
 def export_sweep(*, now: datetime | None = None) -> tuple[int, int]:
-    """Delete the exports past their time (but one a step is writing now: the next sweep's);
-    queue again the step of each that stalled. How many of each."""
+    """Delete the exports past their time (one a step is writing: the next sweep's); queue again
+    the step of each that stalled. How many of each."""
     now = now or timezone.now()
     deleted = _delete_locked(AccountExport.objects.filter(expires_at__lte=now), skip_locked=True)
     stalled = AccountExport.objects.filter(

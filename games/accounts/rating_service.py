@@ -34,33 +34,29 @@ def game_rate(*, game: Any) -> list[RatingChange]:
         for seat in game.seats.select_related("player").order_by("index")
         if seat.occupant != Occupant.HOTSEAT
     ]
-    places = [seat.place for seat in seats]
     kind = kind_for(game.kind)
     # Its players' rows locked in one order, the one rating_void locks a kind's in: two rating
     # writers never wait for each other crosswise.
     accounts = [seat.player_id for seat in seats if seat.player_id is not None]
-    list(
-        PlayerRating.objects.select_for_update()
-        .filter(player_id__in=accounts, kind=game.kind)
-        .order_by("pk")
-    )
-    stored: dict[int, PlayerRating] = {}  # by position in the table
+    locked = PlayerRating.objects.select_for_update().filter(player_id__in=accounts, kind=game.kind)
+    stored = {row.player_id: row for row in locked.order_by("pk")}
     before = []
-    for position, seat in enumerate(seats):
+    for seat in seats:
         if seat.player is not None:
-            row = (
-                PlayerRating.objects.select_for_update()
-                .filter(player=seat.player, kind=game.kind)
-                .first()
-            ) or PlayerRating.objects.create(player=seat.player, kind=game.kind)
-            stored[position] = row
+            if seat.player_id not in stored:
+                stored[seat.player_id] = PlayerRating.objects.create(
+                    player=seat.player, kind=game.kind
+                )
+            row = stored[seat.player_id]
             before.append(glicko.Rating(row.rating, row.deviation, row.volatility))
         else:
             before.append(glicko.Rating(kind.level_rating(seat.level), COMPUTER_DEVIATION))
-    after = glicko.update_table(before, places)
+    after = glicko.update_table(before, [seat.place for seat in seats])
     changes = []
-    for position, row in stored.items():
-        new = after[position]
+    for seat, new in zip(seats, after, strict=True):
+        if seat.player_id is None:
+            continue
+        row = stored[seat.player_id]
         changes.append(
             RatingChange(
                 game=game,

@@ -5,12 +5,10 @@ never been rated.
 Glicko-2 carries each player's deviation and volatility from game to game, and every later game
 reads its opponents' ratings as they were then: removing one game moves every later rating of its
 players, and through them their opponents'. So the kind's rated games are replayed in the order
-they were rated (the change rows' ids: a game is rated in its move's transaction, with its
-players' rating rows locked), from the ratings every account starts with, leaving the void ones
-out; a later change row whose figures moved is rewritten, and each account's rating becomes the
-replay's. The result is exactly a fresh computation of the kind without the voided game. The
-replay reads the kind's whole history: moderation is rare, and a few thousand games take well
-under a second.
+they were rated (the change rows' ids), from the starting ratings, leaving the void ones out; a
+later change row whose figures moved is rewritten, and each account's rating becomes the
+replay's: exactly a fresh computation without the voided game. It reads the kind's whole
+history: moderation is rare, and a few thousand games take well under a second.
 """
 
 from __future__ import annotations
@@ -103,13 +101,12 @@ def _replay(kind: str) -> tuple[dict[int, _Player], int]:
             found = rows.get(seat.player_id) if seat.player_id is not None else None
             if found is None:
                 continue
-            change = found
-            player = players[change.player_id]
+            player = players[found.player_id]
             player.rating, player.games = new, player.games + 1
             figures = (old.rating, new.rating, new.deviation)
-            if (change.rating_before, change.rating_after, change.deviation_after) != figures:
-                change.rating_before, change.rating_after, change.deviation_after = figures
-                rewritten.append(change)
+            if (found.rating_before, found.rating_after, found.deviation_after) != figures:
+                found.rating_before, found.rating_after, found.deviation_after = figures
+                rewritten.append(found)
     fields = ["rating_before", "rating_after", "deviation_after"]
     RatingChange.objects.bulk_update(rewritten, fields, batch_size=500)
     return players, len(rewritten)

@@ -29,60 +29,6 @@ from players.models import Player, RatingChange
 ANALYSED = 50
 
 
-def _record(player: Player, kind: str) -> dict[str, Any]:
-    seats = Seat.objects.filter(player=player, game__kind=kind, game__status=GameStatus.FINISHED)
-    totals = seats.annotate(seated=Count("game__seats")).aggregate(
-        games=Count("id"),
-        # A win: first place (shared or not) in a game of two seats or more.
-        wins=Count("id", filter=Q(place=1, seated__gte=2)),
-        average_score=Avg("final_total"),
-    )
-    latest = list(seats.select_related("game").order_by("-game__finished_at")[:ANALYSED])
-    by_game = seat_summaries_of([seat.game for seat in latest])
-    analysed = [by_game[seat.game_id][seat.index] for seat in latest if seat.game_id in by_game]
-    accuracies = [float(a["accuracy"]) for a in analysed if a["accuracy"] is not None]
-    return {
-        "kind": kind,
-        "games": totals["games"],
-        "wins": totals["wins"],
-        "average_score": _rounded(totals["average_score"]),
-        "analysed_games": len(analysed),
-        "average_luck": _rounded(mean(float(a["luck"] or 0) for a in analysed))
-        if analysed
-        else None,
-        "average_skill_loss": _rounded(mean(float(a["skill_loss"] or 0) for a in analysed))
-        if analysed
-        else None,
-        "average_accuracy": round(mean(accuracies), 4) if accuracies else None,
-    }
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 2)
-
-
-def player_stats(player: Player) -> dict[str, Any]:
-    changes = RatingChange.objects.filter(player=player, voided_at__isnull=True).order_by(
-        "created_at", "id"
-    )
-    return {
-        "username": player.username,
-        "name": player.public_name,
-        "kinds": [_record(player, kind) for kind in KINDS],
-        "rating_history": [
-            {
-                "kind": change.kind,
-                "game": str(change.game_id),
-                "at": change.created_at,
-                "rating_before": round(change.rating_before, 1),
-                "rating_after": round(change.rating_after, 1),
-                "deviation_after": round(change.deviation_after, 1),
-            }
-            for change in changes
-        ],
-    }
-
-
 class KindRecordSerializer(serializers.Serializer[dict[str, Any]]):
     kind = serializers.CharField()
     games = serializers.IntegerField()
@@ -96,13 +42,19 @@ class KindRecordSerializer(serializers.Serializer[dict[str, Any]]):
     average_accuracy = serializers.FloatField(allow_null=True)
 
 
-class RatingPointSerializer(serializers.Serializer[dict[str, Any]]):
+class TenthField(serializers.FloatField):
+    # Its stub says a FloatField renders a str: DRF's renders a float.
+    def to_representation(self, value: float) -> float:  # type: ignore[override]
+        return round(value, 1)
+
+
+class RatingPointSerializer(serializers.Serializer[RatingChange]):
     kind = serializers.CharField()
-    game = serializers.CharField()
-    at = serializers.DateTimeField()
-    rating_before = serializers.FloatField()
-    rating_after = serializers.FloatField()
-    deviation_after = serializers.FloatField()
+    game = serializers.CharField(source="game_id")
+    at = serializers.DateTimeField(source="created_at")
+    rating_before = TenthField()
+    rating_after = TenthField()
+    deviation_after = TenthField()
 
 
 class StatsSerializer(serializers.Serializer[dict[str, Any]]):
@@ -110,6 +62,47 @@ class StatsSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
     kinds = KindRecordSerializer(many=True)
     rating_history = RatingPointSerializer(many=True)
+
+
+def _mean(values: list[float], digits: int = 2) -> float | None:
+    return round(mean(values), digits) if values else None
+
+
+def _record(player: Player, kind: str) -> dict[str, Any]:
+    seats = Seat.objects.filter(player=player, game__kind=kind, game__status=GameStatus.FINISHED)
+    totals = seats.annotate(seated=Count("game__seats")).aggregate(
+        games=Count("id"),
+        # A win: first place (shared or not) in a game of two seats or more.
+        wins=Count("id", filter=Q(place=1, seated__gte=2)),
+        average_score=Avg("final_total"),
+    )
+    latest = list(seats.select_related("game").order_by("-game__finished_at")[:ANALYSED])
+    by_game = seat_summaries_of([seat.game for seat in latest])
+    analysed = [by_game[seat.game_id][seat.index] for seat in latest if seat.game_id in by_game]
+    average = totals["average_score"]
+    return {
+        "kind": kind,
+        "games": totals["games"],
+        "wins": totals["wins"],
+        "average_score": None if average is None else round(average, 2),
+        "analysed_games": len(analysed),
+        "average_luck": _mean([float(a["luck"] or 0) for a in analysed]),
+        "average_skill_loss": _mean([float(a["skill_loss"] or 0) for a in analysed]),
+        "average_accuracy": _mean(
+            [float(a["accuracy"]) for a in analysed if a["accuracy"] is not None], 4
+        ),
+    }
+
+
+def player_stats(player: Player) -> dict[str, Any]:
+    changes = RatingChange.objects.filter(player=player, voided_at__isnull=True)
+    stats = {
+        "username": player.username,
+        "name": player.public_name,
+        "kinds": [_record(player, kind) for kind in KINDS],
+        "rating_history": changes.order_by("created_at", "id"),
+    }
+    return StatsSerializer(stats).data
 
 
 class StatsView(APIView):
@@ -128,4 +121,4 @@ class StatsView(APIView):
     )
     def get(self, request: Request, username: str) -> Response:
         player = get_object_or_404(Player, username=username, is_active=True)
-        return Response(StatsSerializer(player_stats(player)).data)
+        return Response(player_stats(player))

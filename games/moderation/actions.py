@@ -1,15 +1,12 @@
-"""Moderation: ban and unban an account. The admin's actions call these (games.accounts.admin),
-each with a reason, which the admin writes to its log.
+"""Moderation: ban and unban an account (the admin's actions, games.accounts.admin).
 
 A ban makes the account inactive (sign-in and every token refused) and cuts it off
-(``player_cut_off``, which an account's deletion calls too: games.accounts.deletion): its API tokens
-deleted, its admin and browsable-API sessions ended (found by their index, players.sessions),
-its open seeks withdrawn, its games in play resigned through the one move path and its open
-games left or cancelled (games.leaving), its entries in tournaments not yet started withdrawn,
-its entries in running ones forfeited (it stays in the pairing, so the schedule and the bracket
-stand, and each later table of its resigns as it opens:
-``games.tournaments.services.tournament_forfeit_entry``), and its open account streams ended
-(the ``account_closed`` note; a stream ticket it still holds is refused on redemption).
+(``player_cut_off``, which a deletion calls too): its tokens and sessions end, its open seeks are
+withdrawn, its games in play resigned through the one move path and its open games left or
+cancelled (games.leaving), its entries in tournaments not yet started withdrawn and in running
+ones forfeited (it stays in the pairing, so the schedule and the bracket stand, and each later
+table of its resigns as it opens), and its open account streams end (``account_closed``; a
+stream ticket it still holds is refused on redemption).
 """
 
 from __future__ import annotations
@@ -44,10 +41,6 @@ class CutOff:
     games: GamesLeft
 
 
-#: What a ban did: the cut-off's counts.
-Ban = CutOff
-
-
 def entries_withdraw(*, player: Player) -> int:
     """Withdraw the account's entries in tournaments not yet started, and forfeit those in running
     ones; how many."""
@@ -70,11 +63,9 @@ def entries_withdraw(*, player: Player) -> int:
 
 
 def player_cut_off(*, player: Player) -> CutOff:
-    """End everything the account has going: tokens, sessions, seeks, games, entries. In the
-    caller's transaction, with the account's row locked and already unable to sign in, so that
-    nothing new starts meanwhile. Locked FOR NO KEY UPDATE, and no key of it (its username)
-    changed until this is done: either would take the row FOR UPDATE, which a transaction seating
-    the account waits for as it commits (see ``player_ban``)."""
+    """End everything the account has going. In the caller's transaction, with the account's row
+    locked (FOR NO KEY UPDATE: see ``player_ban``) and already unable to sign in, so that nothing
+    new starts meanwhile; no key of it (its username) changes until this is done."""
     tokens = player_services.token_revoke_all(player=player)
     sessions = sessions_end(player=player)
     # Seeks first: a seek left open would pair the account into a new game after its games end.
@@ -89,7 +80,7 @@ def player_cut_off(*, player: Player) -> CutOff:
 
 
 @transaction.atomic
-def player_ban(*, player_id: int) -> Ban:
+def player_ban(*, player_id: int) -> CutOff:
     # FOR NO KEY UPDATE, as every lock on an account's row: it still excludes a seek or a pairing
     # of the account (which lock its row first), but not a transaction referring to it, whose
     # foreign keys are checked (FOR KEY SHARE of the row) as it commits. A round opening seating
