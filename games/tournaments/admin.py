@@ -16,7 +16,7 @@ from config.observability.admin_log import log_action
 from config.vocabulary.errors import ApiError
 from games.tournaments import services
 from games.tournaments.admin_moderation import TournamentModeration
-from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound
+from games.tournaments.models import SETTINGS, Entrant, Tournament, TournamentGame, TournamentRound
 from players.auth import request_player
 
 START_NOW = _("Start now (or cancel if under the minimum)")
@@ -26,20 +26,14 @@ CANCEL = _("Cancel")
 class TournamentForm(ModelForm):
     class Meta:
         model = Tournament
-        fields = [
-            "name", "kind", "game_options", "format", "rounds", "table_size",
-            "registration_opens_at", "starts_at", "min_entrants", "max_entrants", "rated",
-            "turn_clock_seconds", "recurrence",
-        ]  # fmt: skip
+        fields = SETTINGS
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        candidate = Tournament(**{k: v for k, v in cleaned.items() if k != "previous_edition"})
         try:
-            services.tournament_validate(candidate)
+            services.tournament_validate(Tournament(**cleaned))
         except ApiError as exc:
-            field = getattr(exc, "field", None) or "name"
-            raise ValidationError({field: str(exc.detail)}) from None
+            raise ValidationError({exc.field or "name": str(exc.detail)}) from None
         return cleaned
 
 
@@ -96,8 +90,7 @@ class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         started = 0
         for tournament in queryset:
-            done = services.tournament_start(tournament_id=tournament.pk)
-            started += done
+            started += services.tournament_start(tournament_id=tournament.pk)
             tournament.refresh_from_db()
             log_action(self, request, tournament, START_NOW, tournament.get_status_display())
         message = ngettext(

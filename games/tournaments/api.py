@@ -23,6 +23,7 @@ from config.vocabulary.refusals import Refusal
 from config.web.bounded_lists import BoundedListField
 from config.web.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
+from games.api.views import parse
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
@@ -36,7 +37,6 @@ class EntrantSerializer(serializers.ModelSerializer[Entrant]):
     name = serializers.CharField(source="display_name")
     username = serializers.CharField(source="player.username", default=None)
     computer = serializers.BooleanField(source="is_computer")
-    # A computer entrant's level is its ``level`` in code.
     computer_level = serializers.CharField(
         source="level",
         label=capfirst(_("computer level")),
@@ -185,12 +185,8 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
         Refusal.INVALID_OPTION,
     )
     def post(self, request: Request) -> Response:
-        serializer = TournamentCreateInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        tournament = services.tournament_create(
-            created_by=request_player(request),
-            **serializer.validated_data,
-        )
+        data = parse(TournamentCreateInput, request.data)
+        tournament = services.tournament_create(created_by=request_player(request), **data)
         fresh = selectors.tournament_get(tournament.pk)
         return Response(TournamentSerializer(fresh).data, status=201)
 
@@ -240,12 +236,10 @@ class TournamentRegisterView(APIView):
         Refusal.INVALID_CLIENT_SEED,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        serializer = EntryInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
         entrant = services.tournament_register(
             tournament_id=tournament_id,
             player=request_player(request),
-            client_seed=serializer.validated_data["client_seed"],
+            **parse(EntryInput, request.data),
         )
         return Response(EntrantSerializer(entrant).data, status=201)
 

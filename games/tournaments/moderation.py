@@ -56,7 +56,6 @@ def tournament_resume(*, tournament_id: int | str) -> Tournament:
 
 @dataclass(frozen=True)
 class Cancelled:
-    tournament: Tournament
     #: The games in play called off (none when they were left to finish).
     aborted: int
     #: The games in play left to finish.
@@ -81,7 +80,7 @@ def tournament_cancel_running(
         ).values_list("game_id", flat=True)
     )
     if not abort_games:
-        return Cancelled(tournament, aborted=0, left=len(in_play))
+        return Cancelled(aborted=0, left=len(in_play))
     aborted = 0
     for game_id in in_play:
         try:
@@ -89,4 +88,4 @@ def tournament_cancel_running(
         except ApiError:  # it ended meanwhile (game_finished): there is nothing to call off
             continue
         aborted += 1
-    return Cancelled(tournament, aborted=aborted, left=0)
+    return Cancelled(aborted=aborted, left=0)
