@@ -112,9 +112,8 @@ def seek_create(
     _serialise_pairing()
     # The account's row serialises its own seeks: two at once cannot both pass the count. FOR NO
     # KEY UPDATE, as every lock on an account's row (games.moderation.actions.player_ban): FOR
-    # UPDATE would
-    # hold up any commit referring to the account, such as the ban of an opponent rating their
-    # game as it resigns it, while this waits below for that opponent's row.
+    # UPDATE would hold up any commit referring to the account, such as the ban of an opponent
+    # rating their game as it resigns it, while this waits below for that opponent's row.
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
     limit = int(settings.MAX_OPEN_SEEKS_PER_ACCOUNT)
     if seeks_open(player=player, now=now).count() >= limit:
