@@ -26,7 +26,7 @@ from games.api.pagination import GameCursorPagination
 from games.api.views import parse
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
-from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
+from games.tournaments.models import Entrant, Tournament, TournamentFormat
 from players.auth import request_player
 
 #: The permission that schedules a tournament, over the API as in the admin.
@@ -125,7 +125,6 @@ class TournamentCreateInput(serializers.Serializer[None]):
 
 
 class TournamentFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=TournamentStatus.choices)
     kind = KindFilter()
     upcoming = django_filters.BooleanFilter(method="filter_upcoming", label=_("Not started yet"))
 

@@ -24,17 +24,12 @@ from games.tournaments.models import Tournament, TournamentGame, TournamentStatu
 from games.tournaments.services import _lock
 from players.models import Player
 
-
-def _running(tournament_id: int | str) -> Tournament:
-    tournament = _lock(tournament_id)
-    if tournament.status != TournamentStatus.RUNNING:
-        raise Refusal.TOURNAMENT_NOT_RUNNING.error()
-    return tournament
+RUNNING = (TournamentStatus.RUNNING,)
 
 
 @transaction.atomic
 def tournament_pause(*, tournament_id: int | str) -> Tournament:
-    tournament = _running(tournament_id)
+    tournament = _lock(tournament_id, RUNNING, Refusal.TOURNAMENT_NOT_RUNNING)
     if tournament.paused_at is not None:
         raise Refusal.TOURNAMENT_PAUSED.error()
     tournament.paused_at = timezone.now()
@@ -44,7 +39,7 @@ def tournament_pause(*, tournament_id: int | str) -> Tournament:
 
 @transaction.atomic
 def tournament_resume(*, tournament_id: int | str) -> Tournament:
-    tournament = _running(tournament_id)
+    tournament = _lock(tournament_id, RUNNING, Refusal.TOURNAMENT_NOT_RUNNING)
     if tournament.paused_at is None:
         raise Refusal.TOURNAMENT_NOT_PAUSED.error()
     tournament.paused_at = None
@@ -68,7 +63,7 @@ def tournament_cancel_running(
 ) -> Cancelled:
     """Cancel a running (or paused) tournament; its games in play called off (``abort_games``,
     each by ``staff``, in this transaction) or left to finish."""
-    tournament = _running(tournament_id)
+    tournament = _lock(tournament_id, RUNNING, Refusal.TOURNAMENT_NOT_RUNNING)
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancel_reason = reason[:200]
     tournament.paused_at = None

@@ -70,9 +70,6 @@ class Round:
     byes: tuple[Bye, ...]
 
 
-# --- scoring ----------------------------------------------------------------------------------
-
-
 def placement_points(places: Sequence[int]) -> tuple[Fraction, ...]:
     """Points per seat for one table: first 1, last 0, linear between, shared places averaged.
 
@@ -108,9 +105,6 @@ def _distinct(entrants: Sequence[EntrantId]) -> list[EntrantId]:
     return players
 
 
-# --- round robin ------------------------------------------------------------------------------
-
-
 def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
     """Every entrant meets every other once at two-seat tables (circle method), rounds 1..n-1.
 
@@ -139,9 +133,6 @@ def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
                 byes.append(Bye(lone))
         rounds.append(Round(r + 1, tuple(tables), tuple(byes)))
     return rounds
-
-
-# --- Swiss ------------------------------------------------------------------------------------
 
 
 def _swiss_points(history: Sequence[Round], results: Sequence[Result]) -> dict[EntrantId, Fraction]:
@@ -366,9 +357,6 @@ def _fewest_repeats(
             while improving_swap(one, two):
                 improved = True
     return plan
-
-
-# --- knockout ---------------------------------------------------------------------------------
 
 
 def bracket_order(size: int) -> list[int]:

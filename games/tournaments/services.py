@@ -38,11 +38,17 @@ from players.services import player_hold
 OPEN_FOR_ENTRY = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTRATION)
 
 
-def _lock(tournament_id: int | str) -> Tournament:
+def _lock(
+    tournament_id: int | str, statuses: Sequence[str] = (), refusal: Refusal | None = None
+) -> Tournament:
+    """The tournament's row, locked; refused by ``refusal`` unless its status is in ``statuses``."""
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
         raise Refusal.TOURNAMENT_NOT_FOUND.error() from None
+    if refusal is not None and tournament.status not in statuses:
+        raise refusal.error()
+    return tournament
 
 
 @transaction.atomic
@@ -145,9 +151,7 @@ def tournament_register(
 
 @transaction.atomic
 def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
-    tournament = _lock(tournament_id)
-    if tournament.status not in OPEN_FOR_ENTRY:
-        raise Refusal.REGISTRATION_CLOSED.error()
+    tournament = _lock(tournament_id, OPEN_FOR_ENTRY, Refusal.REGISTRATION_CLOSED)
     updated = tournament.entrants.filter(player=player, withdrawn_at__isnull=True).update(
         withdrawn_at=timezone.now()
     )
@@ -173,9 +177,7 @@ def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> boo
 def tournament_add_computer(
     *, tournament_id: int | str, level: str = "", name: str = ""
 ) -> Entrant:
-    tournament = _lock(tournament_id)
-    if tournament.status not in OPEN_FOR_ENTRY:
-        raise Refusal.REGISTRATION_CLOSED.error()
+    tournament = _lock(tournament_id, OPEN_FOR_ENTRY, Refusal.REGISTRATION_CLOSED)
     return _add_computer(tournament, level, name)
 
 
@@ -190,9 +192,7 @@ def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant
 
 @transaction.atomic
 def tournament_cancel(*, tournament_id: int | str, reason: str) -> Tournament:
-    tournament = _lock(tournament_id)
-    if tournament.status not in OPEN_FOR_ENTRY:
-        raise Refusal.CANNOT_CANCEL.error()
+    tournament = _lock(tournament_id, OPEN_FOR_ENTRY, Refusal.CANNOT_CANCEL)
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancel_reason = reason[:200]
     tournament.save(update_fields=["status", "cancel_reason"])
