@@ -163,9 +163,7 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
     filterset_class = TournamentFilter
     pagination_class = TournamentPagination
     permission_classes = [MaySchedule]
-
-    def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournament_queryset()
+    queryset = selectors.tournament_queryset()
 
     @extend_schema(
         summary="Schedule a tournament",

@@ -272,9 +272,6 @@ def _group_tables(
 ) -> list[tuple[EntrantId, ...]]:
     budget = [SEARCH_BUDGET]
 
-    def fits(e: EntrantId, group: list[EntrantId]) -> bool:
-        return all(meetings[frozenset((e, g))] == 0 for g in group)
-
     def extend(
         group: list[EntrantId], pool: list[EntrantId], size: int
     ) -> Iterator[list[EntrantId]]:
@@ -287,7 +284,7 @@ def _group_tables(
                 raise _OutOfBudget
             if len(pool) - i < size - len(group):
                 return
-            if fits(e, group):
+            if all(meetings[frozenset((e, g))] == 0 for g in group):
                 yield from extend([*group, e], pool[i + 1 :], size)
 
     def search(unseated: list[EntrantId], left: Counter[int]) -> list[list[EntrantId]] | None:
