@@ -303,13 +303,17 @@ def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
 
 
 def _open_next_round(tournament: Tournament) -> None:
-    """Open the next round's tables, or finish the tournament after its last round."""
-    pairing_round = _next_round(tournament)
-    if pairing_round is None:
+    """Open the next round (the first, at the start), or finish the tournament after its last."""
+    following = _next_round(tournament)
+    if following is None:
         tournament.status = TournamentStatus.FINISHED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
-        return
+    else:
+        _open_round(tournament, following)
+
+
+def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
     tournament.current_round = pairing_round.number
     tournament.save(update_fields=["current_round"])
     round_ = TournamentRound.objects.create(tournament=tournament, number=pairing_round.number)
