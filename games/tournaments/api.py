@@ -103,17 +103,16 @@ class TournamentCreateInput(serializers.Serializer[None]):
     starts_at = serializers.DateTimeField()
     rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
     table_size = serializers.IntegerField(min_value=2, max_value=6, default=2)
-    game_options = serializers.DictField(required=False, default=dict)
+    game_options = serializers.DictField(default=dict)
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     min_entrants = serializers.IntegerField(min_value=2, default=2)
     max_entrants = serializers.IntegerField(min_value=2, max_value=MAX_ENTRANTS, default=64)
     rated = serializers.BooleanField(default=True)
     turn_clock_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=60)
-    recurrence = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+    recurrence = serializers.CharField(max_length=100, default="", allow_blank=True)
     computers = BoundedListField(
         child=serializers.CharField(max_length=20),
         max_length=MAX_ENTRANTS,  # checked before any level is read
-        required=False,
         default=list,
         help_text=_("Computer entrants to add, by level"),
     )
@@ -200,7 +199,6 @@ class TournamentDetailView(APIView):
 
 class EntryInput(serializers.Serializer[None]):
     client_seed = serializers.CharField(
-        required=False,
         default="",
         allow_blank=True,
         trim_whitespace=False,
