@@ -13,7 +13,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,9 +28,6 @@ from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat
 from players.auth import request_player
-
-#: The permission that schedules a tournament, over the API as in the admin.
-ADD_TOURNAMENT = "tournaments.add_tournament"
 
 
 class EntrantSerializer(serializers.ModelSerializer[Entrant]):
@@ -146,9 +143,9 @@ class MaySchedule(BasePermission):
     being staff lets an account into the admin, not more."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            return True
-        return bool(request.user and request.user.has_perm(ADD_TOURNAMENT))
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.has_perm("tournaments.add_tournament")
+        )
 
 
 @extend_schema_view(
