@@ -25,16 +25,14 @@ from players.auth import request_player
 
 class SeekInput(serializers.Serializer[None]):
     kind = KindChoiceField()
-    options = serializers.DictField(required=False, default=dict)
-    rated = serializers.BooleanField(required=False, default=False)
+    options = serializers.DictField(default=dict)
+    rated = serializers.BooleanField(default=False)
     turn_clock_seconds = serializers.IntegerField(
-        required=False,
         allow_null=True,
         default=None,
         help_text=_("Seconds per move (15, 30, 60, 120 or 300); none: no clock."),
     )
     rating_min = serializers.IntegerField(
-        required=False,
         allow_null=True,
         default=None,
         min_value=0,
@@ -42,7 +40,6 @@ class SeekInput(serializers.Serializer[None]):
         help_text=_("The lowest rating of an opponent you accept; none: no bound."),
     )
     rating_max = serializers.IntegerField(
-        required=False,
         allow_null=True,
         default=None,
         min_value=0,
@@ -50,7 +47,6 @@ class SeekInput(serializers.Serializer[None]):
         help_text=_("The highest rating of an opponent you accept; none: no bound."),
     )
     client_seed = serializers.CharField(
-        required=False,
         default="",
         allow_blank=True,
         trim_whitespace=False,
@@ -86,6 +82,7 @@ class RematchSerializer(serializers.Serializer[rematch.RematchState]):
     )
 
 
+@extend_schema(tags=["matchmaking"])
 class SeekListCreateView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -93,7 +90,6 @@ class SeekListCreateView(APIView):
         summary="Your open seeks",
         description="The seeks you made that still wait for an opponent, oldest first.",
         responses={200: SeekSerializer(many=True)},
-        tags=["matchmaking"],
     )
     def get(self, request: Request) -> Response:
         mine = seeks.seeks_open(player=request_player(request))
@@ -112,7 +108,6 @@ class SeekListCreateView(APIView):
         ),
         request=SeekInput,
         responses={201: SeekSerializer},
-        tags=["matchmaking"],
     )
     @idempotent
     @refuses(
@@ -132,6 +127,7 @@ class SeekListCreateView(APIView):
         return Response(SeekSerializer(seek).data, status=201)
 
 
+@extend_schema(tags=["matchmaking"])
 class SeekDetailView(APIView):
     permission_classes = [IsAuthenticated]
 
@@ -144,7 +140,6 @@ class SeekDetailView(APIView):
             " stream's `seek_paired` having gone by. Another account's seek is not found."
         ),
         responses={200: SeekSerializer},
-        tags=["matchmaking"],
     )
     @refuses(Refusal.SEEK_NOT_FOUND)
     def get(self, request: Request, seek_id: int) -> Response:
@@ -156,7 +151,6 @@ class SeekDetailView(APIView):
         description="Take back one of your open seeks.",
         request=None,
         responses={204: None},
-        tags=["matchmaking"],
     )
     @refuses(Refusal.SEEK_NOT_FOUND, Refusal.SEEK_NOT_OPEN)
     def delete(self, request: Request, seek_id: int) -> Response:
@@ -180,7 +174,6 @@ class GameRematchView(APIView):
             " open at the time."
         ),
         responses={200: RematchSerializer},
-        tags=["games"],
     )
     @refuses(Refusal.GAME_NOT_FOUND)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
@@ -197,7 +190,6 @@ class GameRematchView(APIView):
         ),
         request=None,
         responses={201: RematchSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(

@@ -97,10 +97,6 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     return RematchState(game=game, offered_seats=offered_seats, rematch=rematch)
 
 
-def _accounts(seats: list[Seat]) -> list[Player]:
-    return [seat.player for seat in seats if seat.player is not None]
-
-
 def _first_hot_seat(game: Game) -> int:
     """The first hot seat: the seat of an account in the game by its hot seats alone (one that
     controls a seat has either its own or, as their creator, the hot seats)."""
@@ -131,6 +127,7 @@ def _spec(seat: Seat) -> services.SeatSpec:
 
 def _start_again(game: Game, seats: list[Seat], creator: Player) -> Game:
     turned = seats[1:] + seats[:1]
+    accounts = [seat.player for seat in seats if seat.player is not None]
     new = services.game_create(
         creator=creator,
         kind=game.kind,
@@ -138,7 +135,7 @@ def _start_again(game: Game, seats: list[Seat], creator: Player) -> Game:
         options=game.options,
         turn_clock_seconds=game.turn_clock_seconds,
         # Within the pair's daily rated games (games.matchmaking.rated), else played unrated.
-        rated=game.rated and rated_between(_accounts(seats), timezone.now()),
+        rated=game.rated and rated_between(accounts, timezone.now()),
         assistance=game.assistance,
     )
     return services.game_start(game_id=new.pk, player=creator)

@@ -46,12 +46,6 @@ log = logging.getLogger(__name__)
 PAIRING_LOCK = 0x5EE6_0001
 
 
-def player_rating(player: Player, kind: str) -> float:
-    """The account's rating in ``kind`` (a newcomer's: Glicko-2's starting rating)."""
-    row = PlayerRating.objects.filter(player=player, kind=kind).only("rating").first()
-    return row.rating if row is not None else ratings.Rating().rating
-
-
 def seeks_open(*, player: Player, now: datetime | None = None) -> QuerySet[Seek]:
     """The account's seeks still waiting for an opponent, oldest first."""
     return Seek.objects.filter(
@@ -112,15 +106,15 @@ def seek_create(
     _serialise_pairing()
     # The account's row serialises its own seeks: two at once cannot both pass the count. FOR NO
     # KEY UPDATE, as every lock on an account's row (games.moderation.actions.player_ban): FOR
-    # UPDATE would
-    # hold up any commit referring to the account, such as the ban of an opponent rating their
-    # game as it resigns it, while this waits below for that opponent's row.
+    # UPDATE would hold up any commit referring to the account, such as the ban of an opponent
+    # rating their game as it resigns it, while this waits below for that opponent's row.
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
     limit = int(settings.MAX_OPEN_SEEKS_PER_ACCOUNT)
     if seeks_open(player=player, now=now).count() >= limit:
         raise Refusal.TOO_MANY_OPEN_SEEKS.error(params={"limit": limit})
 
-    rating = player_rating(player, kind)
+    row = PlayerRating.objects.filter(player=player, kind=kind).only("rating").first()
+    rating = row.rating if row is not None else ratings.Rating().rating  # a newcomer's
     seek = Seek(
         player=player,
         kind=kind,

@@ -1,45 +1,55 @@
-"""Admins create, schedule, cancel and watch tournaments here."""
+"""Admins create, schedule, cancel, pause and watch tournaments here."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from config.observability.admin_log import log_action
 from config.vocabulary.errors import ApiError
-from games.tournaments import services
-from games.tournaments.admin_moderation import TournamentModeration
-from games.tournaments.models import Entrant, Tournament, TournamentGame, TournamentRound
+from games.tournaments import moderation, services
+from games.tournaments.models import SETTINGS, Entrant, Tournament, TournamentGame, TournamentRound
+from players.admin_actions import ReasonForm, each_logged, with_form, with_reason
 from players.auth import request_player
 
 START_NOW = _("Start now (or cancel if under the minimum)")
 CANCEL = _("Cancel")
+ABORT = "abort"
+FINISH = "finish"
+
+
+class CancelRunningForm(ReasonForm):
+    games = forms.ChoiceField(
+        label=_("Its games in play"),
+        choices=[
+            (ABORT, _("Abort them: no result, nothing rated")),
+            (FINISH, _("Let them finish (rated as usual)")),
+        ],
+        widget=forms.RadioSelect,
+    )
+    field_order = ["games", "reason"]
 
 
 class TournamentForm(ModelForm):
     class Meta:
         model = Tournament
-        fields = [
-            "name", "kind", "game_options", "format", "rounds", "table_size",
-            "registration_opens_at", "starts_at", "min_entrants", "max_entrants", "rated",
-            "turn_clock_seconds", "recurrence",
-        ]  # fmt: skip
+        fields = SETTINGS
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
-        candidate = Tournament(**{k: v for k, v in cleaned.items() if k != "previous_edition"})
         try:
-            services.tournament_validate(candidate)
+            services.tournament_validate(Tournament(**cleaned))
         except ApiError as exc:
-            field = getattr(exc, "field", None) or "name"
-            raise ValidationError({field: str(exc.detail)}) from None
+            raise ValidationError({exc.field or "name": str(exc.detail)}) from None
         return cleaned
 
 
@@ -64,7 +74,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     list_display = (
         "name", "kind", "format", "status", "paused_at", "starts_at", "current_round", "rated",
@@ -77,7 +87,8 @@ class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
         "status", "cancel_reason", "current_round", "started_at", "finished_at",
         "previous_edition", "paused_at",
     )  # fmt: skip
-    # Moderation of running tournaments (games.tournaments.admin_moderation), with a reason.
+    # The last three hold running tournaments (games.tournaments.moderation): each asks for a
+    # reason, calls one service per tournament and logs the outcome; a refusal changes nothing.
     actions = ["start_now", "cancel", "cancel_running", "pause", "resume"]
 
     def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
@@ -96,8 +107,7 @@ class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
     def start_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         started = 0
         for tournament in queryset:
-            done = services.tournament_start(tournament_id=tournament.pk)
-            started += done
+            started += services.tournament_start(tournament_id=tournament.pk)
             tournament.refresh_from_db()
             log_action(self, request, tournament, START_NOW, tournament.get_status_display())
         message = ngettext(
@@ -118,6 +128,87 @@ class TournamentAdmin(TournamentModeration, admin.ModelAdmin):
             else:
                 tournament.refresh_from_db()
                 log_action(self, request, tournament, CANCEL, tournament.get_status_display())
+
+    @admin.action(description=_("Cancel the selected running tournaments"), permissions=["change"])
+    def cancel_running(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        def act(data: dict[str, Any]) -> None:
+            me = request_player(request)
+            reason = data["reason"]
+
+            def one(tournament: Tournament) -> str:
+                done = moderation.tournament_cancel_running(
+                    tournament_id=tournament.pk,
+                    reason=reason,
+                    staff=me,
+                    abort_games=data["games"] == ABORT,
+                )
+                return gettext(
+                    "Cancelled while running: %(reason)s (games aborted: %(aborted)d, games "
+                    "left to finish: %(left)d)"
+                ) % {"reason": reason, "aborted": done.aborted, "left": done.left}
+
+            each_logged(self, request, queryset, one)
+
+        return with_form(
+            self,
+            request,
+            queryset,
+            action="cancel_running",
+            question=gettext(
+                "Cancel these running tournaments? No round opens any more; their games in play "
+                "are aborted or left to finish, as you choose."
+            ),
+            submit=gettext("Cancel the tournaments"),
+            form=CancelRunningForm,
+            act=act,
+        )
+
+    @admin.action(description=_("Pause the selected running tournaments"), permissions=["change"])
+    def pause(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        def act(reason: str) -> None:
+            def one(tournament: Tournament) -> str:
+                moderation.tournament_pause(tournament_id=tournament.pk)
+                return gettext("Paused: %(reason)s") % {"reason": reason}
+
+            each_logged(self, request, queryset, one)
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="pause",
+            question=gettext(
+                "Pause these tournaments? Their games in play go on, but no round opens until "
+                "they resume."
+            ),
+            submit=gettext("Pause"),
+            act=act,
+        )
+
+    @admin.action(description=_("Resume the selected paused tournaments"), permissions=["change"])
+    def resume(
+        self, request: HttpRequest, queryset: QuerySet[Tournament]
+    ) -> TemplateResponse | None:
+        def act(reason: str) -> None:
+            def one(tournament: Tournament) -> str:
+                moderation.tournament_resume(tournament_id=tournament.pk)
+                return gettext("Resumed: %(reason)s") % {"reason": reason}
+
+            each_logged(self, request, queryset, one)
+
+        return with_reason(
+            self,
+            request,
+            queryset,
+            action="resume",
+            question=gettext("Resume these tournaments? Their next rounds open as they are due."),
+            submit=gettext("Resume"),
+            act=act,
+        )
 
 
 class TournamentGameInline(admin.TabularInline):

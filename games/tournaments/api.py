@@ -13,7 +13,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
-from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,20 +23,17 @@ from config.vocabulary.refusals import Refusal
 from config.web.bounded_lists import BoundedListField
 from config.web.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
+from games.api.views import parse
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
-from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
+from games.tournaments.models import Entrant, Tournament, TournamentFormat
 from players.auth import request_player
-
-#: The permission that schedules a tournament, over the API as in the admin.
-ADD_TOURNAMENT = "tournaments.add_tournament"
 
 
 class EntrantSerializer(serializers.ModelSerializer[Entrant]):
     name = serializers.CharField(source="display_name")
     username = serializers.CharField(source="player.username", default=None)
     computer = serializers.BooleanField(source="is_computer")
-    # A computer entrant's level is its ``level`` in code.
     computer_level = serializers.CharField(
         source="level",
         label=capfirst(_("computer level")),
@@ -103,17 +100,16 @@ class TournamentCreateInput(serializers.Serializer[None]):
     starts_at = serializers.DateTimeField()
     rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
     table_size = serializers.IntegerField(min_value=2, max_value=6, default=2)
-    game_options = serializers.DictField(required=False, default=dict)
+    game_options = serializers.DictField(default=dict)
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     min_entrants = serializers.IntegerField(min_value=2, default=2)
     max_entrants = serializers.IntegerField(min_value=2, max_value=MAX_ENTRANTS, default=64)
     rated = serializers.BooleanField(default=True)
     turn_clock_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=60)
-    recurrence = serializers.CharField(max_length=100, required=False, default="", allow_blank=True)
+    recurrence = serializers.CharField(max_length=100, default="", allow_blank=True)
     computers = BoundedListField(
         child=serializers.CharField(max_length=20),
         max_length=MAX_ENTRANTS,  # checked before any level is read
-        required=False,
         default=list,
         help_text=_("Computer entrants to add, by level"),
     )
@@ -125,7 +121,6 @@ class TournamentCreateInput(serializers.Serializer[None]):
 
 
 class TournamentFilter(django_filters.FilterSet):
-    status = django_filters.ChoiceFilter(choices=TournamentStatus.choices)
     kind = KindFilter()
     upcoming = django_filters.BooleanFilter(method="filter_upcoming", label=_("Not started yet"))
 
@@ -148,9 +143,9 @@ class MaySchedule(BasePermission):
     being staff lets an account into the admin, not more."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            return True
-        return bool(request.user and request.user.has_perm(ADD_TOURNAMENT))
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.has_perm("tournaments.add_tournament")
+        )
 
 
 @extend_schema_view(
@@ -164,9 +159,7 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
     filterset_class = TournamentFilter
     pagination_class = TournamentPagination
     permission_classes = [MaySchedule]
-
-    def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournament_queryset()
+    queryset = selectors.tournament_queryset()
 
     @extend_schema(
         summary="Schedule a tournament",
@@ -185,12 +178,8 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
         Refusal.INVALID_OPTION,
     )
     def post(self, request: Request) -> Response:
-        serializer = TournamentCreateInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        tournament = services.tournament_create(
-            created_by=request_player(request),
-            **serializer.validated_data,
-        )
+        data = parse(TournamentCreateInput, request.data)
+        tournament = services.tournament_create(created_by=request_player(request), **data)
         fresh = selectors.tournament_get(tournament.pk)
         return Response(TournamentSerializer(fresh).data, status=201)
 
@@ -207,7 +196,6 @@ class TournamentDetailView(APIView):
 
 class EntryInput(serializers.Serializer[None]):
     client_seed = serializers.CharField(
-        required=False,
         default="",
         allow_blank=True,
         trim_whitespace=False,
@@ -240,12 +228,10 @@ class TournamentRegisterView(APIView):
         Refusal.INVALID_CLIENT_SEED,
     )
     def post(self, request: Request, tournament_id: int) -> Response:
-        serializer = EntryInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
         entrant = services.tournament_register(
             tournament_id=tournament_id,
             player=request_player(request),
-            client_seed=serializer.validated_data["client_seed"],
+            **parse(EntryInput, request.data),
         )
         return Response(EntrantSerializer(entrant).data, status=201)
 

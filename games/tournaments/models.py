@@ -26,6 +26,13 @@ class TournamentStatus(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
+#: What an organiser sets (the admin's form); a recurring tournament's next edition copies them.
+SETTINGS = (
+    "name", "kind", "game_options", "format", "rounds", "table_size", "registration_opens_at",
+    "starts_at", "min_entrants", "max_entrants", "rated", "turn_clock_seconds", "recurrence",
+)  # fmt: skip
+
+
 class Tournament(models.Model):
     name = models.CharField(_("name"), max_length=100)
     kind = kind_column()
@@ -62,8 +69,7 @@ class Tournament(models.Model):
     )
     cancel_reason = models.CharField(_("why it was cancelled"), max_length=200, blank=True)
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
-    #: Set while the staff hold a running tournament (games.tournaments.moderation): its games in
-    #: play go on, but no round opens and no table is paired until it resumes.
+    #: The staff's hold (games.tournaments.moderation); its games in play go on meanwhile.
     paused_at = models.DateTimeField(
         _("paused"),
         null=True,

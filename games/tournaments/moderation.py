@@ -24,17 +24,12 @@ from games.tournaments.models import Tournament, TournamentGame, TournamentStatu
 from games.tournaments.services import _lock
 from players.models import Player
 
-
-def _running(tournament_id: int | str) -> Tournament:
-    tournament = _lock(tournament_id)
-    if tournament.status != TournamentStatus.RUNNING:
-        raise Refusal.TOURNAMENT_NOT_RUNNING.error()
-    return tournament
+RUNNING = (TournamentStatus.RUNNING,)
 
 
 @transaction.atomic
 def tournament_pause(*, tournament_id: int | str) -> Tournament:
-    tournament = _running(tournament_id)
+    tournament = _lock(tournament_id, RUNNING, Refusal.TOURNAMENT_NOT_RUNNING)
     if tournament.paused_at is not None:
         raise Refusal.TOURNAMENT_PAUSED.error()
     tournament.paused_at = timezone.now()
@@ -44,7 +39,7 @@ def tournament_pause(*, tournament_id: int | str) -> Tournament:
 
 @transaction.atomic
 def tournament_resume(*, tournament_id: int | str) -> Tournament:
-    tournament = _running(tournament_id)
+    tournament = _lock(tournament_id, RUNNING, Refusal.TOURNAMENT_NOT_RUNNING)
     if tournament.paused_at is None:
         raise Refusal.TOURNAMENT_NOT_PAUSED.error()
     tournament.paused_at = None
@@ -56,7 +51,6 @@ def tournament_resume(*, tournament_id: int | str) -> Tournament:
 
 @dataclass(frozen=True)
 class Cancelled:
-    tournament: Tournament
     #: The games in play called off (none when they were left to finish).
     aborted: int
     #: The games in play left to finish.
@@ -69,7 +63,7 @@ def tournament_cancel_running(
 ) -> Cancelled:
     """Cancel a running (or paused) tournament; its games in play called off (``abort_games``,
     each by ``staff``, in this transaction) or left to finish."""
-    tournament = _running(tournament_id)
+    tournament = _lock(tournament_id, RUNNING, Refusal.TOURNAMENT_NOT_RUNNING)
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancel_reason = reason[:200]
     tournament.paused_at = None
@@ -81,7 +75,7 @@ def tournament_cancel_running(
         ).values_list("game_id", flat=True)
     )
     if not abort_games:
-        return Cancelled(tournament, aborted=0, left=len(in_play))
+        return Cancelled(aborted=0, left=len(in_play))
     aborted = 0
     for game_id in in_play:
         try:
@@ -89,4 +83,4 @@ def tournament_cancel_running(
         except ApiError:  # it ended meanwhile (game_finished): there is nothing to call off
             continue
         aborted += 1
-    return Cancelled(tournament, aborted=aborted, left=0)
+    return Cancelled(aborted=aborted, left=0)

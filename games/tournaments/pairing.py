@@ -38,9 +38,6 @@ class Table:
 
     entrants: tuple[EntrantId, ...]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "entrants", tuple(self.entrants))
-
 
 @dataclass(frozen=True)
 class Bye:
@@ -71,13 +68,6 @@ class Round:
     number: int
     tables: tuple[Table, ...]
     byes: tuple[Bye, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "tables", tuple(self.tables))
-        object.__setattr__(self, "byes", tuple(self.byes))
-
-
-# --- scoring ----------------------------------------------------------------------------------
 
 
 def placement_points(places: Sequence[int]) -> tuple[Fraction, ...]:
@@ -115,9 +105,6 @@ def _distinct(entrants: Sequence[EntrantId]) -> list[EntrantId]:
     return players
 
 
-# --- round robin ------------------------------------------------------------------------------
-
-
 def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
     """Every entrant meets every other once at two-seat tables (circle method), rounds 1..n-1.
 
@@ -148,9 +135,6 @@ def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
     return rounds
 
 
-# --- Swiss ------------------------------------------------------------------------------------
-
-
 def _swiss_points(history: Sequence[Round], results: Sequence[Result]) -> dict[EntrantId, Fraction]:
     points: defaultdict[EntrantId, Fraction] = defaultdict(Fraction)
     for result in results:
@@ -160,10 +144,6 @@ def _swiss_points(history: Sequence[Round], results: Sequence[Result]) -> dict[E
         for bye in past.byes:
             points[bye.entrant] += 1
     return points
-
-
-def _pair_key(a: EntrantId, b: EntrantId) -> frozenset[EntrantId]:
-    return frozenset((a, b))
 
 
 def swiss_round(
@@ -212,7 +192,7 @@ def swiss_round(
     first_seats: Counter[EntrantId] = Counter()
     for past in history:
         for table in past.tables:
-            meetings.update(_pair_key(a, b) for a, b in combinations(table.entrants, 2))
+            meetings.update(frozenset(pair) for pair in combinations(table.entrants, 2))
             if table.entrants:
                 first_seats[table.entrants[0]] += 1
     byes = Counter(bye.entrant for past in history for bye in past.byes)
@@ -242,13 +222,8 @@ def _pair_two(
     meetings: Counter[frozenset[EntrantId]],
     byes: Counter[EntrantId],
 ) -> tuple[list[tuple[EntrantId, ...]], EntrantId | None]:
-    """Two-seat tables (and the bye) as one minimum-cost perfect matching.
-
-    The costs, compared in this order: previous byes of the bye's recipient; previous meetings;
-    the bye's recipient's height in the ranking; pairs across score groups; their distance in
-    groups, squared; the Dutch order (the lowest of a group floats to the highest of the next;
-    within a group the i-th of the top half meets the i-th of the bottom half).
-    """
+    """Two-seat tables (and the bye) as one minimum-cost perfect matching; the costs, in
+    ``swiss_round``'s order of priority."""
     n = len(order)
     values = sorted({points.get(e, Fraction(0)) for e in order}, reverse=True)
     group = [values.index(points.get(e, Fraction(0))) for e in order]
@@ -258,12 +233,11 @@ def _pair_two(
     costs: dict[tuple[int, int], tuple[int, ...]] = {}
     for i, j in combinations(range(n), 2):  # i is ranked above j
         gi, gj = group[i], group[j]
+        meets = meetings[frozenset((order[i], order[j]))]
         if gi == gj:
-            fold = abs(position[j] - position[i] - sizes[gi] // 2)
-            costs[i, j] = (0, meetings[_pair_key(order[i], order[j])], 0, 0, 0, fold)
+            costs[i, j] = (0, meets, 0, 0, 0, abs(position[j] - position[i] - sizes[gi] // 2))
         else:
             fold = sizes[gi] - 1 - position[i] + position[j]
-            meets = meetings[_pair_key(order[i], order[j])]
             costs[i, j] = (0, meets, 0, 1, (gj - gi) ** 2, fold)
     if n % 2:  # vertex n is the bye
         for i, e in enumerate(order):
@@ -298,9 +272,6 @@ def _group_tables(
 ) -> list[tuple[EntrantId, ...]]:
     budget = [SEARCH_BUDGET]
 
-    def fits(e: EntrantId, group: list[EntrantId]) -> bool:
-        return all(meetings[_pair_key(e, g)] == 0 for g in group)
-
     def extend(
         group: list[EntrantId], pool: list[EntrantId], size: int
     ) -> Iterator[list[EntrantId]]:
@@ -313,7 +284,7 @@ def _group_tables(
                 raise _OutOfBudget
             if len(pool) - i < size - len(group):
                 return
-            if fits(e, group):
+            if all(meetings[frozenset((e, g))] == 0 for g in group):
                 yield from extend([*group, e], pool[i + 1 :], size)
 
     def search(unseated: list[EntrantId], left: Counter[int]) -> list[list[EntrantId]] | None:
@@ -351,7 +322,7 @@ def _fewest_repeats(
 
     def cost(e: EntrantId, group: Sequence[EntrantId]) -> int:
         return sum(
-            repeat * meetings[_pair_key(e, g)] + (rank[e] - rank[g]) ** 2 for g in group if g != e
+            repeat * meetings[frozenset((e, g))] + (rank[e] - rank[g]) ** 2 for g in group if g != e
         )
 
     unseated = list(order)
@@ -385,9 +356,6 @@ def _fewest_repeats(
     return plan
 
 
-# --- knockout ---------------------------------------------------------------------------------
-
-
 def bracket_order(size: int) -> list[int]:
     """Seeds 1..size (a power of two) in bracket order: 1, 16, 8, 9, 4, 13, ... for 16."""
     if size < 2 or size & (size - 1):
@@ -399,10 +367,8 @@ def bracket_order(size: int) -> list[int]:
 
 
 def _bracket_size(n: int) -> int:
-    size = 2
-    while size < n:
-        size *= 2
-    return size
+    """The smallest power of two, at least 2, that holds ``n`` entrants."""
+    return 1 << max(1, (n - 1).bit_length())
 
 
 def knockout_bracket(entrants: Sequence[EntrantId], ratings: Mapping[EntrantId, float]) -> Round:

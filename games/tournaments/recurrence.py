@@ -21,19 +21,16 @@ class _Expanded(Protocol):
     day_of_week: set[int]
 
 
+#: A cron line's five fields, in its order (crontab's own keywords come in another).
+FIELDS = ("minute", "hour", "day_of_month", "month_of_year", "day_of_week")
+
+
 def _crontab(line: str) -> crontab:
     fields = line.split()
-    if len(fields) != 5:
+    if len(fields) != len(FIELDS):
         raise Refusal.INVALID_RECURRENCE.error()
-    minute, hour, day_of_month, month_of_year, day_of_week = fields
     try:
-        return crontab(
-            minute=minute,
-            hour=hour,
-            day_of_month=day_of_month,
-            month_of_year=month_of_year,
-            day_of_week=day_of_week,
-        )
+        return crontab(**dict(zip(FIELDS, fields, strict=True)))
     except (ValueError, TypeError):
         raise Refusal.INVALID_RECURRENCE.error() from None
 

@@ -22,6 +22,7 @@ from games.rules import RuleError
 from games.rules.fairness import is_client_seed
 from games.tournaments import pairing as p
 from games.tournaments.models import (
+    SETTINGS,
     Entrant,
     Tournament,
     TournamentFormat,
@@ -37,11 +38,17 @@ from players.services import player_hold
 OPEN_FOR_ENTRY = (TournamentStatus.SCHEDULED, TournamentStatus.REGISTRATION)
 
 
-def _lock(tournament_id: int | str) -> Tournament:
+def _lock(
+    tournament_id: int | str, statuses: Sequence[str] = (), refusal: Refusal | None = None
+) -> Tournament:
+    """The tournament's row, locked; refused by ``refusal`` unless its status is in ``statuses``."""
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError):
         raise Refusal.TOURNAMENT_NOT_FOUND.error() from None
+    if refusal is not None and tournament.status not in statuses:
+        raise refusal.error()
+    return tournament
 
 
 @transaction.atomic
@@ -109,14 +116,6 @@ def tournament_validate(tournament: Tournament) -> None:
         validate_cron(tournament.recurrence)
 
 
-def _entry_open(tournament: Tournament, now: datetime) -> None:
-    if tournament.status not in OPEN_FOR_ENTRY or tournament.starts_at <= now:
-        raise Refusal.REGISTRATION_CLOSED.error()
-    opens = tournament.registration_opens_at
-    if opens is not None and opens > now:
-        raise Refusal.REGISTRATION_NOT_OPEN.error()
-
-
 def _active(tournament: Tournament) -> list[Entrant]:
     return list(tournament.entrants.filter(withdrawn_at__isnull=True).order_by("id"))
 
@@ -131,7 +130,12 @@ def tournament_register(
         raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     player_hold(player=player)  # before the tournament's row, as a ban takes them
     tournament = _lock(tournament_id)
-    _entry_open(tournament, timezone.now())
+    now = timezone.now()
+    if tournament.status not in OPEN_FOR_ENTRY or tournament.starts_at <= now:
+        raise Refusal.REGISTRATION_CLOSED.error()
+    opens = tournament.registration_opens_at
+    if opens is not None and opens > now:
+        raise Refusal.REGISTRATION_NOT_OPEN.error()
     entrant = tournament.entrants.filter(player=player).first()
     if entrant is not None and entrant.withdrawn_at is None:
         raise Refusal.ALREADY_REGISTERED.error()
@@ -147,9 +151,7 @@ def tournament_register(
 
 @transaction.atomic
 def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
-    tournament = _lock(tournament_id)
-    if tournament.status not in OPEN_FOR_ENTRY:
-        raise Refusal.REGISTRATION_CLOSED.error()
+    tournament = _lock(tournament_id, OPEN_FOR_ENTRY, Refusal.REGISTRATION_CLOSED)
     updated = tournament.entrants.filter(player=player, withdrawn_at__isnull=True).update(
         withdrawn_at=timezone.now()
     )
@@ -161,10 +163,9 @@ def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
 def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> bool:
     """Withdraw ``player``'s entry from a running (or paused) tournament: a cut-off account's
     (games.moderation.actions). The entrant stays in the pairing (``_active_at_start``), so the
-    schedule
-    and the bracket stand, and each table it is seated at from now on is forfeited as it opens
-    (``_open_table``); its games in play are the caller's to end. False if there was no such entry
-    (or the tournament is over)."""
+    schedule and the bracket stand, and each table it is seated at from now on is forfeited as
+    it opens (``_open_table``); its games in play are the caller's to end. False if there was no
+    such entry (or the tournament is over)."""
     tournament = _lock(tournament_id)
     if tournament.status != TournamentStatus.RUNNING:
         return False
@@ -176,9 +177,7 @@ def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> boo
 def tournament_add_computer(
     *, tournament_id: int | str, level: str = "", name: str = ""
 ) -> Entrant:
-    tournament = _lock(tournament_id)
-    if tournament.status not in OPEN_FOR_ENTRY:
-        raise Refusal.REGISTRATION_CLOSED.error()
+    tournament = _lock(tournament_id, OPEN_FOR_ENTRY, Refusal.REGISTRATION_CLOSED)
     return _add_computer(tournament, level, name)
 
 
@@ -193,9 +192,7 @@ def _add_computer(tournament: Tournament, level: str, name: str = "") -> Entrant
 
 @transaction.atomic
 def tournament_cancel(*, tournament_id: int | str, reason: str) -> Tournament:
-    tournament = _lock(tournament_id)
-    if tournament.status not in OPEN_FOR_ENTRY:
-        raise Refusal.CANNOT_CANCEL.error()
+    tournament = _lock(tournament_id, OPEN_FOR_ENTRY, Refusal.CANNOT_CANCEL)
     tournament.status = TournamentStatus.CANCELLED
     tournament.cancel_reason = reason[:200]
     tournament.save(update_fields=["status", "cancel_reason"])
@@ -220,21 +217,14 @@ def tournament_start(*, tournament_id: int | str, now: datetime | None = None) -
         )
         tournament.save(update_fields=["status", "cancel_reason"])
         return True
+    ratings = ratings_of(tournament, entrants)
     for entrant in entrants:
-        entrant.seed_rating = ratings_of(tournament, [entrant])[entrant.pk]
-        entrant.save(update_fields=["seed_rating"])
+        entrant.seed_rating = ratings[entrant.pk]
+    Entrant.objects.bulk_update(entrants, ["seed_rating"])
     tournament.status = TournamentStatus.RUNNING
     tournament.started_at = now
     tournament.save(update_fields=["status", "started_at"])
-    ids = [entrant.pk for entrant in entrants]
-    ratings = {entrant.pk: entrant.seed_rating or 0.0 for entrant in entrants}
-    if tournament.format == TournamentFormat.ROUND_ROBIN:
-        first = p.round_robin_rounds(ids)[0]
-    elif tournament.format == TournamentFormat.SWISS:
-        first = p.swiss_round(ids, [], [], 1, table_size=tournament.table_size, ratings=ratings)
-    else:
-        first = p.knockout_bracket(ids, ratings)
-    _open_round(tournament, first)
+    _open_next_round(tournament)
     return True
 
 
@@ -265,20 +255,13 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
             return True
     current.finished_at = timezone.now()
     current.save(update_fields=["finished_at"])
-    following = _next_round(tournament)
-    if following is None:
-        tournament.status = TournamentStatus.FINISHED
-        tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at"])
-    else:
-        _open_round(tournament, following)
+    _open_next_round(tournament)
     return True
 
 
 def tournament_table_finished(*, game_id: GameId | str) -> bool:
     """A table's game is over (``games.followups.jobs.game_finished`` names the task): its
-    tournament may
-    advance. False for a game that is no tournament's table."""
+    tournament may advance. False for a game that is no tournament's table."""
     tournament_id = (
         TournamentGame.objects.filter(game_id=game_id)
         .values_list("round__tournament_id", flat=True)
@@ -288,19 +271,23 @@ def tournament_table_finished(*, game_id: GameId | str) -> bool:
 
 
 def _next_round(tournament: Tournament) -> p.Round | None:
+    """The next round as paired (the first, at the start), or None once the last is played."""
     number = tournament.current_round + 1
     history, results = pairing_history(tournament)
-    ids = [entrant.pk for entrant in _active_at_start(tournament)]
+    seeded = _active_at_start(tournament)
+    ids = [entrant.pk for entrant in seeded]
+    ratings = {entrant.pk: entrant.seed_rating or 0.0 for entrant in seeded}
     if tournament.format == TournamentFormat.ROUND_ROBIN:
         schedule = p.round_robin_rounds(ids)
         return schedule[number - 1] if number <= len(schedule) else None
     if tournament.format == TournamentFormat.SWISS:
         if number > (tournament.rounds or 0):
             return None
-        ratings = {e.pk: e.seed_rating or 0.0 for e in _active_at_start(tournament)}
         return p.swiss_round(
             ids, history, results, number, table_size=tournament.table_size, ratings=ratings
         )
+    if not history:
+        return p.knockout_bracket(ids, ratings)
     return p.knockout_next_round(history[-1], results, number)
 
 
@@ -313,6 +300,17 @@ def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
     for game in round_.games.select_related("game").order_by("table", "replay"):
         latest[game.table] = game
     return list(latest.values())
+
+
+def _open_next_round(tournament: Tournament) -> None:
+    """Open the next round (the first, at the start), or finish the tournament after its last."""
+    following = _next_round(tournament)
+    if following is None:
+        tournament.status = TournamentStatus.FINISHED
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+    else:
+        _open_round(tournament, following)
 
 
 def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
@@ -352,21 +350,15 @@ def _open_table(
     replay: int,
 ) -> TournamentGame:
     entrants = Entrant.objects.select_related("player").in_bulk(entrant_ids)
-    specs = []
-    for entrant_id in entrant_ids:
-        entrant = entrants[entrant_id]
-        if entrant.is_computer:
-            specs.append(
-                game_services.SeatSpec(
-                    type="computer", level=entrant.level, name=entrant.display_name
-                )
-            )
-        else:
-            specs.append(
-                game_services.SeatSpec(
-                    type="player", player=entrant.player, client_seed=entrant.client_seed
-                )
-            )
+    seated = [entrants[entrant_id] for entrant_id in entrant_ids]
+    specs = [
+        game_services.SeatSpec(type="computer", level=entrant.level, name=entrant.display_name)
+        if entrant.is_computer
+        else game_services.SeatSpec(
+            type="player", player=entrant.player, client_seed=entrant.client_seed
+        )
+        for entrant in seated
+    ]
     game = game_services.game_create(
         creator=tournament.created_by,
         kind=tournament.kind,
@@ -378,7 +370,7 @@ def _open_table(
         by_account=False,
     )
     game_services.game_start(game_id=game.pk, player=tournament.created_by)
-    _forfeit_withdrawn(game.pk, [entrants[entrant_id] for entrant_id in entrant_ids])
+    _forfeit_withdrawn(game.pk, seated)
     return TournamentGame.objects.create(
         round=round_, table=table, replay=replay, game=game, entrant_ids=list(entrant_ids)
     )
@@ -404,19 +396,8 @@ def _schedule_next_edition(tournament: Tournament) -> None:
     if tournament.registration_opens_at is not None:
         opens = starts - (tournament.starts_at - tournament.registration_opens_at)
     Tournament.objects.create(
-        name=tournament.name,
-        kind=tournament.kind,
-        format=tournament.format,
-        rounds=tournament.rounds,
-        table_size=tournament.table_size,
-        game_options=tournament.game_options,
-        registration_opens_at=opens,
-        starts_at=starts,
-        min_entrants=tournament.min_entrants,
-        max_entrants=tournament.max_entrants,
-        rated=tournament.rated,
-        turn_clock_seconds=tournament.turn_clock_seconds,
-        recurrence=tournament.recurrence,
+        **{field: getattr(tournament, field) for field in SETTINGS}
+        | {"starts_at": starts, "registration_opens_at": opens},
         previous_edition=tournament,
         created_by=tournament.created_by,
     )

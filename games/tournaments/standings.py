@@ -34,7 +34,6 @@ from games.tournaments.pairing import (
     Round,
     bracket_order,
     bracket_slots,
-    knockout_winner,
     pairwise_score,
     placement_points,
 )
@@ -83,19 +82,14 @@ def standings(
         ):
             played[entrant] += 1
             game_score[entrant] += total
-            if place == best:
-                if first == 1:
-                    wins[entrant] += 1
-                else:
-                    draws[entrant] += 1
-            if format != "knockout":
-                points[entrant] += share
+            won = place == best and first == 1
+            if won:
+                wins[entrant] += 1
+            elif place == best:
+                draws[entrant] += 1
+            # A knockout counts the games won (a tie is replayed); the other formats, placements.
+            points[entrant] += int(won) if format == "knockout" else share
 
-    if format == "knockout":
-        for result in results:
-            winner = knockout_winner(result)
-            if winner is not None:
-                points[winner] += 1
     bye_value = 0 if format == "round_robin" else 1
     for entrant, count in byes.items():
         points[entrant] += bye_value * count
