@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, groupby
 
-from games.tournaments.matching import max_weight_matching
-
 EntrantId = int
 
 #: Search nodes a multi-seat Swiss round may spend looking for a table plan without repeats.
@@ -261,6 +259,22 @@ def _pair_two(
         (order[i], order[j]) for i, j in enumerate(mate[:n]) if i < j < n
     ]
     return pairs, bye
+
+
+def max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]]) -> list[int]:
+    """Each vertex's mate (-1: none) in a maximum-weight matching among the maximum-cardinality
+    ones: Edmonds' blossom algorithm, networkx's. Vertices are 0..count-1, weights integers."""
+    # Imported here: networkx takes a sixth of a second to load, and only Swiss rounds need it.
+    from networkx import Graph
+    from networkx.algorithms.matching import max_weight_matching as blossom
+
+    graph: Graph[int] = Graph()
+    graph.add_nodes_from(range(count))
+    graph.add_weighted_edges_from(edges)
+    mate = [-1] * count
+    for i, j in blossom(graph, maxcardinality=True):
+        mate[i], mate[j] = j, i
+    return mate
 
 
 class _OutOfBudget(Exception):

@@ -18,7 +18,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments.matching import max_weight_matching
 from games.tournaments.pairing import (
     Bye,
     EntrantId,
@@ -30,6 +29,7 @@ from games.tournaments.pairing import (
     knockout_bracket,
     knockout_next_round,
     knockout_winner,
+    max_weight_matching,
     placement_points,
     round_robin_rounds,
     swiss_round,
