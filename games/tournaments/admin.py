@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
@@ -49,7 +49,10 @@ class TournamentForm(ModelForm):
         try:
             services.tournament_validate(Tournament(**cleaned))
         except ApiError as exc:
-            raise ValidationError({exc.field or "name": str(exc.detail)}) from None
+            # A game option's refusal names it (``game_options.<name>``): the form has its column.
+            field = (exc.field or "").split(".")[0]
+            where = field if field in self.fields else NON_FIELD_ERRORS
+            raise ValidationError({where: exc.detail}) from None
         return cleaned
 
 

@@ -155,3 +155,18 @@ def test_resuming_advances_the_tournament_at_once(
     with django_capture_on_commit_callbacks(execute=True):
         staff.act(CUPS, "resume", [running.pk], reason="go")
     assert queued == [running.pk]
+
+
+def test_the_admin_form_puts_a_game_option_refusal_on_its_field() -> None:
+    from games.tournaments.admin import TournamentForm
+
+    starts = timezone.now() + timedelta(days=1)
+    data = {
+        "name": "Cup", "kind": "yatzy", "game_options": '{"auto_confirm_seconds": 999}',
+        "format": "round_robin", "rounds": 3, "table_size": 2,
+        "registration_opens_at": timezone.now(), "starts_at": starts, "min_entrants": 2,
+        "max_entrants": 8, "rated": False, "turn_clock_seconds": 60, "recurrence": "",
+    }  # fmt: skip
+    form = TournamentForm(data=data)
+    assert not form.is_valid()  # a form error, not the 500 of an unknown field's name
+    assert list(form.errors) == ["game_options"]
