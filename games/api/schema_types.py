@@ -15,7 +15,7 @@ the schema built from them, so they cannot drift unnoticed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from typing import Any, get_args, get_type_hints
 
 from django.utils.text import format_lazy
@@ -24,9 +24,10 @@ from drf_spectacular.serializers import PolymorphicProxySerializerExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games.api import schema_forms
+from games.api import render, schema_forms
 from games.api import serializers as s
 from games.kinds import KINDS, Kind
+from games.kinds.fields import KindChoiceField
 from games.rules import ending
 
 
@@ -60,11 +61,12 @@ def _state(code: str) -> schema_forms.Made:
 
 @cache
 def _game(code: str) -> schema_forms.Made:
-    attrs = {
-        "kind": serializers.ChoiceField(choices=[code]),
-        "state": _state(code)(allow_null=True, help_text="null until the game starts"),
-    }
-    return type(f"{schema_forms.camel(code)}GameSerializer", (s.GameSerializer,), attrs)
+    return schema_forms.serializer(
+        render.Game,
+        schema_forms.camel(code),
+        kind=lambda: serializers.ChoiceField(choices=[code]),
+        state=lambda: _state(code)(allow_null=True, help_text="null until the game starts"),
+    )
 
 
 GAME = KindsProxy(
@@ -132,7 +134,7 @@ def _event_data(codes: tuple[str, ...]) -> list[serializers.Serializer[Any] | sc
         for form in get_args(getattr(kind.engine, "Event")):  # noqa: B009  (no Engine attribute)
             signature = _signature(form)
             if signature not in by_signature:
-                type_field = _type_field(form.type)
+                type_field = partial(_type_field, form.type)
                 by_signature[signature] = schema_forms.serializer(form, prefix, type=type_field)
     return list(by_signature.values())
 
@@ -142,11 +144,8 @@ EVENT_DATA = KindsProxy(
 )
 
 
-class TypedEventSerializer(s.GameEventSerializer):
-    data = EVENT_DATA  # type: ignore[assignment]  # the JSON field, typed
-
-    class Meta(s.GameEventSerializer.Meta):
-        ref_name = "GameEvent"
+GAME_SUMMARY = schema_forms.serializer(render.GameSummary, kind=KindChoiceField)
+TypedEventSerializer = schema_forms.serializer(render.GameEvent, data=lambda: EVENT_DATA)
 
 
 class MoveResultSerializer(serializers.Serializer[dict[str, Any]]):

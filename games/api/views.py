@@ -35,7 +35,7 @@ from games.api.conditional import (
 )
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
-from games.api.render import event_body, game_body
+from games.api.render import event_body, game_body, summary_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameStatus
 from players.auth import request_player
@@ -76,12 +76,16 @@ def render_game(request: Request, game: Game, status: int = 200) -> Response:
     )
 )
 class GameListCreateView(generics.ListAPIView[Game]):
-    serializer_class = s.GameSummarySerializer
+    serializer_class = t.GAME_SUMMARY  # the schema's; the answer is render's
     filterset_class = GameFilter
     pagination_class = GameCursorPagination
 
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
+        return self.get_paginated_response([summary_body(game, request.user) for game in page])
 
     @extend_schema(
         summary="Create a game",

@@ -68,7 +68,7 @@ class TenThousandState(common.Ending):
     result: common.Result | None
 
 
-def event_messages(event_type: str) -> list[dict[str, str]]:
+def event_messages(event_type: str) -> list[common.Message]:
     """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
         return ending_messages(event_type)

@@ -62,6 +62,9 @@ def test_every_kind_and_status_of_game_is_its_schema(
             check(components, "Replay", replay)
             assert replay["state"] is not None
     assert len(seen) == 6
+    listed = APIClient().get("/api/v1/games/").json()
+    assert len(listed["results"]) == len(games)
+    check(components, "PaginatedGameSummaryList", listed)
 
 
 def test_every_event_type_of_every_kind_is_typed(
