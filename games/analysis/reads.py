@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, TypedDict, cast
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
@@ -28,6 +28,7 @@ from games.analysis import fold_cache
 from games.fairness.seeds import OVER
 from games.kinds import Analyst, kind_for
 from games.models import Game, GameId, GameStatus
+from games.rules.base import Doc
 from games.selectors import game_get
 
 #: Values are given to this many decimals; the identity holds up to that rounding.
@@ -122,11 +123,83 @@ def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
     return {keys[key].pk: summaries for key, summaries in {**found, **missing}.items()}
 
 
+class AnalysisSeat(TypedDict):
+    seat: int
+    name: str
+    expected_start: Annotated[
+        float,
+        Doc(
+            "The seat's value at the start, as the kind's analysis counts it (an empty sheet's "
+            "expected score, or the expected points of its turns)"
+        ),
+    ]
+    luck: float
+    skill_loss: float
+    value_now: Annotated[float, Doc("expected_start + luck - skill_loss")]
+    final: int | None
+    decisions: int
+    accuracy: float | None
+
+
+class AnalysisTurn(TypedDict):
+    seat: int
+    turn: int
+    expected: float
+    luck: float
+    skill_loss: float
+    points: int | None
+    win_before: Annotated[float | None, Doc("Two seats: the seat's chance to win before the turn")]
+    win_after: float | None
+
+
+class AnalysisDecision(TypedDict):
+    seq: int
+    seat: int
+    turn: int
+    move: dict[str, Any]
+    best_move: dict[str, Any]
+    value: float
+    best_value: float
+    loss: float
+
+
+class AnalysisRoll(TypedDict):
+    seq: int
+    seat: int
+    turn: int
+    before: float
+    after: float
+    luck: float
+
+
+class Method(TypedDict):
+    """How the values are counted, in the request's language."""
+
+    values: str
+    luck: str
+    skill_loss: str
+    identity: str
+
+
+class AnalysisHead(TypedDict):
+    game: Annotated[str, Doc(format="uuid")]
+    kind: str
+    finished: bool
+    method: Method
+    seats: list[AnalysisSeat]
+
+
+class Analysis(AnalysisHead):
+    turns: list[AnalysisTurn]
+    decisions: list[AnalysisDecision]
+    rolls: list[AnalysisRoll]
+
+
 def _r(value: float) -> float:
     return round(value, DECIMALS)
 
 
-def _seat(line: SeatLine, name: str) -> dict[str, Any]:
+def _seat(line: SeatLine, name: str) -> AnalysisSeat:
     return {
         "seat": line.seat,
         "name": name,
@@ -140,21 +213,21 @@ def _seat(line: SeatLine, name: str) -> dict[str, Any]:
     }
 
 
-def _decision(d: Decision) -> dict[str, Any]:
+def _decision(d: Decision) -> AnalysisDecision:
     return {
         "seq": d.seq, "seat": d.seat, "turn": d.turn, "move": d.move, "best_move": d.best_move,
         "value": _r(d.value), "best_value": _r(d.best_value), "loss": _r(d.loss),
     }  # fmt: skip
 
 
-def _roll(r: Roll) -> dict[str, Any]:
+def _roll(r: Roll) -> AnalysisRoll:
     return {
         "seq": r.seq, "seat": r.seat, "turn": r.turn, "before": _r(r.before),
         "after": _r(r.after), "luck": _r(r.luck),
     }  # fmt: skip
 
 
-def _turn(t: Turn) -> dict[str, Any]:
+def _turn(t: Turn) -> AnalysisTurn:
     return {
         "seat": t.seat, "turn": t.turn, "expected": _r(t.expected), "luck": _r(t.luck),
         "skill_loss": _r(t.skill_loss), "points": t.points,
@@ -166,7 +239,7 @@ def _chance(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:
+def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> AnalysisHead:
     """The answer but its long lists: in the request's language, with the seats' names."""
     return {
         "game": str(game.pk),
@@ -196,6 +269,7 @@ def written(head_json: bytes, kept: Kept) -> bytes:
     return head_json[:-1] + b"," + kept.lists + b"}"
 
 
-def body(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:
+def body(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> Analysis:
     """The whole answer as data (what ``written`` writes)."""
-    return {**head(game, analyst, kept, names), **json.loads(b"{" + kept.lists + b"}")}
+    lists = json.loads(b"{" + kept.lists + b"}")
+    return cast(Analysis, {**head(game, analyst, kept, names), **lists})

@@ -81,6 +81,22 @@ class GameEvent(live.EventWire):
     messages: list[Message]
 
 
+class MoveResult(TypedDict):
+    events: Annotated[list[GameEvent], Doc("The events the move made, in order")]
+    game: Game
+
+
+class EventPage(TypedDict):
+    version: Annotated[int, Doc("The game's version: its last event's seq", minimum=0)]
+    events: list[GameEvent]
+
+
+class Replay(TypedDict):
+    at: Annotated[int, Doc("The seq replayed up to", minimum=0)]
+    version: Annotated[int, Doc("The game's version now", minimum=0)]
+    state: Annotated[dict[str, Any] | None, Doc("The kind's view then; null before the start")]
+
+
 def player_ref(player: Any) -> PlayerRef:
     return {"id": player.pk, "username": player.username, "name": player.public_name}
 

@@ -144,13 +144,32 @@ EVENT_DATA = KindsProxy(
 )
 
 
+PREVIEW = KindsProxy(
+    component_name="Preview",
+    make=lambda codes: [
+        schema_forms.serializer(get_type_hints(KINDS[code].preview)["return"])
+        for code in codes
+        if KINDS[code].preview is not None
+    ],
+    resource_type_field_name=None,
+    many=False,
+)
 GAME_SUMMARY = schema_forms.serializer(render.GameSummary, kind=KindChoiceField)
 TypedEventSerializer = schema_forms.serializer(render.GameEvent, data=lambda: EVENT_DATA)
 
 
-class MoveResultSerializer(serializers.Serializer[dict[str, Any]]):
-    events = TypedEventSerializer(many=True)
-    game = GAME
+MoveResultSerializer = schema_forms.serializer(render.MoveResult, game=lambda: GAME)
+EventPageSerializer = schema_forms.serializer(render.EventPage)
+ReplaySerializer = schema_forms.serializer(
+    render.Replay,
+    state=lambda: KindsProxy(
+        component_name="GameState",
+        make=lambda codes: [_state(code) for code in codes],
+        resource_type_field_name=None,
+        many=False,
+        allow_null=True,
+    ),
+)
 
 
 class HintSerializer(serializers.Serializer[dict[str, Any]]):
@@ -163,20 +182,3 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
         ),
     )
     options = serializers.ListField(child=serializers.DictField(), required=False)
-
-
-class ReplaySerializer(serializers.Serializer[dict[str, Any]]):
-    at = serializers.IntegerField()
-    version = serializers.IntegerField()
-    state = KindsProxy(
-        component_name="GameState",
-        make=lambda codes: [_state(code) for code in codes],
-        resource_type_field_name=None,
-        many=False,
-        allow_null=True,
-    )
-
-
-class EventPageSerializer(serializers.Serializer[dict[str, Any]]):
-    version = serializers.IntegerField()
-    events = TypedEventSerializer(many=True)

@@ -23,6 +23,7 @@ from games import ending, selectors, services
 from games.analysis import chart as analysis_chart
 from games.analysis import fold_cache
 from games.analysis import reads as analysis
+from games.api import schema_forms
 from games.api import schema_types as t
 from games.api import serializers as s
 from games.api.conditional import (
@@ -35,7 +36,7 @@ from games.api.conditional import (
 )
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
-from games.api.render import event_body, game_body, summary_body
+from games.api.render import EventPage, MoveResult, Replay, event_body, game_body, summary_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameStatus
 from players.auth import request_player
@@ -272,7 +273,7 @@ def render_move(request: Request, moved: services.MoveResult, status: int = 201)
     # Rendered from what the move holds: the game with its seats and accounts, and the rules
     # state it folded; nothing is read again.
     game = moved.game
-    body = {
+    body: MoveResult = {
         "events": [event_body(event, game.kind) for event in moved.events],
         "game": game_body(game, moved.state, request.user),
     }
@@ -407,8 +408,11 @@ class GameEventsView(APIView):
         after = query_int(request, "after", 0)
         limit = min(query_int(request, "limit", MAX_EVENT_PAGE, minimum=1) or 1, MAX_EVENT_PAGE)
         events = selectors.game_events(game, after=after or 0, limit=limit).select_related("actor")
-        rendered = [event_body(event, game.kind) for event in events]
-        return Response({"version": game.version, "events": rendered})
+        page: EventPage = {
+            "version": game.version,
+            "events": [event_body(e, game.kind) for e in events],
+        }
+        return Response(page)
 
 
 #: The ``ETag`` and ``If-None-Match`` of the reads that answer a game's folds.
@@ -452,7 +456,7 @@ class GameReplayView(APIView):
             return _tagged(Response(status=304), etag)
         state = fold_cache.game_state_at(game, at)
         presented = None if state is None else kind_for(game.kind).presenter.present_rules(state)
-        body = {"at": at, "version": game.version, "state": presented}
+        body: Replay = {"at": at, "version": game.version, "state": presented}
         return _tagged(Response(body), etag)
 
 
@@ -469,7 +473,7 @@ class GamePreviewView(APIView):
         parameters=[
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
         ],
-        responses=s.KeepPreviewSerializer,
+        responses=t.PREVIEW,
         tags=["games"],
     )
     @refuses(
@@ -538,7 +542,7 @@ class GameAnalysisView(APIView):
             "Throttled by the `expensive` rate."
         ),
         parameters=_FOLD_TAG_PARAMETERS,
-        responses={200: s.AnalysisSerializer, 304: None},
+        responses={200: schema_forms.serializer(analysis.Analysis), 304: None},
         tags=["games"],
     )
     @refuses(

@@ -191,7 +191,7 @@ class Kind:
     clock_kept_by: frozenset[str] = frozenset()
     #: What setting dice aside would score, before it is played (``games/{id}/preview/``):
     #: ``(wire state, positions) -> preview``; None where the kind has none.
-    preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
+    preview: Callable[[Mapping[str, Any], list[int]], Mapping[str, Any]] | None = None
     #: The analysis of a played game (``games/{id}/analysis/``); None where the kind has none.
     analyst: Analyst | None = None
     #: The values each option may take in a rated game (every option is listed): a rated game is
