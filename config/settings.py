@@ -352,6 +352,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
         "games.api.schema_forms.close_forms",  # each event's data: exactly one schema
+        "games.api.schema_types.name_event_types",
         "games.api.stream_schema.add_streams",  # the stream tier's endpoints
         "config.schema_examples.add_examples",  # recorded requests and answers, problems
     ],

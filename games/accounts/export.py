@@ -18,6 +18,8 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from rest_framework import serializers
 
+from games.api.schema_forms import OptionsField
+from games.api.schema_types import EVENT_WIRE
 from games.followups import live
 from games.models import Game, GameEvent
 from games.presenters.common import iso_datetime
@@ -43,21 +45,11 @@ class ExportSeatSerializer(serializers.Serializer[dict[str, Any]]):
     final_total = serializers.IntegerField(allow_null=True)
 
 
-class ExportEventSerializer(serializers.Serializer[dict[str, Any]]):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    # The metaclass takes the field out of the class: Serializer.data stays what it is.
-    data = serializers.DictField()  # type: ignore[assignment]
-    actor = serializers.CharField(allow_null=True)
-    automatic = serializers.BooleanField()
-    created_at = serializers.DateTimeField()
-
-
 class ExportGameSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.UUIDField()
     kind = serializers.CharField()
     status = serializers.CharField()
-    options = serializers.DictField()
+    options = OptionsField()
     rated = serializers.BooleanField()
     created_by = serializers.CharField(help_text="The creator's username")
     created_at = serializers.DateTimeField()
@@ -65,7 +57,7 @@ class ExportGameSerializer(serializers.Serializer[dict[str, Any]]):
     finished_at = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
     seats = ExportSeatSerializer(many=True)
-    events = ExportEventSerializer(many=True, help_text="The game's whole log, in order")
+    events = serializers.ListField(child=EVENT_WIRE(), help_text="The game's whole log, in order")
 
 
 class ExportRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):

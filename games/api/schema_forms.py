@@ -16,9 +16,11 @@ from collections.abc import Callable
 from dataclasses import MISSING
 from typing import Annotated, Any, get_args, get_origin, get_type_hints, is_typeddict
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.serializers import PolymorphicProxySerializerExtension
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from games.kinds import KINDS
 from games.rules.base import Choices, Doc, Wire, WireForm
 
 Field = serializers.Field[Any, Any, Any, Any]
@@ -137,6 +139,53 @@ def _enum(choices: Choices) -> type[serializers.ChoiceField]:
 def close_forms(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular's postprocessing hook: the wire forms' schemas closed."""
     for name, schema in result.get("components", {}).get("schemas", {}).items():
-        if name in CLOSED and schema.get("type") == "object":
+        if name.removesuffix("Request") in CLOSED and schema.get("type") == "object":
             schema["additionalProperties"] = False
+        if name.removesuffix("Request") in ANY_OF:
+            schema["anyOf"] = schema.pop("oneOf")
     return result
+
+
+class KindsProxy(PolymorphicProxySerializer):
+    """A ``oneOf`` over the kinds registered when the schema is built (not when this module was
+    imported: a kind a test registers shows too), each kind's serializers made once."""
+
+    def __init__(self, *, make: Callable[[tuple[str, ...]], Any], **kwargs: Any) -> None:
+        self.make = make
+        super().__init__(serializers=lambda: make(tuple(KINDS)), **kwargs)
+
+    @property
+    def serializers(self) -> Any:
+        return self.make(tuple(KINDS))
+
+    @serializers.setter
+    def serializers(self, value: Any) -> None:
+        pass
+
+
+class KindsProxyExtension(PolymorphicProxySerializerExtension):
+    """drf-spectacular maps a proxy by its exact class: this one maps ``KindsProxy`` as its own."""
+
+    target_class = "games.api.schema_forms.KindsProxy"
+
+
+@functools.cache
+def options(code: str) -> Made:
+    """The options form of the kind ``code`` (what its rules read a game's options as)."""
+    return serializer(type(KINDS[code].engine.options_from_wire({})))
+
+
+#: A game's options: its kind's form. Any of the kinds' (nothing in them names the kind, and
+#: ``{}`` is every kind's defaults), so an ``anyOf`` (``close_forms``).
+OPTIONS = KindsProxy(
+    component_name="Options",
+    make=lambda codes: [options(code) for code in codes],
+    resource_type_field_name=None,
+    many=False,
+)
+ANY_OF = {"Options"}
+
+
+@extend_schema_field(OPTIONS)
+class OptionsField(serializers.DictField):
+    """A game's options (a request's, or as kept): its kind's rules read and check them."""

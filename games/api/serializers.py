@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from games.api import schema_forms
 from games.kinds.fields import KindChoiceField
 from players.identity import display_name_clean
 
@@ -49,7 +50,7 @@ class SeatInput(serializers.Serializer[None]):
 
 class GameCreateInput(serializers.Serializer[None]):
     kind = KindChoiceField()
-    options = serializers.DictField(required=False, default=dict)
+    options = schema_forms.OptionsField(required=False, default=dict)
     # What many=True makes, said outright: its max_length is checked before any seat is read
     # (config.web.bounded_lists).
     seats: serializers.ListSerializer[None] = serializers.ListSerializer(

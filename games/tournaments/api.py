@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -23,6 +23,7 @@ from config.vocabulary.refusals import Refusal
 from config.web.bounded_lists import BoundedListField
 from config.web.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
+from games.api.schema_forms import OptionsField
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
@@ -65,6 +66,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     format_name = serializers.CharField(source="get_format_display", read_only=True)
     status_name = serializers.CharField(source="get_status_display", read_only=True)
     kind_name = serializers.CharField(source="get_kind_display", read_only=True)
+    game_options = OptionsField(read_only=True)
     entrants = serializers.SerializerMethodField()
 
     class Meta:
@@ -80,6 +82,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "status", "cancel_reason", "paused_at", "current_round", "started_at", "finished_at",
         ]  # fmt: skip
 
+    @extend_schema_field(EntrantSerializer(many=True))
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
         # Before the start, the entries that stand; from the start, every entrant of the pairing
         # (a rating taken at the start), a forfeited entry among them with its withdrawn_at.
@@ -103,7 +106,7 @@ class TournamentCreateInput(serializers.Serializer[None]):
     starts_at = serializers.DateTimeField()
     rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
     table_size = serializers.IntegerField(min_value=2, max_value=6, default=2)
-    game_options = serializers.DictField(required=False, default=dict)
+    game_options = OptionsField(required=False, default=dict)
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     min_entrants = serializers.IntegerField(min_value=2, default=2)
     max_entrants = serializers.IntegerField(min_value=2, max_value=MAX_ENTRANTS, default=64)
