@@ -335,9 +335,28 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Dice games server API",
     "DESCRIPTION": (
         "Play dice games against people and the computer (`GET kinds/` lists them). Every "
-        "move is an event; every error has a stable `code`."
+        "move is an event; every error has a stable `code`.\n\n"
+        "Every field is typed but three, free-form by design: a problem's `params` (each code "
+        "has its own specifics, named on its page, `GET errors/{code}/`); a hint's `options` "
+        "and the analysis's `move` and `best_move`, which are the kind's own moves and values "
+        "as its computer gives them (`Move` where they are moves); `GET kinds/`' `options`, "
+        "itself a JSON Schema."
     ),
     "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
+    "LICENSE": {"name": "MIT", "identifier": "MIT"},
+    "CONTACT": {"name": "The project's issue tracker"},
+    "SERVERS": [{"url": "http://localhost:8000", "description": "`make run`, on this machine"}],
+    "TAGS": [
+        {"name": "games", "description": "Games: create, join, play, read, replay, analyse"},
+        {"name": "matchmaking", "description": "Seeks: wait for an opponent of your choosing"},
+        {"name": "tournaments", "description": "Scheduled tournaments, their rounds, standings"},
+        {"name": "accounts", "description": "Register, sign in, tokens, your account and data"},
+        {"name": "players", "description": "Profiles, statistics and leaderboards"},
+        {"name": "streams", "description": "Server-Sent Events: a game's events, your notes"},
+        {"name": "errors", "description": "The catalogue of error codes, one page each"},
+        {"name": "health", "description": "Operators: liveness, readiness, metrics"},
+    ],
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from the app itself, not from a CDN.

@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.schema import refuses
+from config.schema import etagged, refuses
 from config.vocabulary.refusals import Refusal
 from config.web.idempotency import idempotent
 from games import ending, selectors, services
@@ -137,6 +137,7 @@ class GameDetailView(APIView):
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
     )
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         etag = game_etag(game, request)
@@ -253,6 +254,7 @@ class GameMoveView(APIView):
         Refusal.INVALID_CLIENT_SEED,
         Refusal.CLIENT_SEED_FIXED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
@@ -301,6 +303,7 @@ class GameResignView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.ResignInput, request.data)
         moved = ending.game_resign(
@@ -331,6 +334,7 @@ class GameAbortView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_abort(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -358,6 +362,7 @@ class GameClaimView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_claim(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -445,6 +450,7 @@ class GameReplayView(APIView):
         tags=["games"],
     )
     @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
@@ -551,6 +557,7 @@ class GameAnalysisView(APIView):
         Refusal.ANALYSIS_AFTER_THE_GAME,
         Refusal.ANALYSIS_NOT_AVAILABLE,
     )
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game, analyst = analysis.game_to_analyse(game_id)
         names = analysis.seat_names(game)
@@ -577,6 +584,7 @@ class GameAnalysisChartView(APIView):
         return super().perform_content_negotiation(request, force=True)
 
     @extend_schema(
+        operation_id="games_analysis_svg_retrieve",
         summary="The analysis as a picture",
         description=(
             "An SVG of each seat's value turn by turn, as the kind's analysis measures it (an "
@@ -594,6 +602,7 @@ class GameAnalysisChartView(APIView):
         Refusal.ANALYSIS_AFTER_THE_GAME,
         Refusal.ANALYSIS_NOT_AVAILABLE,
     )
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game, analyst = analysis.game_to_analyse(game_id)
         names = analysis.seat_names(game)
