@@ -138,6 +138,7 @@ _WAITING = ("429", "503")
 _REQUEST_HEADERS = {
     "Accept-Language": "The language of the answer's words (`en`, `fr`, `uk`, `el`, `hr`, `ru`); "
     "`?lang=` and the account's own language come first",
+    "If-None-Match": "The `ETag` of the answer you hold: 304, with no body, while it is current",
     "Idempotency-Key": "1 to 255 printable characters (a UUID will do): the same request sent "
     "again with it gets the first answer (`Idempotent-Replayed: true`) and creates nothing more",
 }
@@ -149,6 +150,7 @@ class ApiSchema(AutoSchema):
 
     def get_override_parameters(self) -> list[Any]:
         names = ["Accept-Language", *(["Idempotency-Key"] if self._marked(IDEMPOTENT) else [])]
+        names += ["If-None-Match"] if self.method == "GET" and self._marked(ETAGGED) else []
         said = [
             OpenApiParameter(name, str, OpenApiParameter.HEADER, description=_REQUEST_HEADERS[name])
             for name in names

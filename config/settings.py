@@ -336,11 +336,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Play dice games against people and the computer (`GET kinds/` lists them). Every "
         "move is an event; every error has a stable `code`.\n\n"
-        "Every field is typed but three, free-form by design: a problem's `params` (each code "
-        "has its own specifics, named on its page, `GET errors/{code}/`); a hint's `options` "
-        "and the analysis's `move` and `best_move`, which are the kind's own moves and values "
-        "as its computer gives them (`Move` where they are moves); `GET kinds/`' `options`, "
-        "itself a JSON Schema."
+        "Every field is typed but two, free-form by design: a problem's `params`, whose "
+        "members each code names for itself (`max`, `dice`...: `GET errors/{code}/` has its "
+        "words), and a kind's `options` in `GET kinds/`, itself a JSON Schema (of `Options`)."
     ),
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.1.0",
@@ -377,8 +375,6 @@ SPECTACULAR_SETTINGS = {
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.kinds.registry.kind_choices",
-        "GameStatusEnum": "games.models.GameStatus",
-        "SeatKindEnum": "games.models.Occupant",
     },
 }
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, TypedDict, cast
+from typing import Annotated, Any, TypedDict, TypeVar, cast
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
-from ai.analysis import Chart, Decision, Roll, SeatLine, Turn
+from ai.analysis import Chart, SeatLine
 from config.vocabulary.refusals import Refusal
 from games.analysis import fold_cache
 from games.fairness.seeds import OVER
@@ -83,9 +83,9 @@ def game_kept(game: Game, analyst: Analyst) -> Kept:
 def _kept(game: Game, analyst: Analyst) -> Kept:
     analysis = fold_cache.analysis_folded(game, analyst)
     lists = {
-        "turns": [_turn(t) for t in analysis.turns],
-        "decisions": [_decision(d) for d in analysis.decisions],
-        "rolls": [_roll(r) for r in analysis.rolls],
+        "turns": [_row(AnalysisTurn, t) for t in analysis.turns],
+        "decisions": [_row(AnalysisDecision, d) for d in analysis.decisions],
+        "rolls": [_row(AnalysisRoll, r) for r in analysis.rolls],
     }
     written = JSONRenderer().render(lists)
     return Kept(analysis.finished, analysis.seats, analyst.chart(analysis), written[1:-1])
@@ -156,8 +156,8 @@ class AnalysisDecision(TypedDict):
     seq: int
     seat: int
     turn: int
-    move: dict[str, Any]
-    best_move: dict[str, Any]
+    move: Annotated[dict[str, Any], Doc("The move made", ref="Move")]
+    best_move: Annotated[dict[str, Any], Doc("The computer's best move there", ref="Move")]
     value: float
     best_value: float
     loss: float
@@ -172,20 +172,11 @@ class AnalysisRoll(TypedDict):
     luck: float
 
 
-class Method(TypedDict):
-    """How the values are counted, in the request's language."""
-
-    values: str
-    luck: str
-    skill_loss: str
-    identity: str
-
-
 class AnalysisHead(TypedDict):
     game: Annotated[str, Doc(format="uuid")]
     kind: str
     finished: bool
-    method: Method
+    method: Annotated[dict[str, str], Doc("How the values are counted, in the request's language")]
     seats: list[AnalysisSeat]
 
 
@@ -195,48 +186,18 @@ class Analysis(AnalysisHead):
     rolls: list[AnalysisRoll]
 
 
-def _r(value: float) -> float:
-    return round(value, DECIMALS)
+#: The fields given to four decimals, a chance or a share; the rest to ``DECIMALS``.
+_FINE = {"win_before", "win_after", "accuracy"}
+Row = TypeVar("Row")
 
 
-def _seat(line: SeatLine, name: str) -> AnalysisSeat:
-    return {
-        "seat": line.seat,
-        "name": name,
-        "expected_start": _r(line.expected_start),
-        "luck": _r(line.luck),
-        "skill_loss": _r(line.skill_loss),
-        "value_now": _r(line.value_now),
-        "final": line.final,
-        "decisions": line.decisions,
-        "accuracy": None if line.accuracy is None else round(line.accuracy, 4),
-    }
-
-
-def _decision(d: Decision) -> AnalysisDecision:
-    return {
-        "seq": d.seq, "seat": d.seat, "turn": d.turn, "move": d.move, "best_move": d.best_move,
-        "value": _r(d.value), "best_value": _r(d.best_value), "loss": _r(d.loss),
-    }  # fmt: skip
-
-
-def _roll(r: Roll) -> AnalysisRoll:
-    return {
-        "seq": r.seq, "seat": r.seat, "turn": r.turn, "before": _r(r.before),
-        "after": _r(r.after), "luck": _r(r.luck),
-    }  # fmt: skip
-
-
-def _turn(t: Turn) -> AnalysisTurn:
-    return {
-        "seat": t.seat, "turn": t.turn, "expected": _r(t.expected), "luck": _r(t.luck),
-        "skill_loss": _r(t.skill_loss), "points": t.points,
-        "win_before": _chance(t.win_before), "win_after": _chance(t.win_after),
-    }  # fmt: skip
-
-
-def _chance(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
+def _row(form: type[Row], item: Any, **given: Any) -> Row:
+    """``item``'s fields (or ``given``) that ``form`` lists, floats rounded."""
+    row = {key: given[key] if key in given else getattr(item, key) for key in form.__annotations__}
+    digits = {key: 4 if key in _FINE else DECIMALS for key in row}
+    return cast(
+        Row, {k: round(v, digits[k]) if isinstance(v, float) else v for k, v in row.items()}
+    )
 
 
 def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> AnalysisHead:
@@ -260,7 +221,7 @@ def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> Analysis
                 else _("For every seat: final = expected start + luck - skill loss.")
             ),
         },
-        "seats": [_seat(line, names[line.seat]) for line in kept.lines],
+        "seats": [_row(AnalysisSeat, line, name=names[line.seat]) for line in kept.lines],
     }
 
 

@@ -61,6 +61,8 @@ def field(hint: Any, choices: Choices | None = None, form: str = "", **options: 
                 said = {key: value for key, value in given.items() if value not in (None, "")}
                 options = {**said, **options}
                 form = mark.format or form
+                if mark.ref:
+                    return _ref(mark.ref)(**options)
         return field(args[0], choices, form, **options)
     if origin in (typing.Union, types.UnionType):
         (present,) = (arg for arg in args if arg is not type(None))
@@ -117,6 +119,15 @@ def serializer(form: type[Any], prefix: str = "", **given: Callable[[], Field]) 
             CLOSED.add(name)
         _MADE[name] = type(f"{name}Serializer", (serializers.Serializer,), attrs)
     return _MADE[name]
+
+
+@functools.cache
+def _ref(name: str) -> type[Field]:
+    @extend_schema_field({"$ref": f"#/components/schemas/{name}"})
+    class Named(serializers.JSONField):
+        pass
+
+    return Named
 
 
 @functools.cache

@@ -184,6 +184,11 @@ ReplaySerializer = schema_forms.serializer(
 )
 
 
+class HintOptionSerializer(serializers.Serializer[dict[str, Any]]):
+    move = MOVE
+    expected_value = serializers.FloatField()
+
+
 class HintSerializer(serializers.Serializer[dict[str, Any]]):
     move = MOVE
     expected_value = serializers.FloatField(
@@ -193,4 +198,4 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
             "counts it (null where it counts none)"
         ),
     )
-    options = serializers.ListField(child=serializers.DictField(), required=False)
+    options = HintOptionSerializer(many=True, required=False)

@@ -134,7 +134,6 @@ class GameDetailView(APIView):
             "result. A strong `ETag`; `If-None-Match` answers 304."
         ),
         responses={200: t.GAME, 304: None},
-        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
     )
     @etagged
@@ -420,8 +419,6 @@ class GameEventsView(APIView):
         return Response(page)
 
 
-#: The ``ETag`` and ``If-None-Match`` of the reads that answer a game's folds.
-_FOLD_TAG_PARAMETERS = [OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)]
 #: Their answers are in the request's language (``?lang=`` is in the URL itself).
 _VARY = "Accept-Language"
 
@@ -442,10 +439,7 @@ class GameReplayView(APIView):
             "replayed once and kept (a finished game's for 30 days); a strong `ETag`: "
             "`If-None-Match` answers 304. Throttled by the `expensive` rate."
         ),
-        parameters=[
-            OpenApiParameter("at", int, description="The seq to replay up to"),
-            *_FOLD_TAG_PARAMETERS,
-        ],
+        parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
         responses={200: t.ReplaySerializer, 304: None},
         tags=["games"],
     )
@@ -547,7 +541,6 @@ class GameAnalysisView(APIView):
             "kept (a finished game's for 30 days); a strong `ETag`: `If-None-Match` answers 304. "
             "Throttled by the `expensive` rate."
         ),
-        parameters=_FOLD_TAG_PARAMETERS,
         responses={200: schema_forms.serializer(analysis.Analysis), 304: None},
         tags=["games"],
     )
@@ -592,7 +585,6 @@ class GameAnalysisChartView(APIView):
             "Drawn from the analysis kept per game version; a strong `ETag`: `If-None-Match` "
             "answers 304. Throttled by the `expensive` rate."
         ),
-        parameters=_FOLD_TAG_PARAMETERS,
         responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},
         tags=["games"],
     )

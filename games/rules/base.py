@@ -125,7 +125,8 @@ class Doc:
     """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]`` (the
     wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read;
     ``minimum``, ``maximum`` and ``values``: what an option's reader admits, for a client's form
-    (``GET kinds/``); ``format``: a string's OpenAPI format (``date-time``, ``uuid``). None of
+    (``GET kinds/``); ``format``: a string's OpenAPI format (``date-time``, ``uuid``); ``ref``: the
+    schema's component the value is (``Move``). None of
     them checks anything: the readers do."""
 
     text: str = ""
@@ -134,6 +135,7 @@ class Doc:
     maximum: float | None = None
     values: tuple[Any, ...] = ()
     format: str = ""
+    ref: str = ""
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,7 @@ class TournamentFilter(django_filters.FilterSet):
         model = Tournament
         fields = ["status", "kind", "upcoming"]
 
-    def filter_upcoming(self, queryset: QuerySet[Tournament], name: str, value: Any) -> Any:
+    def filter_upcoming(self, queryset: QuerySet[Tournament], name: str, value: bool) -> Any:
         upcoming = queryset.filter(status__in=services.OPEN_FOR_ENTRY)
         return upcoming if value else queryset.exclude(pk__in=upcoming)
 
@@ -294,12 +294,19 @@ class TournamentStandingsView(APIView):
         return Response(StandingSerializer(rows, many=True).data)
 
 
+class RoundSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    entrant = serializers.IntegerField()
+    name = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
+
+
 class RoundGameSerializer(serializers.Serializer[dict[str, Any]]):
     table = serializers.IntegerField()
     replay = serializers.IntegerField()
     game = serializers.UUIDField()
     status = serializers.CharField()
-    seats = serializers.ListField(child=serializers.DictField())
+    seats = RoundSeatSerializer(many=True)
 
 
 class RoundSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):
