@@ -113,25 +113,14 @@ HEADERS: dict[str, dict[str, Any]] = {
         "description": "Seconds to wait before asking again (the problem's `retry_after`).",
         "schema": {"type": "integer", "minimum": 1},
     },
-    "ETag": {
-        "description": "A strong tag of this answer: `If-None-Match` with it answers 304 while "
-        "nothing changed; a game's is its version, for a move's `If-Match`.",
-        "schema": {"type": "string", "example": '"g7-0d5f"'},
-    },
-    "X-Request-ID": {
-        "description": "The request's id (the client's own `X-Request-ID` if it sent one, else "
-        "made here), in the server's logs: quote it when reporting a problem.",
-        "schema": {"type": "string"},
-    },
-    "Content-Language": {
-        "description": "The language of the answer's words: `?lang=`, else the account's, else "
-        "`Accept-Language`, else English.",
-        "schema": {"type": "string", "example": "en"},
-    },
-    "Idempotent-Replayed": {
-        "description": "`true`: this is the answer kept for an earlier request with the same "
-        "`Idempotency-Key`; nothing ran again.",
-        "schema": {"type": "string", "enum": ["true"]},
+    **{
+        name: {"description": words, "schema": {"type": "string", **schema}}
+        for name, words, schema in (
+            ("ETag", "The answer's strong tag: `If-None-Match`, or a move's `If-Match`", {}),
+            ("X-Request-ID", "The request's id in the logs (the client's own, if sent)", {}),
+            ("Content-Language", "The language of the answer's words", {"example": "en"}),
+            ("Idempotent-Replayed", "An answer kept for its `Idempotency-Key`", {"enum": ["true"]}),
+        )
     },
 }
 _WAITING = ("429", "503")

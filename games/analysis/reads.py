@@ -126,13 +126,7 @@ def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
 class AnalysisSeat(TypedDict):
     seat: int
     name: str
-    expected_start: Annotated[
-        float,
-        Doc(
-            "The seat's value at the start, as the kind's analysis counts it (an empty sheet's "
-            "expected score, or the expected points of its turns)"
-        ),
-    ]
+    expected_start: Annotated[float, Doc("The seat's value at the start, as the kind counts it")]
     luck: float
     skill_loss: float
     value_now: Annotated[float, Doc("expected_start + luck - skill_loss")]

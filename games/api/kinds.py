@@ -73,11 +73,7 @@ class Kind(TypedDict):
     default_level: str
     options: Annotated[
         dict[str, Any],
-        Doc(
-            "A JSON Schema of a new game's `options`: each option's type, default, range "
-            "(`minimum`, `maximum`) or values (`enum`), label (`title`) and the values a rated "
-            "game allows (`x-rated`)"
-        ),
+        Doc("A JSON Schema of `Options`, with `title`s and rated values (`x-rated`)"),
     ]
     auto_confirm: Annotated[bool, Doc("The server ends a turn left waiting after its last roll")]
     preview: Annotated[bool, Doc("`games/{id}/preview/` answers")]

@@ -188,22 +188,12 @@ class Fairness(TypedDict):
     """A game's fair dice (README, "Fair dice"); null for a game of version 1 before its start
     (it draws its seed then)."""
 
-    version: Annotated[
-        int | None, Doc("Which formula the rolls follow: 1 or 2 (null for a game without a seed)")
-    ]
-    verifiable: Annotated[
-        bool, Doc("False for a game started before fair dice: its rolls cannot be checked")
-    ]
+    version: Annotated[int | None, Doc("The rolls' formula, 1 or 2 (null: a game without a seed)")]
+    verifiable: Annotated[bool, Doc("False for a game from before fair dice: not checkable")]
     algorithm: str | None
-    server_seed_hash: Annotated[
-        str | None, Doc("SHA-256 of the server seed, published as soon as the seed is drawn")
-    ]
-    client_seed: Annotated[
-        str | None, Doc("Version 1: the game's client seed, the seats' joined; null in version 2")
-    ]
-    seats: Annotated[
-        list[FairSeat] | None, Doc("Version 2: each seat's client seed; null in version 1")
-    ]
+    server_seed_hash: Annotated[str | None, Doc("SHA-256 of the server seed, shown once drawn")]
+    client_seed: Annotated[str | None, Doc("Version 1: the seats' client seeds joined; else null")]
+    seats: Annotated[list[FairSeat] | None, Doc("Version 2: each seat's client seed; else null")]
     server_seed: Annotated[str | None, Doc("The server seed (hex), once the game is over")]
 
 
