@@ -1,6 +1,6 @@
 """An account's export: everything the server keeps of it, as one JSON document: the account,
 every game it sat in or created with each game's whole event log, every rating change, every
-tournament entry (its schema: ``ExportSerializer``).
+tournament entry (its schema: ``Export``).
 
 The document is written in pieces (``export_files`` stores them, a step each): its head,
 then the games a batch at a time (their events in one query per batch), then its tail; the pieces
@@ -10,89 +10,87 @@ joined in order are the document.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from itertools import groupby
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.core.serializers.json import DjangoJSONEncoder
-from rest_framework import serializers
 
-from games.api.schema_forms import OptionsField
-from games.api.schema_types import EVENT_WIRE
 from games.followups import live
 from games.models import Game, GameEvent
-from games.presenters.common import iso_datetime
+from games.presenters.common import Instant, iso_datetime
+from games.rules.base import Doc
 from players.models import Player
 
 
-class ExportAccountSerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    display_name = serializers.CharField(allow_blank=True)
-    language = serializers.CharField(allow_blank=True, help_text="Blank: the browser's")
-    email = serializers.CharField(allow_blank=True)
-    date_joined = serializers.DateTimeField()
-    last_login = serializers.DateTimeField(allow_null=True)
+class ExportAccount(TypedDict):
+    id: int
+    username: str
+    display_name: str
+    language: Annotated[str, Doc("Blank: the browser's")]
+    email: str
+    date_joined: Instant
+    last_login: Instant | None
 
 
-class ExportSeatSerializer(serializers.Serializer[dict[str, Any]]):
-    index = serializers.IntegerField()
-    kind = serializers.CharField(help_text="player, hotseat or computer")
-    name = serializers.CharField(allow_blank=True)
-    username = serializers.CharField(allow_null=True, help_text="The account at a player seat")
-    place = serializers.IntegerField(allow_null=True)
-    final_total = serializers.IntegerField(allow_null=True)
+class ExportSeat(TypedDict):
+    index: int
+    kind: Annotated[str, Doc("player, hotseat or computer")]
+    name: str
+    username: Annotated[str | None, Doc("The account at a player seat")]
+    place: int | None
+    final_total: int | None
 
 
-class ExportGameSerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.UUIDField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    options = OptionsField()
-    rated = serializers.BooleanField()
-    created_by = serializers.CharField(help_text="The creator's username")
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    version = serializers.IntegerField()
-    seats = ExportSeatSerializer(many=True)
-    events = serializers.ListField(child=EVENT_WIRE(), help_text="The game's whole log, in order")
+class ExportGame(TypedDict):
+    id: Annotated[str, Doc(format="uuid")]
+    kind: str
+    status: str
+    options: Annotated[dict[str, Any], Doc(ref="Options")]
+    rated: bool
+    created_by: Annotated[str, Doc("The creator's username")]
+    created_at: Instant
+    started_at: Instant | None
+    finished_at: Instant | None
+    version: int
+    seats: list[ExportSeat]
+    events: Annotated[list[live.EventWire], Doc("The game's whole log, in order")]
 
 
-class ExportRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):
-    game = serializers.UUIDField()
-    kind = serializers.CharField()
-    rating_before = serializers.FloatField()
-    rating_after = serializers.FloatField()
-    deviation_after = serializers.FloatField()
-    created_at = serializers.DateTimeField()
+class ExportRatingChange(TypedDict):
+    game: Annotated[str, Doc(format="uuid")]
+    kind: str
+    rating_before: float
+    rating_after: float
+    deviation_after: float
+    created_at: Instant
 
 
-class ExportEntrySerializer(serializers.Serializer[dict[str, Any]]):
-    tournament = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    registered_at = serializers.DateTimeField()
-    withdrawn_at = serializers.DateTimeField(allow_null=True)
+class ExportEntry(TypedDict):
+    tournament: int
+    name: str
+    kind: str
+    status: str
+    registered_at: Instant
+    withdrawn_at: Instant | None
 
 
-class ExportSerializer(serializers.Serializer[dict[str, Any]]):
-    """The schema of the document (written piece by piece)."""
+class Export(TypedDict):
+    """The document (written piece by piece)."""
 
-    exported_at = serializers.DateTimeField()
-    account = ExportAccountSerializer()
-    games = ExportGameSerializer(many=True)
-    rating_changes = ExportRatingChangeSerializer(many=True)
-    tournament_entries = ExportEntrySerializer(many=True)
+    exported_at: Instant
+    account: ExportAccount
+    games: list[ExportGame]
+    rating_changes: list[ExportRatingChange]
+    tournament_entries: list[ExportEntry]
 
 
 def dumps(value: Any) -> str:
     return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
 
 
-def _account(player: Player) -> dict[str, Any]:
+def _account(player: Player) -> ExportAccount:
     return {
         "id": player.pk,
         "username": player.username,
@@ -104,7 +102,7 @@ def _account(player: Player) -> dict[str, Any]:
     }
 
 
-def _game(game: Game, events: list[GameEvent]) -> dict[str, Any]:
+def _game(game: Game, events: list[GameEvent]) -> ExportGame:
     return {
         "id": str(game.pk),
         "kind": game.kind,
@@ -141,7 +139,7 @@ def _game(game: Game, events: list[GameEvent]) -> dict[str, Any]:
     }
 
 
-def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
+def games_of(ids: list[Any]) -> Iterator[ExportGame]:
     """The games of ``ids`` with their logs, oldest first: a few queries, however many."""
     games = (
         Game.objects.filter(pk__in=ids)
@@ -157,7 +155,7 @@ def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
         yield _game(game, logs.get(game.pk, []))
 
 
-def _rating_changes(player: Player) -> Iterator[dict[str, Any]]:
+def _rating_changes(player: Player) -> Iterator[ExportRatingChange]:
     for change in player.rating_changes.order_by("created_at", "id").iterator(chunk_size=1000):
         yield {
             "game": str(change.game_id),
@@ -169,7 +167,7 @@ def _rating_changes(player: Player) -> Iterator[dict[str, Any]]:
         }
 
 
-def _entries(player: Player) -> Iterator[dict[str, Any]]:
+def _entries(player: Player) -> Iterator[ExportEntry]:
     entries = player.tournament_entries.select_related("tournament").order_by("registered_at")
     for entry in entries.iterator(chunk_size=1000):
         yield {
@@ -182,7 +180,7 @@ def _entries(player: Player) -> Iterator[dict[str, Any]]:
         }
 
 
-def _array(items: Iterable[dict[str, Any]]) -> str:
+def _array(items: Iterable[Mapping[str, Any]]) -> str:
     return "[" + ",".join(dumps(item) for item in items) + "]"
 
 

@@ -48,7 +48,7 @@ class GameSummary(TypedDict):
     status: Annotated[str, Choices("GameStatusEnum", *zip(*GameStatus.choices, strict=True))]
     status_name: Annotated[str, Doc("The status, in the request's language")]
     version: Annotated[int, Doc("The events so far: a move's `expected_version`", minimum=0)]
-    options: dict[str, Any]
+    options: Annotated[dict[str, Any], Doc("The kind's options (`GET kinds/`)", ref="Options")]
     created_by: PlayerRef
     created_at: Instant
     started_at: Instant | None

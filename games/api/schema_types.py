@@ -1,15 +1,15 @@
-"""Schema-only serializers: the OpenAPI description of what the presenters and the rules read and
-write as plain dicts, derived from every kind (``games.kinds.KINDS``) by ``schema_forms``. Never
-run; ``tests/api/test_schema_types.py`` validates real answers of every kind and status against
-the schema built from them, so they cannot drift unnoticed.
+"""The schema of what the presenters and the rules read and write, derived from every kind
+(``games.kinds.KINDS``) by ``schema_forms``; ``tests/api/test_schema_types.py`` validates real
+answers of every kind and status against it.
 
-- ``GAME``: a game, a ``oneOf`` discriminated on ``kind``, each with its state typed: the view its
-  presenter's ``present_rules`` returns (``<Kind>State``);
+- ``GAME``: a game, a ``oneOf`` discriminated on ``kind``, each with its options and its state
+  typed: the view its presenter's ``present_rules`` returns (``<Kind>State``);
 - ``MOVE``: a move, a ``oneOf`` discriminated on ``type``: the fields of every kind's command of
   that type (its rules' wire form), each described by the kinds that read it;
-- ``EVENT_DATA``: an event's ``data``, its form's wire form. Two kinds may share an event type
-  with different fields (``dice_rolled``): a ``oneOf`` of every distinct form, each closed, so
-  exactly one matches any event; identical forms of two kinds (``game_finished``) are one.
+- ``EVENT_DATA``: an event's ``data``, discriminated on ``type`` (each type's tag an enum of one
+  value): its form's wire form, or where two kinds' forms of a type differ (``dice_rolled``), a
+  ``oneOf`` of them, each closed, so exactly one matches any event; identical forms of two kinds
+  (``game_finished``) are one.
 """
 
 from __future__ import annotations
@@ -21,12 +21,11 @@ from typing import Annotated, Any, get_args, get_type_hints
 
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from games.api import render, schema_forms
 from games.api import serializers as s
-from games.followups import live
 from games.kinds import KINDS, Kind
 from games.kinds.fields import KindChoiceField
 from games.rules import ending
@@ -152,22 +151,10 @@ PREVIEW = schema_forms.KindsProxy(
     resource_type_field_name=None,
     many=False,
 )
-GAME_SUMMARY = schema_forms.serializer(
-    render.GameSummary, kind=KindChoiceField, options=schema_forms.OptionsField
-)
+GAME_SUMMARY = schema_forms.serializer(render.GameSummary, kind=KindChoiceField)
 
 
-@extend_schema_field({"$ref": "#/components/schemas/EventType"})  # name_event_types
-class EventTypeField(serializers.CharField):
-    pass
-
-
-TypedEventSerializer = schema_forms.serializer(
-    render.GameEvent, type=EventTypeField, data=lambda: deepcopy(EVENT_DATA)
-)
-EVENT_WIRE = schema_forms.serializer(
-    live.EventWire, type=EventTypeField, data=lambda: deepcopy(EVENT_DATA)
-)
+TypedEventSerializer = schema_forms.serializer(render.GameEvent, data=lambda: deepcopy(EVENT_DATA))
 
 
 MoveResultSerializer = schema_forms.serializer(render.MoveResult, game=lambda: GAME)

@@ -60,8 +60,8 @@ def game_note(game_id: object, version: int, events: Sequence[EventWire] = ()) -
 
 class EventWire(TypedDict):
     seq: Annotated[int, Doc("The event's place in the game's log, 1 first", minimum=1)]
-    type: str
-    data: dict[str, Any]
+    type: Annotated[str, Doc(ref="EventType")]
+    data: Annotated[dict[str, Any], Doc("The event's own fields, by its type", ref="EventData")]
     actor: Annotated[str | None, Doc("The username of the account that moved, if one did")]
     automatic: Annotated[bool, Doc("Played by the server for the seat (a clock, a computer)")]
     created_at: Instant
