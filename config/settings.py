@@ -336,9 +336,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Play dice games against people and the computer (`GET kinds/` lists them). Every "
         "move is an event; every error has a stable `code`.\n\n"
-        "Every field is typed but two, free-form by design: a problem's `params`, whose "
+        "Every field is typed but three, free-form by design: a problem's `params`, whose "
         "members each code names for itself (`max`, `dice`...: `GET errors/{code}/` has its "
-        "words), and a kind's `options` in `GET kinds/`, itself a JSON Schema (of `Options`)."
+        "words); a kind's `options` in `GET kinds/`, itself a JSON Schema (of `Options`); the "
+        "analysis's `move` and `best_move`, a `Move`, or where a seat left the game its reason "
+        "(`resigned`, `claimed`, `timed_out`) against `play_on`."
     ),
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.1.0",

@@ -150,8 +150,8 @@ class AnalysisDecision(TypedDict):
     seq: int
     seat: int
     turn: int
-    move: Annotated[dict[str, Any], Doc("The move made", ref="Move")]
-    best_move: Annotated[dict[str, Any], Doc("The computer's best move there", ref="Move")]
+    move: Annotated[dict[str, Any], Doc("The move made (free-form: see the schema's description)")]
+    best_move: Annotated[dict[str, Any], Doc("The computer's best move there")]
     value: float
     best_value: float
     loss: float
