@@ -23,10 +23,11 @@ from config.vocabulary.refusals import Refusal
 from config.web.bounded_lists import BoundedListField
 from config.web.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
-from games.api.schema_forms import OptionsField
+from games.api.schema_forms import OptionsField, serializer
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat, TournamentStatus
+from games.tournaments.standings import Standing
 from players.auth import request_player
 
 #: The permission that schedules a tournament, over the API as in the admin.
@@ -269,18 +270,8 @@ class TournamentWithdrawView(APIView):
 
 
 # The output serializers below render dicts: one, or a list of them with many=True.
-class StandingSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):
-    rank = serializers.IntegerField()
-    entrant = EntrantSerializer()
-    points = serializers.FloatField()
-    buchholz = serializers.FloatField()
-    sonneborn_berger = serializers.FloatField()
-    game_score = serializers.IntegerField()
-    played = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    byes = serializers.IntegerField()
+#: A row of the standings (``standings.Standing``), its entrant in full.
+StandingSerializer = serializer(Standing, entrant=EntrantSerializer)
 
 
 class TournamentStandingsView(APIView):

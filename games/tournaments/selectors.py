@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -31,22 +32,7 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
         return []
     rounds, results = pairing_history(tournament)
     rows = compute_standings(list(entrants), rounds, results, format=tournament.format)
-    return [
-        {
-            "rank": row.rank,
-            "entrant": entrants[row.entrant],
-            "points": row.points,
-            "buchholz": row.buchholz,
-            "sonneborn_berger": row.sonneborn_berger,
-            "game_score": row.game_score,
-            "played": row.played,
-            "wins": row.wins,
-            "draws": row.draws,
-            "losses": row.losses,
-            "byes": row.byes,
-        }
-        for row in rows
-    ]
+    return [{**asdict(row), "entrant": entrants[row.entrant]} for row in rows]
 
 
 def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
