@@ -18,15 +18,17 @@ from typing import Any, TypeVar
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 
-from config.vocabulary.problems import PROBLEM_JSON
+from config.vocabulary.problems import BY_CODE, PROBLEM_JSON
 from config.vocabulary.refusals import Refusal
 
 F = TypeVar("F", bound=Callable[..., Any])
 IDEMPOTENT = "_idempotent"
 BODY_ON_DELETE = "_body_on_delete"
+ETAGGED = "_etagged"
 
 
 def refuses(*refusals: Refusal) -> Callable[[F], F]:
@@ -37,6 +39,12 @@ def refuses(*refusals: Refusal) -> Callable[[F], F]:
         return method
 
     return mark
+
+
+def etagged(method: F) -> F:
+    """A view method whose answers carry an ``ETag`` (for its schema)."""
+    setattr(method, ETAGGED, True)
+    return method
 
 
 def _takes_body(handler: Any) -> bool:
@@ -51,8 +59,13 @@ def body_on_delete(method: F) -> F:
 
 class ProblemErrorSerializer(serializers.Serializer[dict[str, Any]]):
     field = serializers.CharField(allow_null=True)
-    code = serializers.CharField()
+    code = serializers.CharField(help_text="The check that failed (`required`, `max_length`...)")
     detail = serializers.CharField()
+
+
+@extend_schema_field({"type": "string", "enum": sorted(BY_CODE)}, component_name="ProblemCode")
+class ProblemCodeField(serializers.CharField):
+    """A refusal's code: one of the vocabulary's (``config.vocabulary.refusals``)."""
 
 
 class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
@@ -62,9 +75,13 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     title = serializers.CharField(help_text="The code's words, in the request's language")
     status = serializers.IntegerField(help_text="The HTTP status")
     detail = serializers.CharField(help_text="This refusal's words, in the request's language")
-    code = serializers.CharField(help_text="Stable and never translated: what programs read")
+    code = ProblemCodeField(help_text="Stable and never translated: what programs read")
     field = serializers.CharField(allow_null=True, help_text="The input at fault, if any")
-    params = serializers.DictField(required=False, help_text="Machine-readable specifics")
+    params = serializers.DictField(
+        required=False,
+        help_text="Machine-readable specifics, their names the code's own (free-form: see the "
+        "schema's description)",
+    )
     errors = ProblemErrorSerializer(  # type: ignore[assignment]  # DRF's stubs: Serializer.errors
         many=True, required=False, help_text="invalid_input: one entry per field at fault"
     )
@@ -96,16 +113,53 @@ HEADERS: dict[str, dict[str, Any]] = {
         "description": "Seconds to wait before asking again (the problem's `retry_after`).",
         "schema": {"type": "integer", "minimum": 1},
     },
+    **{
+        name: {"description": words, "schema": {"type": "string", **schema}}
+        for name, words, schema in (
+            ("ETag", "The answer's strong tag: `If-None-Match`, or a move's `If-Match`", {}),
+            ("X-Request-ID", "The request's id in the logs (the client's own, if sent)", {}),
+            ("Content-Language", "The language of the answer's words", {"example": "en"}),
+            ("Idempotent-Replayed", "An answer kept for its `Idempotency-Key`", {"enum": ["true"]}),
+        )
+    },
 }
 _WAITING = ("429", "503")
+_REQUEST_HEADERS = {
+    "Accept-Language": "The language of the answer's words (`en`, `fr`, `uk`, `el`, `hr`, `ru`); "
+    "`?lang=` and the account's own language come first",
+    "If-None-Match": "The `ETag` of the answer you hold: 304, with no body, while it is current",
+    "Idempotency-Key": "1 to 255 printable characters (a UUID will do): the same request sent "
+    "again with it gets the first answer (`Idempotent-Replayed: true`) and creates nothing more",
+}
 
 
 class ApiSchema(AutoSchema):
+    def _handler(self) -> Any:
+        return getattr(self.view, self.method.lower(), None)
+
+    def get_override_parameters(self) -> list[Any]:
+        names = ["Accept-Language", *(["Idempotency-Key"] if self._marked(IDEMPOTENT) else [])]
+        names += ["If-None-Match"] if self.method == "GET" and self._marked(ETAGGED) else []
+        said = [
+            OpenApiParameter(name, str, OpenApiParameter.HEADER, description=_REQUEST_HEADERS[name])
+            for name in names
+        ]
+        return [*super().get_override_parameters(), *said]
+
+    def _marked(self, mark: str) -> bool:
+        return bool(getattr(self._handler(), mark, False))
+
     def _get_response_headers_for_code(self, status_code: Any, direction: Any = "response") -> Any:
         headers: dict[str, Any] = super()._get_response_headers_for_code(status_code, direction)
-        names = [*(("RateLimit-Policy", "RateLimit") if self.view.get_throttles() else ())]
-        if str(status_code) in _WAITING:
+        code = str(status_code)
+        names = ["X-Request-ID", "Content-Language"]
+        names += ["RateLimit-Policy", "RateLimit"] if self.view.get_throttles() else []
+        if code in _WAITING:
             names.append("Retry-After")
+        if code in ("200", "201", "304") and self._marked(ETAGGED):
+            names.append("ETag")
+        if code.startswith("2") and self._marked(IDEMPOTENT):
+            names.append("Idempotent-Replayed")
         for name in names:
             component = ResolvedComponent(
                 name, ResolvedComponent.HEADER, schema=HEADERS[name], object=name
@@ -129,7 +183,7 @@ class ApiSchema(AutoSchema):
 
     def _get_request_body(self, direction: str = "request") -> Any:
         # drf-spectacular documents a body for POST, PUT and PATCH only.
-        handler = getattr(self.view, self.method.lower(), None)
+        handler = self._handler()
         if self.method != "DELETE" or not _takes_body(handler):
             return super()._get_request_body(direction)  # type: ignore[no-untyped-call]
         self.method = "POST"
@@ -149,12 +203,12 @@ class ApiSchema(AutoSchema):
         return schema
 
     def _refusals(self) -> Iterable[Refusal]:
-        handler = getattr(self.view, self.method.lower(), None)
+        handler = self._handler()
         yield from getattr(handler, "_refusals", ())
         if self.method in ("POST", "PUT", "PATCH") or _takes_body(handler):
             yield Refusal.INVALID_INPUT
             yield Refusal.PARSE_ERROR
-        if getattr(handler, IDEMPOTENT, False):
+        if self._marked(IDEMPOTENT):
             yield Refusal.INVALID_IDEMPOTENCY_KEY
             yield Refusal.IDEMPOTENCY_KEY_REUSED
         if self.view.get_authenticators():

@@ -22,7 +22,7 @@ _REFUSAL = {"description": "Not from an operator: 'internal_only'."}
 def _get(summary: str, description: str, responses: dict[str, Any], tag: str) -> dict[str, Any]:
     return {
         "get": {
-            "operationId": summary.lower().replace(" ", "_"),
+            "operationId": summary.lower().replace(" ", "_").replace("-", "_"),
             "summary": summary,
             "description": description,
             "tags": [tag],

@@ -335,9 +335,28 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Dice games server API",
     "DESCRIPTION": (
         "Play dice games against people and the computer (`GET kinds/` lists them). Every "
-        "move is an event; every error has a stable `code`."
+        "move is an event; every error has a stable `code`.\n\n"
+        "Every field is typed but three, free-form by design: a problem's `params`, whose "
+        "members each code names for itself (`max`, `dice`...: `GET errors/{code}/` has its "
+        "words); a kind's `options` in `GET kinds/`, itself a JSON Schema (of `Options`); the "
+        "analysis's `move` and `best_move`, a `Move`, or where a seat left the game its reason "
+        "(`resigned`, `claimed`, `timed_out`) against `play_on`."
     ),
     "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
+    "LICENSE": {"name": "MIT", "identifier": "MIT"},
+    "CONTACT": {"name": "The project's issue tracker"},
+    "SERVERS": [{"url": "http://localhost:8000", "description": "`make run`, on this machine"}],
+    "TAGS": [
+        {"name": "games", "description": "Games: create, join, play, read, replay, analyse"},
+        {"name": "matchmaking", "description": "Seeks: wait for an opponent of your choosing"},
+        {"name": "tournaments", "description": "Scheduled tournaments, their rounds, standings"},
+        {"name": "accounts", "description": "Register, sign in, tokens, your account and data"},
+        {"name": "players", "description": "Profiles, statistics and leaderboards"},
+        {"name": "streams", "description": "Server-Sent Events: a game's events, your notes"},
+        {"name": "errors", "description": "The catalogue of error codes, one page each"},
+        {"name": "health", "description": "Operators: liveness, readiness, metrics"},
+    ],
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from the app itself, not from a CDN.
@@ -352,13 +371,12 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",
         "games.api.schema_forms.close_forms",  # each event's data: exactly one schema
+        "games.api.schema_types.name_event_types",
         "games.api.stream_schema.add_streams",  # the stream tier's endpoints
         "config.schema_examples.add_examples",  # recorded requests and answers, problems
     ],
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.kinds.registry.kind_choices",
-        "GameStatusEnum": "games.models.GameStatus",
-        "SeatKindEnum": "games.models.Occupant",
     },
 }
 

@@ -1,112 +1,145 @@
-"""An account's export: everything the server keeps of it, as one JSON document (its schema:
-``ExportSerializer``), whose serializers also write it. It is written in pieces, a step each
-(``export_files``): its head, then the games a batch at a time, then its tail.
+"""An account's export: everything the server keeps of it, as one JSON document: the account,
+every game it sat in or created with each game's whole event log, every rating change, every
+tournament entry (its schema: ``Export``).
+
+The document is written in pieces (``export_files`` stores them, a step each): its head,
+then the games a batch at a time (their events in one query per batch), then its tail; the pieces
+joined in order are the document.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from itertools import groupby
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import QuerySet
-from rest_framework import serializers
 
 from games.followups import live
 from games.models import Game, GameEvent
-from games.presenters.common import iso_datetime
+from games.presenters.common import Instant, iso_datetime
+from games.rules.base import Doc
 from players.models import Player
 
 
-class ExportAccountSerializer(serializers.Serializer[Player]):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    display_name = serializers.CharField(allow_blank=True)
-    language = serializers.CharField(allow_blank=True, help_text="Blank: the browser's")
-    email = serializers.CharField(allow_blank=True)
-    date_joined = serializers.DateTimeField()
-    last_login = serializers.DateTimeField(allow_null=True)
+class ExportAccount(TypedDict):
+    id: int
+    username: str
+    display_name: str
+    language: Annotated[str, Doc("Blank: the browser's")]
+    email: str
+    date_joined: Instant
+    last_login: Instant | None
 
 
-class ExportSeatSerializer(serializers.Serializer[dict[str, Any]]):
-    index = serializers.IntegerField()
-    kind = serializers.CharField(source="occupant", help_text="player, hotseat or computer")
-    name = serializers.CharField(source="display_name", allow_blank=True)
-    username = serializers.CharField(
-        source="player.username", allow_null=True, help_text="The account at a player seat"
-    )
-    place = serializers.IntegerField(allow_null=True)
-    final_total = serializers.IntegerField(allow_null=True)
+class ExportSeat(TypedDict):
+    index: int
+    kind: Annotated[str, Doc("player, hotseat or computer")]
+    name: str
+    username: Annotated[str | None, Doc("The account at a player seat")]
+    place: int | None
+    final_total: int | None
 
 
-class ExportEventSerializer(serializers.Serializer[dict[str, Any]]):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    # The metaclass takes the field out of the class: Serializer.data stays what it is.
-    data = serializers.DictField()  # type: ignore[assignment]
-    actor = serializers.CharField(allow_null=True)
-    automatic = serializers.BooleanField()
-    created_at = serializers.DateTimeField()
+class ExportGame(TypedDict):
+    id: Annotated[str, Doc(format="uuid")]
+    kind: str
+    status: str
+    options: Annotated[dict[str, Any], Doc(ref="Options")]
+    rated: bool
+    created_by: Annotated[str, Doc("The creator's username")]
+    created_at: Instant
+    started_at: Instant | None
+    finished_at: Instant | None
+    version: int
+    seats: list[ExportSeat]
+    events: Annotated[list[live.EventWire], Doc("The game's whole log, in order")]
 
 
-# A game read from its row; its log is read apart, for a batch of games at once (a comment: a
-# docstring would describe the subclass in the schema).
-class ExportGameFieldsSerializer(serializers.Serializer[Game | QuerySet[Game]]):
-    id = serializers.UUIDField()
-    kind = serializers.CharField()
-    status = serializers.CharField()
-    options = serializers.DictField()
-    rated = serializers.BooleanField()
-    created_by = serializers.CharField(
-        source="created_by.username", help_text="The creator's username"
-    )
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    version = serializers.IntegerField()
-    seats = ExportSeatSerializer(many=True)
+class ExportRatingChange(TypedDict):
+    game: Annotated[str, Doc(format="uuid")]
+    kind: str
+    rating_before: float
+    rating_after: float
+    deviation_after: float
+    created_at: Instant
 
 
-class ExportGameSerializer(ExportGameFieldsSerializer):
-    events = ExportEventSerializer(many=True, help_text="The game's whole log, in order")
+class ExportEntry(TypedDict):
+    tournament: int
+    name: str
+    kind: str
+    status: str
+    registered_at: Instant
+    withdrawn_at: Instant | None
 
 
-class ExportRatingChangeSerializer(serializers.Serializer[dict[str, Any]]):
-    game = serializers.UUIDField(source="game_id")
-    kind = serializers.CharField()
-    rating_before = serializers.FloatField()
-    rating_after = serializers.FloatField()
-    deviation_after = serializers.FloatField()
-    created_at = serializers.DateTimeField()
+class Export(TypedDict):
+    """The document (written piece by piece)."""
 
-
-class ExportEntrySerializer(serializers.Serializer[dict[str, Any]]):
-    tournament = serializers.IntegerField(source="tournament_id")
-    name = serializers.CharField(source="tournament.name")
-    kind = serializers.CharField(source="tournament.kind")
-    status = serializers.CharField(source="tournament.status")
-    registered_at = serializers.DateTimeField()
-    withdrawn_at = serializers.DateTimeField(allow_null=True)
-
-
-class ExportSerializer(serializers.Serializer[dict[str, Any]]):
-    """The schema of the document (written piece by piece)."""
-
-    exported_at = serializers.DateTimeField()
-    account = ExportAccountSerializer()
-    games = ExportGameSerializer(many=True)
-    rating_changes = ExportRatingChangeSerializer(many=True)
-    tournament_entries = ExportEntrySerializer(many=True)
+    exported_at: Instant
+    account: ExportAccount
+    games: list[ExportGame]
+    rating_changes: list[ExportRatingChange]
+    tournament_entries: list[ExportEntry]
 
 
 def dumps(value: Any) -> str:
     return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
 
 
-def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
+def _account(player: Player) -> ExportAccount:
+    return {
+        "id": player.pk,
+        "username": player.username,
+        "display_name": player.display_name,
+        "language": player.language,
+        "email": player.email,
+        "date_joined": iso_datetime(player.date_joined),
+        "last_login": iso_datetime(player.last_login),
+    }
+
+
+def _game(game: Game, events: list[GameEvent]) -> ExportGame:
+    return {
+        "id": str(game.pk),
+        "kind": game.kind,
+        "status": game.status,
+        "options": game.options,
+        "rated": game.rated,
+        "created_by": game.created_by.username,
+        "created_at": iso_datetime(game.created_at),
+        "started_at": iso_datetime(game.started_at),
+        "finished_at": iso_datetime(game.finished_at),
+        "version": game.version,
+        "seats": [
+            {
+                "index": seat.index,
+                "kind": seat.occupant,
+                "name": seat.display_name,
+                "username": seat.player.username if seat.player is not None else None,
+                "place": seat.place,
+                "final_total": seat.final_total,
+            }
+            for seat in game.seats.all()
+        ],
+        "events": [
+            live.event_wire(
+                event.seq,
+                event.type,
+                event.data,
+                event.actor.username if event.actor is not None else None,
+                event.automatic,
+                event.created_at,
+            )
+            for event in events
+        ],
+    }
+
+
+def games_of(ids: list[Any]) -> Iterator[ExportGame]:
     """The games of ``ids`` with their logs, oldest first: a few queries, however many."""
     games = (
         Game.objects.filter(pk__in=ids)
@@ -118,41 +151,46 @@ def games_of(ids: list[Any]) -> Iterator[dict[str, Any]]:
         GameEvent.objects.filter(game_id__in=ids).select_related("actor").order_by("game_id", "seq")
     )
     logs = {game_id: list(rows) for game_id, rows in groupby(events, key=lambda e: e.game_id)}
-    # One serializer for the batch: its fields are built once, not once per game.
-    for game, fields in zip(games, ExportGameFieldsSerializer(games, many=True).data, strict=True):
-        log = [
-            live.event_wire(
-                event.seq,
-                event.type,
-                event.data,
-                event.actor.username if event.actor is not None else None,
-                event.automatic,
-                event.created_at,
-            )
-            for event in logs.get(game.pk, [])
-        ]
-        yield {**fields, "events": log}
+    for game in games:
+        yield _game(game, logs.get(game.pk, []))
 
 
-def _array(serializer: type[serializers.Serializer[Any]], rows: QuerySet[Any]) -> str:
-    """The rows as a JSON array, read a thousand at a time."""
-    items = serializer(rows.iterator(chunk_size=1000), many=True).data
+def _rating_changes(player: Player) -> Iterator[ExportRatingChange]:
+    for change in player.rating_changes.order_by("created_at", "id").iterator(chunk_size=1000):
+        yield {
+            "game": str(change.game_id),
+            "kind": change.kind,
+            "rating_before": change.rating_before,
+            "rating_after": change.rating_after,
+            "deviation_after": change.deviation_after,
+            "created_at": iso_datetime(change.created_at),
+        }
+
+
+def _entries(player: Player) -> Iterator[ExportEntry]:
+    entries = player.tournament_entries.select_related("tournament").order_by("registered_at")
+    for entry in entries.iterator(chunk_size=1000):
+        yield {
+            "tournament": entry.tournament_id,
+            "name": entry.tournament.name,
+            "kind": entry.tournament.kind,
+            "status": entry.tournament.status,
+            "registered_at": iso_datetime(entry.registered_at),
+            "withdrawn_at": iso_datetime(entry.withdrawn_at),
+        }
+
+
+def _array(items: Iterable[Mapping[str, Any]]) -> str:
     return "[" + ",".join(dumps(item) for item in items) + "]"
 
 
 def document_head(player: Player, exported_at: datetime) -> str:
     """The document up to its games: ``{"exported_at": ..., "account": {...}, "games": [``."""
     head = '{"exported_at":' + dumps(iso_datetime(exported_at))
-    return head + ',"account":' + dumps(ExportAccountSerializer(player).data) + ',"games":['
+    return head + ',"account":' + dumps(_account(player)) + ',"games":['
 
 
 def document_tail(player: Player) -> str:
     """The document after its games: ``], "rating_changes": [...], ...}``."""
-    changes = _array(
-        ExportRatingChangeSerializer, player.rating_changes.order_by("created_at", "id")
-    )
-    entries = _array(
-        ExportEntrySerializer,
-        player.tournament_entries.select_related("tournament").order_by("registered_at"),
-    )
+    changes, entries = _array(_rating_changes(player)), _array(_entries(player))
     return '],"rating_changes":' + changes + ',"tournament_entries":' + entries + "}"

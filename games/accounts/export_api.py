@@ -18,7 +18,8 @@ from rest_framework.views import APIView
 from config.schema import refuses
 from config.vocabulary.refusals import Refusal
 from games.accounts import export_files
-from games.accounts.export import ExportSerializer
+from games.accounts.export import Export
+from games.api.schema_forms import serializer
 from players.auth import request_player
 from players.models import AccountExport, ExportStatus
 
@@ -127,7 +128,7 @@ class ExportDownloadView(APIView):
             "client that accepts gzip, else as plain JSON. Throttled by the `expensive` rate."
         ),
         parameters=[OpenApiParameter("Accept-Encoding", str, OpenApiParameter.HEADER)],
-        responses={200: OpenApiResponse(ExportSerializer, description="The document")},
+        responses={200: OpenApiResponse(serializer(Export), description="The document")},
         tags=["accounts"],
     )
     @refuses(Refusal.EXPORT_NOT_FOUND, Refusal.EXPORT_NOT_READY)

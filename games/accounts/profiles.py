@@ -80,13 +80,32 @@ class LeaderboardView(APIView):
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 
 
+class ProfileGameSerializer(serializers.Serializer[dict[str, Any]]):
+    game = serializers.UUIDField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    seat = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class ProfileEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    starts_at = serializers.DateTimeField()
+    withdrawn = serializers.BooleanField()
+
+
 class ProfileSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.CharField()
     name = serializers.CharField()
     date_joined = serializers.DateTimeField()
     ratings = RatingSerializer(many=True)
-    games = serializers.ListField(child=serializers.DictField())
-    tournaments = serializers.ListField(child=serializers.DictField())
+    games = ProfileGameSerializer(many=True)
+    tournaments = ProfileEntrySerializer(many=True)
 
 
 class ProfileView(APIView):

@@ -16,18 +16,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, TypedDict, TypeVar, cast
 
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 from rest_framework.renderers import JSONRenderer
 
-from ai.analysis import Chart, Decision, Roll, SeatLine, Turn
+from ai.analysis import Chart, SeatLine
 from config.vocabulary.refusals import Refusal
 from games.analysis import fold_cache
 from games.fairness.seeds import OVER
 from games.kinds import Analyst, kind_for
 from games.models import Game, GameId, GameStatus
+from games.rules.base import Doc
 from games.selectors import game_get
 
 #: Values are given to this many decimals; the identity holds up to that rounding.
@@ -82,9 +83,9 @@ def game_kept(game: Game, analyst: Analyst) -> Kept:
 def _kept(game: Game, analyst: Analyst) -> Kept:
     analysis = fold_cache.analysis_folded(game, analyst)
     lists = {
-        "turns": [_turn(t) for t in analysis.turns],
-        "decisions": [_decision(d) for d in analysis.decisions],
-        "rolls": [_roll(r) for r in analysis.rolls],
+        "turns": [_row(AnalysisTurn, t) for t in analysis.turns],
+        "decisions": [_row(AnalysisDecision, d) for d in analysis.decisions],
+        "rolls": [_row(AnalysisRoll, r) for r in analysis.rolls],
     }
     written = JSONRenderer().render(lists)
     return Kept(analysis.finished, analysis.seats, analyst.chart(analysis), written[1:-1])
@@ -122,51 +123,78 @@ def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
     return {keys[key].pk: summaries for key, summaries in {**found, **missing}.items()}
 
 
-def _r(value: float) -> float:
-    return round(value, DECIMALS)
+class AnalysisSeat(TypedDict):
+    seat: int
+    name: str
+    expected_start: Annotated[float, Doc("The seat's value at the start, as the kind counts it")]
+    luck: float
+    skill_loss: float
+    value_now: Annotated[float, Doc("expected_start + luck - skill_loss")]
+    final: int | None
+    decisions: int
+    accuracy: float | None
 
 
-def _seat(line: SeatLine, name: str) -> dict[str, Any]:
-    return {
-        "seat": line.seat,
-        "name": name,
-        "expected_start": _r(line.expected_start),
-        "luck": _r(line.luck),
-        "skill_loss": _r(line.skill_loss),
-        "value_now": _r(line.value_now),
-        "final": line.final,
-        "decisions": line.decisions,
-        "accuracy": None if line.accuracy is None else round(line.accuracy, 4),
-    }
+class AnalysisTurn(TypedDict):
+    seat: int
+    turn: int
+    expected: float
+    luck: float
+    skill_loss: float
+    points: int | None
+    win_before: Annotated[float | None, Doc("Two seats: the seat's chance to win before the turn")]
+    win_after: float | None
 
 
-def _decision(d: Decision) -> dict[str, Any]:
-    return {
-        "seq": d.seq, "seat": d.seat, "turn": d.turn, "move": d.move, "best_move": d.best_move,
-        "value": _r(d.value), "best_value": _r(d.best_value), "loss": _r(d.loss),
-    }  # fmt: skip
+class AnalysisDecision(TypedDict):
+    seq: int
+    seat: int
+    turn: int
+    move: Annotated[dict[str, Any], Doc("The move made (free-form: see the schema's description)")]
+    best_move: Annotated[dict[str, Any], Doc("The computer's best move there")]
+    value: float
+    best_value: float
+    loss: float
 
 
-def _roll(r: Roll) -> dict[str, Any]:
-    return {
-        "seq": r.seq, "seat": r.seat, "turn": r.turn, "before": _r(r.before),
-        "after": _r(r.after), "luck": _r(r.luck),
-    }  # fmt: skip
+class AnalysisRoll(TypedDict):
+    seq: int
+    seat: int
+    turn: int
+    before: float
+    after: float
+    luck: float
 
 
-def _turn(t: Turn) -> dict[str, Any]:
-    return {
-        "seat": t.seat, "turn": t.turn, "expected": _r(t.expected), "luck": _r(t.luck),
-        "skill_loss": _r(t.skill_loss), "points": t.points,
-        "win_before": _chance(t.win_before), "win_after": _chance(t.win_after),
-    }  # fmt: skip
+class AnalysisHead(TypedDict):
+    game: Annotated[str, Doc(format="uuid")]
+    kind: str
+    finished: bool
+    method: Annotated[dict[str, str], Doc("How the values are counted, in the request's language")]
+    seats: list[AnalysisSeat]
 
 
-def _chance(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
+class Analysis(AnalysisHead):
+    turns: list[AnalysisTurn]
+    decisions: list[AnalysisDecision]
+    rolls: list[AnalysisRoll]
 
 
-def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:
+#: The fields given to four decimals, a chance or a share; the rest to ``DECIMALS``.
+_FINE = {"win_before", "win_after", "accuracy"}
+Row = TypeVar("Row")
+
+
+def _row(form: type[Row], item: Any, **given: Any) -> Row:
+    """``item``'s fields (or ``given``) that ``form`` lists, floats rounded."""
+    row = {key: given[key] if key in given else getattr(item, key) for key in form.__annotations__}
+    digits = {key: 4 if key in _FINE else DECIMALS for key in row}
+    return cast(
+        Row, {k: round(v, digits[k]) if isinstance(v, float) else v for k, v in row.items()}
+    )
+
+
+def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> AnalysisHead:
     """The answer but its long lists: in the request's language, with the seats' names."""
     return {
         "game": str(game.pk),
@@ -187,7 +215,7 @@ def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str
                 else _("For every seat: final = expected start + luck - skill loss.")
             ),
         },
-        "seats": [_seat(line, names[line.seat]) for line in kept.lines],
+        "seats": [_row(AnalysisSeat, line, name=names[line.seat]) for line in kept.lines],
     }
 
 
@@ -196,6 +224,7 @@ def written(head_json: bytes, kept: Kept) -> bytes:
     return head_json[:-1] + b"," + kept.lists + b"}"
 
 
-def body(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:
+def body(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> Analysis:
     """The whole answer as data (what ``written`` writes)."""
-    return {**head(game, analyst, kept, names), **json.loads(b"{" + kept.lists + b"}")}
+    lists = json.loads(b"{" + kept.lists + b"}")
+    return cast(Analysis, {**head(game, analyst, kept, names), **lists})

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 import django_filters
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -24,7 +22,7 @@ class GameFilter(django_filters.FilterSet):
         model = Game
         fields = ["kind", "status", "mine", "player"]
 
-    def filter_mine(self, queryset: QuerySet[Game], name: str, value: Any) -> QuerySet[Game]:
+    def filter_mine(self, queryset: QuerySet[Game], name: str, value: bool) -> QuerySet[Game]:
         user = getattr(self.request, "user", None)
         if value is None:
             return queryset

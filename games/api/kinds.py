@@ -9,25 +9,25 @@ the request's language), and which of the analysis endpoints it answers.
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, TypedDict, get_args, get_origin, get_type_hints
 
 from django.conf import settings
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import cache_control
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.kinds import KINDS, Kind
+from games import kinds
+from games.api import schema_forms
 from games.rules.base import Doc
 
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
 
 
-def options_schema(kind: Kind) -> dict[str, Any]:
+def options_schema(kind: kinds.Kind) -> dict[str, Any]:
     """The JSON Schema of the options a new game of ``kind`` takes (every one may be left out)."""
     form = type(kind.engine.options_from_wire({}))
     hints = get_type_hints(form, include_extras=True)
@@ -52,7 +52,44 @@ def options_schema(kind: Kind) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "additionalProperties": False}
 
 
-def kind_body(kind: Kind) -> dict[str, Any]:
+class KindSeats(TypedDict):
+    least: int
+    most: int
+    most_computers: Annotated[int | None, Doc("null: no limit")]
+    most_people: Annotated[int | None, Doc("null: no limit")]
+
+
+class KindLevel(TypedDict):
+    level: Annotated[str, Doc("As a computer seat's `level` sends it")]
+    name: Annotated[str, Doc("In the request's language")]
+    rating: Annotated[float, Doc("What a computer seat of it counts as")]
+
+
+class Kind(TypedDict):
+    kind: Annotated[str, Doc("As a game's `kind`")]
+    name: Annotated[str, Doc("In the request's language")]
+    seats: KindSeats
+    levels: Annotated[list[KindLevel], Doc("The computer's, strongest first")]
+    default_level: str
+    options: Annotated[
+        dict[str, Any],
+        Doc("A JSON Schema of `Options`, with `title`s and rated values (`x-rated`)"),
+    ]
+    auto_confirm: Annotated[bool, Doc("The server ends a turn left waiting after its last roll")]
+    preview: Annotated[bool, Doc("`games/{id}/preview/` answers")]
+    analysis: Annotated[bool, Doc("`games/{id}/analysis/` answers")]
+    max_events: Annotated[int, Doc("A game ends at this many events")]
+    dice: Annotated[int, Doc("How many dice it plays with")]
+
+
+class Kinds(TypedDict):
+    kinds: Annotated[list[Kind], Doc("In the order to offer them")]
+    turn_clocks: Annotated[
+        list[int], Doc("The turn clocks a casual game or a seek may choose (seconds per move)")
+    ]
+
+
+def kind_body(kind: kinds.Kind) -> Kind:
     seats = kind.seats
     return {
         "kind": kind.code,
@@ -77,57 +114,6 @@ def kind_body(kind: Kind) -> dict[str, Any]:
     }
 
 
-_SEATS = inline_serializer(
-    "KindSeats",
-    {
-        "least": serializers.IntegerField(),
-        "most": serializers.IntegerField(),
-        "most_computers": serializers.IntegerField(allow_null=True, help_text="null: no limit"),
-        "most_people": serializers.IntegerField(allow_null=True, help_text="null: no limit"),
-    },
-)
-_LEVEL = inline_serializer(
-    "KindLevel",
-    {
-        "level": serializers.CharField(help_text="As a computer seat's `level` sends it"),
-        "name": serializers.CharField(help_text="In the request's language"),
-        "rating": serializers.FloatField(help_text="What a computer seat of it counts as"),
-    },
-)
-_KIND = inline_serializer(
-    "Kind",
-    {
-        "kind": serializers.CharField(help_text="As a game's `kind`"),
-        "name": serializers.CharField(help_text="In the request's language"),
-        "seats": _SEATS,
-        "levels": serializers.ListField(child=_LEVEL, help_text="The computer's, strongest first"),
-        "default_level": serializers.CharField(),
-        "options": serializers.JSONField(
-            help_text="A JSON Schema of a new game's `options`: each option's type, default, "
-            "range (`minimum`, `maximum`) or values (`enum`), label (`title`) and the values a "
-            "rated game allows (`x-rated`)"
-        ),
-        "auto_confirm": serializers.BooleanField(
-            help_text="The server ends a turn left waiting after its last roll"
-        ),
-        "preview": serializers.BooleanField(help_text="`games/{id}/preview/` answers"),
-        "analysis": serializers.BooleanField(help_text="`games/{id}/analysis/` answers"),
-        "max_events": serializers.IntegerField(help_text="A game ends at this many events"),
-        "dice": serializers.IntegerField(help_text="How many dice it plays with"),
-    },
-)
-_KINDS = inline_serializer(
-    "Kinds",
-    {
-        "kinds": serializers.ListField(child=_KIND, help_text="In the order to offer them"),
-        "turn_clocks": serializers.ListField(
-            child=serializers.IntegerField(),
-            help_text="The turn clocks a casual game or a seek may choose (seconds per move)",
-        ),
-    },
-)
-
-
 @method_decorator(cache_control(public=True, max_age=300), name="get")
 class KindListView(APIView):
     permission_classes = [AllowAny]
@@ -137,13 +123,12 @@ class KindListView(APIView):
         summary="The game kinds",
         description="Every game kind this server plays, with what a client needs to offer it: "
         "its seats, computer levels and options (with their ranges and labels).",
-        responses=_KINDS,
+        responses=schema_forms.serializer(Kinds),
         tags=["games"],
     )
     def get(self, request: Request) -> Response:
-        return Response(
-            {
-                "kinds": [kind_body(kind) for kind in KINDS.values()],
-                "turn_clocks": list(settings.TURN_CLOCK_CHOICES),
-            }
-        )
+        answer: Kinds = {
+            "kinds": [kind_body(kind) for kind in kinds.KINDS.values()],
+            "turn_clocks": list(settings.TURN_CLOCK_CHOICES),
+        }
+        return Response(answer)

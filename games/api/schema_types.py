@@ -1,56 +1,35 @@
-"""Schema-only serializers: the OpenAPI description of what the presenters and the rules read and
-write as plain dicts, derived from every kind (``games.kinds.KINDS``) by ``schema_forms``. Never
-run; ``tests/api/test_schema_types.py`` validates real answers of every kind and status against
-the schema built from them, so they cannot drift unnoticed.
+"""The schema of what the presenters and the rules read and write, derived from every kind
+(``games.kinds.KINDS``) by ``schema_forms``; ``tests/api/test_schema_types.py`` validates real
+answers of every kind and status against it.
 
-- ``GAME``: a game, a ``oneOf`` discriminated on ``kind``, each with its state typed: the view its
-  presenter's ``present_rules`` returns (``<Kind>State``);
+- ``GAME``: a game, a ``oneOf`` discriminated on ``kind``, each with its options and its state
+  typed: the view its presenter's ``present_rules`` returns (``<Kind>State``);
 - ``MOVE``: a move, a ``oneOf`` discriminated on ``type``: the fields of every kind's command of
   that type (its rules' wire form), each described by the kinds that read it;
-- ``EVENT_DATA``: an event's ``data``, its form's wire form. Two kinds may share an event type
-  with different fields (``dice_rolled``): a ``oneOf`` of every distinct form, each closed, so
-  exactly one matches any event; identical forms of two kinds (``game_finished``) are one.
+- ``EVENT_DATA``: an event's ``data``, discriminated on ``type`` (each type's tag an enum of one
+  value): its form's wire form, or where two kinds' forms of a type differ (``dice_rolled``), a
+  ``oneOf`` of them, each closed, so exactly one matches any event; identical forms of two kinds
+  (``game_finished``) are one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-from typing import Any, get_args, get_type_hints
+from collections.abc import Iterator
+from copy import deepcopy
+from functools import cache, partial
+from typing import Annotated, Any, get_args, get_type_hints
 
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.serializers import PolymorphicProxySerializerExtension
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from games.api import schema_forms
+from games.api import render, schema_forms
 from games.api import serializers as s
 from games.kinds import KINDS, Kind
+from games.kinds.fields import KindChoiceField
 from games.rules import ending
-
-
-class KindsProxy(PolymorphicProxySerializer):
-    """A ``oneOf`` over the kinds registered when the schema is built (not when this module was
-    imported: a kind a test registers shows too), each kind's serializers made once."""
-
-    def __init__(self, *, make: Callable[[tuple[str, ...]], Any], **kwargs: Any) -> None:
-        self.make = make
-        super().__init__(serializers=lambda: make(tuple(KINDS)), **kwargs)
-
-    @property
-    def serializers(self) -> Any:
-        return self.make(tuple(KINDS))
-
-    @serializers.setter
-    def serializers(self, value: Any) -> None:
-        pass
-
-
-class KindsProxyExtension(PolymorphicProxySerializerExtension):
-    """drf-spectacular maps a proxy by its exact class: this one maps ``KindsProxy`` as its own."""
-
-    target_class = "games.api.schema_types.KindsProxy"
+from games.rules.base import Choices
 
 
 @cache
@@ -60,14 +39,16 @@ def _state(code: str) -> schema_forms.Made:
 
 @cache
 def _game(code: str) -> schema_forms.Made:
-    attrs = {
-        "kind": serializers.ChoiceField(choices=[code]),
-        "state": _state(code)(allow_null=True, help_text="null until the game starts"),
-    }
-    return type(f"{schema_forms.camel(code)}GameSerializer", (s.GameSerializer,), attrs)
+    return schema_forms.serializer(
+        render.Game,
+        schema_forms.camel(code),
+        kind=lambda: serializers.ChoiceField(choices=[code]),
+        options=lambda: schema_forms.options(code)(),
+        state=lambda: _state(code)(allow_null=True, help_text="null until the game starts"),
+    )
 
 
-GAME = KindsProxy(
+GAME = schema_forms.KindsProxy(
     component_name="Game",
     make=lambda codes: {code: _game(code) for code in codes},
     resource_type_field_name="kind",
@@ -104,18 +85,9 @@ def _moves(codes: tuple[str, ...]) -> dict[str, serializers.Serializer[Any] | sc
     return {move_type: _move(move_type, forms) for move_type, forms in by_type.items()}
 
 
-MOVE = KindsProxy(component_name="Move", make=_moves, resource_type_field_name="type", many=False)
-
-
-def _type_field(value: str) -> serializers.CharField:
-    """An event's type: a pattern rather than a one-value enum, whose enum component two kinds'
-    forms of one type (``dice_rolled``) would both claim."""
-
-    @extend_schema_field({"type": "string", "pattern": f"^{value}$", "example": value})
-    class TypeField(serializers.CharField):
-        pass
-
-    return TypeField()
+MOVE = schema_forms.KindsProxy(
+    component_name="Move", make=_moves, resource_type_field_name="type", many=False
+)
 
 
 def _signature(form: Any) -> str:
@@ -124,34 +96,84 @@ def _signature(form: Any) -> str:
     return repr((getattr(form, "type", None), fields))
 
 
-@cache
-def _event_data(codes: tuple[str, ...]) -> list[serializers.Serializer[Any] | schema_forms.Made]:
-    by_signature: dict[str, schema_forms.Made] = {}
+def _events(codes: tuple[str, ...]) -> Iterator[tuple[Kind, Any]]:
     for kind in map(KINDS.__getitem__, codes):
-        prefix = schema_forms.camel(kind.code)
         for form in get_args(getattr(kind.engine, "Event")):  # noqa: B009  (no Engine attribute)
-            signature = _signature(form)
-            if signature not in by_signature:
-                type_field = _type_field(form.type)
-                by_signature[signature] = schema_forms.serializer(form, prefix, type=type_field)
-    return list(by_signature.values())
+            yield kind, form
 
 
-EVENT_DATA = KindsProxy(
-    component_name="EventData", make=_event_data, resource_type_field_name=None, many=False
+@cache
+def _event_data(codes: tuple[str, ...]) -> dict[str, Any]:
+    """Each event type's data: its form, or where kinds' forms of one type differ
+    (``dice_rolled``), a ``oneOf`` of them, each closed, so exactly one matches any event."""
+    by_type: dict[str, dict[str, schema_forms.Made]] = {}
+    for kind, form in _events(codes):
+        forms = by_type.setdefault(form.type, {})
+        if (signature := _signature(form)) not in forms:
+            tag = Annotated[str, Choices(f"{schema_forms.camel(form.type)}EventType", (form.type,))]
+            made = partial(schema_forms.field, tag)
+            forms[signature] = schema_forms.serializer(
+                form, schema_forms.camel(kind.code), type=made
+            )
+    return {
+        name: next(iter(forms.values()))
+        if len(forms) == 1
+        else PolymorphicProxySerializer(
+            component_name=f"{schema_forms.camel(name)}EventData",
+            serializers=list(forms.values()),
+            resource_type_field_name=None,
+            many=False,
+        )
+        for name, forms in by_type.items()
+    }
+
+
+#: An event's ``data``, discriminated by its ``type``, each type's tag an enum of one value.
+EVENT_DATA = schema_forms.KindsProxy(
+    component_name="EventData", make=_event_data, resource_type_field_name="type", many=False
 )
 
 
-class TypedEventSerializer(s.GameEventSerializer):
-    data = EVENT_DATA  # type: ignore[assignment]  # the JSON field, typed
+def name_event_types(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular's postprocessing hook: ``EventType``, every type of the kinds' events."""
+    names = sorted({form.type for _kind, form in _events(tuple(KINDS))})
+    result["components"]["schemas"]["EventType"] = {"type": "string", "enum": names}
+    return result
 
-    class Meta(s.GameEventSerializer.Meta):
-        ref_name = "GameEvent"
+
+PREVIEW = schema_forms.KindsProxy(
+    component_name="Preview",
+    make=lambda codes: [
+        schema_forms.serializer(get_type_hints(KINDS[code].preview)["return"])
+        for code in codes
+        if KINDS[code].preview is not None
+    ],
+    resource_type_field_name=None,
+    many=False,
+)
+GAME_SUMMARY = schema_forms.serializer(render.GameSummary, kind=KindChoiceField)
 
 
-class MoveResultSerializer(serializers.Serializer[dict[str, Any]]):
-    events = TypedEventSerializer(many=True)
-    game = GAME
+TypedEventSerializer = schema_forms.serializer(render.GameEvent, data=lambda: deepcopy(EVENT_DATA))
+
+
+MoveResultSerializer = schema_forms.serializer(render.MoveResult, game=lambda: GAME)
+EventPageSerializer = schema_forms.serializer(render.EventPage)
+ReplaySerializer = schema_forms.serializer(
+    render.Replay,
+    state=lambda: schema_forms.KindsProxy(
+        component_name="GameState",
+        make=lambda codes: [_state(code) for code in codes],
+        resource_type_field_name=None,
+        many=False,
+        allow_null=True,
+    ),
+)
+
+
+class HintOptionSerializer(serializers.Serializer[dict[str, Any]]):
+    move = MOVE
+    expected_value = serializers.FloatField()
 
 
 class HintSerializer(serializers.Serializer[dict[str, Any]]):
@@ -163,21 +185,4 @@ class HintSerializer(serializers.Serializer[dict[str, Any]]):
             "counts it (null where it counts none)"
         ),
     )
-    options = serializers.ListField(child=serializers.DictField(), required=False)
-
-
-class ReplaySerializer(serializers.Serializer[dict[str, Any]]):
-    at = serializers.IntegerField()
-    version = serializers.IntegerField()
-    state = KindsProxy(
-        component_name="GameState",
-        make=lambda codes: [_state(code) for code in codes],
-        resource_type_field_name=None,
-        many=False,
-        allow_null=True,
-    )
-
-
-class EventPageSerializer(serializers.Serializer[dict[str, Any]]):
-    version = serializers.IntegerField()
-    events = TypedEventSerializer(many=True)
+    options = HintOptionSerializer(many=True, required=False)

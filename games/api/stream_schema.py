@@ -33,7 +33,8 @@ _TYPES = {int: {"type": "integer"}, str: {"type": "string"}}
 def _property(hint: Any, metadata: Any) -> dict[str, Any]:
     nullable = get_origin(hint) in (UnionType, Union) and type(None) in get_args(hint)
     base = next(arm for arm in get_args(hint) if arm is not type(None)) if nullable else hint
-    return {**_TYPES[base], **metadata, **({"nullable": True} if nullable else {})}
+    typed = {"type": [_TYPES[base]["type"], "null"]} if nullable else _TYPES[base]
+    return {**typed, **metadata}
 
 
 def _note_schema(note: type[notes.Note]) -> dict[str, Any]:

@@ -16,13 +16,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.schema import refuses
+from config.schema import etagged, refuses
 from config.vocabulary.refusals import Refusal
 from config.web.idempotency import idempotent
 from games import ending, selectors, services
 from games.analysis import chart as analysis_chart
 from games.analysis import fold_cache
 from games.analysis import reads as analysis
+from games.api import schema_forms
 from games.api import schema_types as t
 from games.api import serializers as s
 from games.api.conditional import (
@@ -35,7 +36,7 @@ from games.api.conditional import (
 )
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
-from games.api.render import event_body, game_body
+from games.api.render import EventPage, MoveResult, Replay, event_body, game_body, summary_body
 from games.kinds import KINDS, kind_for
 from games.models import Game, GameStatus
 from players.auth import request_player
@@ -76,12 +77,16 @@ def render_game(request: Request, game: Game, status: int = 200) -> Response:
     )
 )
 class GameListCreateView(generics.ListAPIView[Game]):
-    serializer_class = s.GameSummarySerializer
+    serializer_class = t.GAME_SUMMARY  # the schema's; the answer is render's
     filterset_class = GameFilter
     pagination_class = GameCursorPagination
 
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
+        return self.get_paginated_response([summary_body(game, request.user) for game in page])
 
     @extend_schema(
         summary="Create a game",
@@ -129,9 +134,9 @@ class GameDetailView(APIView):
             "result. A strong `ETag`; `If-None-Match` answers 304."
         ),
         responses={200: t.GAME, 304: None},
-        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         tags=["games"],
     )
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
         game = selectors.game_get(game_id)
         etag = game_etag(game, request)
@@ -251,6 +256,7 @@ class GameMoveView(APIView):
         Refusal.INVALID_CLIENT_SEED,
         Refusal.CLIENT_SEED_FIXED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = s.MoveInput.read(request.data)
         expected = data["expected_version"]
@@ -271,7 +277,7 @@ def render_move(request: Request, moved: services.MoveResult, status: int = 201)
     # Rendered from what the move holds: the game with its seats and accounts, and the rules
     # state it folded; nothing is read again.
     game = moved.game
-    body = {
+    body: MoveResult = {
         "events": [event_body(event, game.kind) for event in moved.events],
         "game": game_body(game, moved.state, request.user),
     }
@@ -300,6 +306,7 @@ class GameResignView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         data = parse(s.ResignInput, request.data)
         moved = ending.game_resign(
@@ -331,6 +338,7 @@ class GameAbortView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_abort(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -359,6 +367,7 @@ class GameClaimView(APIView):
         Refusal.GAME_NOT_STARTED,
         Refusal.GAME_FINISHED,
     )
+    @etagged
     def post(self, request: Request, game_id: uuid.UUID) -> Response:
         moved = ending.game_claim(game_id=game_id, player=request_player(request))
         return render_move(request, moved)
@@ -410,12 +419,13 @@ class GameEventsView(APIView):
         after = query_int(request, "after", 0)
         limit = min(query_int(request, "limit", MAX_EVENT_PAGE, minimum=1) or 1, MAX_EVENT_PAGE)
         events = selectors.game_events(game, after=after or 0, limit=limit).select_related("actor")
-        rendered = [event_body(event, game.kind) for event in events]
-        return Response({"version": game.version, "events": rendered})
+        page: EventPage = {
+            "version": game.version,
+            "events": [event_body(e, game.kind) for e in events],
+        }
+        return Response(page)
 
 
-#: The ``ETag`` and ``If-None-Match`` of the reads that answer a game's folds.
-_FOLD_TAG_PARAMETERS = [OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)]
 #: Their answers are in the request's language (``?lang=`` is in the URL itself).
 _VARY = "Accept-Language"
 
@@ -436,14 +446,12 @@ class GameReplayView(APIView):
             "replayed once and kept (a finished game's for 30 days); a strong `ETag`: "
             "`If-None-Match` answers 304. Throttled by the `expensive` rate."
         ),
-        parameters=[
-            OpenApiParameter("at", int, description="The seq to replay up to"),
-            *_FOLD_TAG_PARAMETERS,
-        ],
+        parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
         responses={200: t.ReplaySerializer, 304: None},
         tags=["games"],
     )
     @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game = selectors.game_get(game_id)
         at = query_int(request, "at", game.version)
@@ -455,7 +463,7 @@ class GameReplayView(APIView):
             return _tagged(Response(status=304), etag)
         state = fold_cache.game_state_at(game, at)
         presented = None if state is None else kind_for(game.kind).presenter.present_rules(state)
-        body = {"at": at, "version": game.version, "state": presented}
+        body: Replay = {"at": at, "version": game.version, "state": presented}
         return _tagged(Response(body), etag)
 
 
@@ -472,7 +480,7 @@ class GamePreviewView(APIView):
         parameters=[
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
         ],
-        responses=s.KeepPreviewSerializer,
+        responses=t.PREVIEW,
         tags=["games"],
     )
     @refuses(
@@ -540,8 +548,7 @@ class GameAnalysisView(APIView):
             "kept (a finished game's for 30 days); a strong `ETag`: `If-None-Match` answers 304. "
             "Throttled by the `expensive` rate."
         ),
-        parameters=_FOLD_TAG_PARAMETERS,
-        responses={200: s.AnalysisSerializer, 304: None},
+        responses={200: schema_forms.serializer(analysis.Analysis), 304: None},
         tags=["games"],
     )
     @refuses(
@@ -550,6 +557,7 @@ class GameAnalysisView(APIView):
         Refusal.ANALYSIS_AFTER_THE_GAME,
         Refusal.ANALYSIS_NOT_AVAILABLE,
     )
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game, analyst = analysis.game_to_analyse(game_id)
         names = analysis.seat_names(game)
@@ -576,6 +584,7 @@ class GameAnalysisChartView(APIView):
         return super().perform_content_negotiation(request, force=True)
 
     @extend_schema(
+        operation_id="games_analysis_svg_retrieve",
         summary="The analysis as a picture",
         description=(
             "An SVG of each seat's value turn by turn, as the kind's analysis measures it (an "
@@ -583,7 +592,6 @@ class GameAnalysisChartView(APIView):
             "Drawn from the analysis kept per game version; a strong `ETag`: `If-None-Match` "
             "answers 304. Throttled by the `expensive` rate."
         ),
-        parameters=_FOLD_TAG_PARAMETERS,
         responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},
         tags=["games"],
     )
@@ -593,6 +601,7 @@ class GameAnalysisChartView(APIView):
         Refusal.ANALYSIS_AFTER_THE_GAME,
         Refusal.ANALYSIS_NOT_AVAILABLE,
     )
+    @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game, analyst = analysis.game_to_analyse(game_id)
         names = analysis.seat_names(game)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Annotated, Any, Protocol, TypedDict, cast
 
 from django.conf import settings
 
@@ -27,6 +27,7 @@ from games.kinds import WireEvent, kind_for
 from games.models import Game, GameStatus, Seat
 from games.rules import DiceRoller
 from games.rules import fairness as rules
+from games.rules.base import Doc
 
 #: The setting's production value: with it, games that committed to a seed roll by the seed; a
 #: test that sets a roller of its own (``tests/doubles.py``) rolls that instead.
@@ -177,7 +178,26 @@ def revealed_seed(game: Game) -> str | None:
     return None
 
 
-def fairness_body(game: Game) -> dict[str, Any] | None:
+class FairSeat(TypedDict):
+    seat: int
+    client_seed: Annotated[str, Doc("The seat's client seed; empty if it gave none")]
+    fixed: Annotated[bool, Doc("The seat has rolled: its client seed can no longer change")]
+
+
+class Fairness(TypedDict):
+    """A game's fair dice (README, "Fair dice"); null for a game of version 1 before its start
+    (it draws its seed then)."""
+
+    version: Annotated[int | None, Doc("The rolls' formula, 1 or 2 (null: a game without a seed)")]
+    verifiable: Annotated[bool, Doc("False for a game from before fair dice: not checkable")]
+    algorithm: str | None
+    server_seed_hash: Annotated[str | None, Doc("SHA-256 of the server seed, shown once drawn")]
+    client_seed: Annotated[str | None, Doc("Version 1: the seats' client seeds joined; else null")]
+    seats: Annotated[list[FairSeat] | None, Doc("Version 2: each seat's client seed; else null")]
+    server_seed: Annotated[str | None, Doc("The server seed (hex), once the game is over")]
+
+
+def fairness_body(game: Game) -> Fairness | None:
     """The game answer's ``fairness``. None for a version 1 game not yet started (it draws its
     seed at the start); ``verifiable`` false for a game without a seed."""
     if game.fairness_version == 1 and game.status == GameStatus.OPEN:
@@ -193,7 +213,7 @@ def fairness_body(game: Game) -> dict[str, Any] | None:
             "server_seed": None,
         }
     version = game.fairness_version
-    seats = None
+    seats: list[FairSeat] | None = None
     if version != 1:
         seats = [
             {

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.conf import settings
 from django.db import transaction
@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from config.storage.redis_client import CommandBatch, redis_batch
 from games.followups import notes
-from games.presenters.common import iso_datetime
+from games.presenters.common import Instant, iso_datetime
+from games.rules.base import Doc
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def channel(topic: str) -> str:
 NOTE_EVENTS = 16
 
 
-def game_note(game_id: object, version: int, events: Sequence[dict[str, Any]] = ()) -> Note:
+def game_note(game_id: object, version: int, events: Sequence[EventWire] = ()) -> Note:
     """ "Game G is at version N", with the events that got it there when they are few and end
     at N: a stream process that has every event before them shares them without a read."""
     payload: dict[str, Any] = {"game": str(game_id), "version": version}
@@ -57,9 +58,18 @@ def game_note(game_id: object, version: int, events: Sequence[dict[str, Any]] = 
     return GAMES, payload
 
 
+class EventWire(TypedDict):
+    seq: Annotated[int, Doc("The event's place in the game's log, 1 first", minimum=1)]
+    type: Annotated[str, Doc(ref="EventType")]
+    data: Annotated[dict[str, Any], Doc("The event's own fields, by its type", ref="EventData")]
+    actor: Annotated[str | None, Doc("The username of the account that moved, if one did")]
+    automatic: Annotated[bool, Doc("Played by the server for the seat (a clock, a computer)")]
+    created_at: Instant
+
+
 def event_wire(
     seq: int, type_: str, data: Any, actor: str | None, automatic: bool, created_at: datetime
-) -> dict[str, Any]:
+) -> EventWire:
     """An event as every client receives it (the API's pages, the streams), less its messages,
     which depend on the language."""
     return {
@@ -121,7 +131,7 @@ def on_game_advanced(
     game_id: object,
     version: int,
     player_notes: Iterable[notes.PlayerNote],
-    events: Sequence[dict[str, Any]] = (),
+    events: Sequence[EventWire] = (),
     batch: CommandBatch | None = None,
     **_: object,
 ) -> None:

@@ -32,6 +32,7 @@ from typing import Any, Protocol
 from django.utils.functional import Promise
 
 from ai.analysis import Analysis, Chart
+from games.presenters.common import Message
 from players.ratings import BASE
 
 #: What a computer seat of a level no kind offers counts as (Glicko-2's starting rating): only a
@@ -84,7 +85,7 @@ class Presenter(Protocol):
         """The same view of a rules state already in hand (after a move: no JSON read again)."""
         ...
 
-    def event_messages(self, event_type: str) -> list[dict[str, str]]:
+    def event_messages(self, event_type: str) -> list[Message]:
         """What a client shows for an event of this type (``[{"code", "text"}]``, often none)."""
         ...
 
@@ -190,7 +191,7 @@ class Kind:
     clock_kept_by: frozenset[str] = frozenset()
     #: What setting dice aside would score, before it is played (``games/{id}/preview/``):
     #: ``(wire state, positions) -> preview``; None where the kind has none.
-    preview: Callable[[Mapping[str, Any], list[int]], dict[str, Any]] | None = None
+    preview: Callable[[Mapping[str, Any], list[int]], Mapping[str, Any]] | None = None
     #: The analysis of a played game (``games/{id}/analysis/``); None where the kind has none.
     analyst: Analyst | None = None
     #: The values each option may take in a rated game (every option is listed): a rated game is

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from config.schema import refuses
 from config.vocabulary.refusals import Refusal
 from config.web.idempotency import idempotent
+from games.api.schema_forms import OptionsField
 from games.api.views import parse
 from games.kinds.fields import KindChoiceField
 from games.matchmaking import rematch, seeks
@@ -25,7 +26,7 @@ from players.auth import request_player
 
 class SeekInput(serializers.Serializer[None]):
     kind = KindChoiceField()
-    options = serializers.DictField(default=dict)
+    options = OptionsField(default=dict)
     rated = serializers.BooleanField(default=False)
     turn_clock_seconds = serializers.IntegerField(
         allow_null=True,
@@ -59,6 +60,7 @@ class SeekInput(serializers.Serializer[None]):
 
 class SeekSerializer(serializers.ModelSerializer[Seek]):
     game = serializers.UUIDField(source="game_id", allow_null=True, read_only=True)
+    options = OptionsField(read_only=True)
 
     class Meta:
         model = Seek

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, TypedDict, overload
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -11,6 +11,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from games.rules.base import Doc
+
+#: A moment as the API writes it (``iso_datetime``).
+Instant = Annotated[str, Doc(format="date-time")]
 
 
 # The views every kind's view is made of: their types are the API's schema (games.api.schema_forms).
@@ -104,6 +107,10 @@ def _settings_changed(*, setting: str, **_: object) -> None:
 setting_changed.connect(_settings_changed, dispatch_uid="games.presenters.translated")
 
 
+@overload
+def iso_datetime(value: datetime) -> str: ...
+@overload
+def iso_datetime(value: datetime | None) -> str | None: ...
 def iso_datetime(value: datetime | None) -> str | None:
     """A datetime as DRF's ``DateTimeField`` renders it: ISO 8601 in the current time zone, with
     ``Z`` for UTC."""
@@ -132,7 +139,7 @@ ENDING_MESSAGES = {
 _ENDING_WORDS = Translated(ENDING_MESSAGES)
 
 
-def ending_messages(event_type: str) -> list[dict[str, str]]:
+def ending_messages(event_type: str) -> list[Message]:
     """The message of an ending event (``[{"code", "text"}]``), else none."""
     if event_type not in ENDING_MESSAGES:
         return []

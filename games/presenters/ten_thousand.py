@@ -68,7 +68,7 @@ class TenThousandState(common.Ending):
     result: common.Result | None
 
 
-def event_messages(event_type: str) -> list[dict[str, str]]:
+def event_messages(event_type: str) -> list[common.Message]:
     """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
         return ending_messages(event_type)
@@ -143,7 +143,17 @@ def _round(state: rules.TenThousandState) -> int | None:
     return min(state.rounds_played + 1, state.max_rounds)
 
 
-def preview(wire_state: Mapping[str, Any], keep: list[int]) -> dict[str, Any]:
+class KeepPreview(TypedDict):
+    keep: list[int]
+    valid: Annotated[bool, Doc("Whether these dice may be set aside together")]
+    points: int
+    turn_points: Annotated[int, Doc("The turn's points with this selection")]
+    hot_dice: bool
+    next_roll_dice: int
+    farkle_risk: float | None
+
+
+def preview(wire_state: Mapping[str, Any], keep: list[int]) -> KeepPreview:
     """What setting aside ``keep`` (positions in the current roll) would give, before committing."""
     state = rules.state_from_wire(wire_state)
     points = rules.preview_keep(state, keep)

@@ -94,7 +94,7 @@ class YatzyState(common.Ending):
     result: common.Result | None
 
 
-def event_messages(event_type: str) -> list[dict[str, str]]:
+def event_messages(event_type: str) -> list[common.Message]:
     """Yatzy's state tells a client all it shows: only the events that end a game early (or time
     a turn out) carry a message."""
     return ending_messages(event_type)

@@ -125,21 +125,27 @@ class Doc:
     """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]`` (the
     wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read;
     ``minimum``, ``maximum`` and ``values``: what an option's reader admits, for a client's form
-    (``GET kinds/``). None of them checks anything: the readers do."""
+    (``GET kinds/``); ``format``: a string's OpenAPI format (``date-time``, ``uuid``); ``ref``: the
+    schema's component the value is (``Move``). None of
+    them checks anything: the readers do."""
 
     text: str = ""
     max_items: int | None = None
     minimum: float | None = None
     maximum: float | None = None
     values: tuple[Any, ...] = ()
+    format: str = ""
+    ref: str = ""
 
 
 @dataclass(frozen=True)
 class Choices:
-    """The strings a field may be: one set, the schema's enum ``name``, wherever it is used."""
+    """The strings a field may be: one set, the schema's enum ``name``, wherever it is used;
+    ``labels``: what each means, for its description."""
 
     name: str
     values: tuple[str, ...]
+    labels: tuple[Any, ...] = ()
 
 
 def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -66,7 +66,7 @@ class EventRow:
     seq: int
     type: str
     kind: str
-    body: dict[str, Any]
+    body: Mapping[str, Any]
     frames: dict[str, bytes] = field(default_factory=dict)
 
     def as_dict(self, language: str) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -23,10 +23,12 @@ from config.vocabulary.refusals import Refusal
 from config.web.bounded_lists import BoundedListField
 from config.web.idempotency import idempotent
 from games.api.pagination import GameCursorPagination
+from games.api.schema_forms import OptionsField, serializer
 from games.api.views import parse
 from games.kinds.fields import KindChoiceField, KindFilter
 from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Tournament, TournamentFormat
+from games.tournaments.standings import Standing
 from players.auth import request_player
 
 
@@ -62,6 +64,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     format_name = serializers.CharField(source="get_format_display", read_only=True)
     status_name = serializers.CharField(source="get_status_display", read_only=True)
     kind_name = serializers.CharField(source="get_kind_display", read_only=True)
+    game_options = OptionsField(read_only=True)
     entrants = serializers.SerializerMethodField()
 
     class Meta:
@@ -77,6 +80,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "status", "cancel_reason", "paused_at", "current_round", "started_at", "finished_at",
         ]  # fmt: skip
 
+    @extend_schema_field(EntrantSerializer(many=True))
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
         # Before the start, the entries that stand; from the start, every entrant of the pairing
         # (a rating taken at the start), a forfeited entry among them with its withdrawn_at.
@@ -100,7 +104,7 @@ class TournamentCreateInput(serializers.Serializer[None]):
     starts_at = serializers.DateTimeField()
     rounds = serializers.IntegerField(min_value=1, max_value=50, required=False, allow_null=True)
     table_size = serializers.IntegerField(min_value=2, max_value=6, default=2)
-    game_options = serializers.DictField(default=dict)
+    game_options = OptionsField(default=dict)
     registration_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     min_entrants = serializers.IntegerField(min_value=2, default=2)
     max_entrants = serializers.IntegerField(min_value=2, max_value=MAX_ENTRANTS, default=64)
@@ -128,7 +132,7 @@ class TournamentFilter(django_filters.FilterSet):
         model = Tournament
         fields = ["status", "kind", "upcoming"]
 
-    def filter_upcoming(self, queryset: QuerySet[Tournament], name: str, value: Any) -> Any:
+    def filter_upcoming(self, queryset: QuerySet[Tournament], name: str, value: bool) -> Any:
         upcoming = queryset.filter(status__in=services.OPEN_FOR_ENTRY)
         return upcoming if value else queryset.exclude(pk__in=upcoming)
 
@@ -252,18 +256,8 @@ class TournamentWithdrawView(APIView):
 
 
 # The output serializers below render dicts: one, or a list of them with many=True.
-class StandingSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):
-    rank = serializers.IntegerField()
-    entrant = EntrantSerializer()
-    points = serializers.FloatField()
-    buchholz = serializers.FloatField()
-    sonneborn_berger = serializers.FloatField()
-    game_score = serializers.IntegerField()
-    played = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    draws = serializers.IntegerField()
-    losses = serializers.IntegerField()
-    byes = serializers.IntegerField()
+#: A row of the standings (``standings.Standing``), its entrant in full.
+StandingSerializer = serializer(Standing, entrant=EntrantSerializer)
 
 
 class TournamentStandingsView(APIView):
@@ -277,12 +271,19 @@ class TournamentStandingsView(APIView):
         return Response(StandingSerializer(rows, many=True).data)
 
 
+class RoundSeatSerializer(serializers.Serializer[dict[str, Any]]):
+    entrant = serializers.IntegerField()
+    name = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    total = serializers.IntegerField(allow_null=True)
+
+
 class RoundGameSerializer(serializers.Serializer[dict[str, Any]]):
     table = serializers.IntegerField()
     replay = serializers.IntegerField()
     game = serializers.UUIDField()
     status = serializers.CharField()
-    seats = serializers.ListField(child=serializers.DictField())
+    seats = RoundSeatSerializer(many=True)
 
 
 class RoundSerializer(serializers.Serializer[dict[str, Any] | Sequence[dict[str, Any]]]):

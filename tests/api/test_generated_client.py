@@ -79,7 +79,9 @@ def register(package: Any, username: str) -> Any:
 
 
 def new_game(package: Any, me: Any, kind: str, options: dict[str, Any]) -> Any:
+    """A game of ``kind`` with ``options``, sent as the kind's typed options (``Options``)."""
     models = part(package, "models")
+    typed = getattr(models, f"{''.join(map(str.capitalize, kind.split('_')))}OptionsRequest")
     seats = [
         models.SeatInputRequest(type_=models.SeatInputTypeEnum.ME),
         models.SeatInputRequest(type_=models.SeatInputTypeEnum.HOTSEAT, name="Bea"),
@@ -87,12 +89,13 @@ def new_game(package: Any, me: Any, kind: str, options: dict[str, Any]) -> Any:
     body = models.GameCreateInputRequest(
         kind=models.GameKindEnum(kind),
         seats=seats,
-        options=models.GameCreateInputRequestOptions.from_dict(options),
+        options=typed(**options),
     )
     answer = part(package, "api.games.games_create").sync_detailed(client=me, body=body)
     assert answer.status_code == 201, answer.content
     created = answer.parsed
     assert created.status.value == "open"
+    assert created.options.to_dict() == options
     started = part(package, "api.games.games_start_create").sync(client=me, game_id=created.id)
     assert started.status.value == "active", started
     return started

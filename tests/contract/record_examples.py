@@ -104,7 +104,7 @@ def record(output: Path = EXAMPLES_FILE) -> int:
 
 
 def _client(token: str | None = None) -> Client:
-    headers = {"Host": "localhost", "Accept-Language": "en"}
+    headers = {"Host": "localhost:8000", "Accept-Language": "en"}  # config.schema_examples.ORIGIN
     if token:
         headers["Authorization"] = f"Token {token}"
     return Client(headers=headers)

@@ -25,7 +25,7 @@ class PigState(common.Ending):
     result: common.Result | None
 
 
-def event_messages(event_type: str) -> list[dict[str, str]]:
+def event_messages(event_type: str) -> list[common.Message]:
     if event_type == "turn_lost":
         return [{"code": "turn_lost", "text": str(_("A one: the turn is lost"))}]
     return ending_messages(event_type)
