@@ -22,7 +22,7 @@ PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/var/prometheus/$(PORT)
 SUPERVISOR_DIR ?= $(CURDIR)/var/supervisor/$(PORT)
 
 .PHONY: install install-run run serve lock test lint format typecheck migrate messages \
-	compilemessages examples clean
+	compilemessages examples clients clean
 
 $(RUN_STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -109,6 +109,19 @@ test: install
 # itself in a transaction rolled back at the end. Re-run after an answer's shape changes.
 examples: install migrate
 	$(BIN)/python -m tests.contract.record_examples
+
+# Clients generated from the API's schema into var/clients/: a Python package
+# (openapi-python-client) and TypeScript types (openapi-typescript, pinned in
+# tests/contract/typescript/, needs Node.js). The tests make both the same way and use them.
+clients: install
+	mkdir -p var/clients/typescript
+	$(BIN)/python manage.py spectacular --format openapi-json --file var/clients/schema.json
+	rm -rf var/clients/python
+	$(BIN)/openapi-python-client generate --path var/clients/schema.json --meta none \
+		--output-path var/clients/python
+	cd tests/contract/typescript && npm ci --no-audit --no-fund --silent
+	tests/contract/typescript/node_modules/.bin/openapi-typescript var/clients/schema.json \
+		-o var/clients/typescript/api.d.ts
 
 lint: install
 	$(BIN)/ruff check .
