@@ -19,11 +19,12 @@ export function explain(problem: Problem): string {
   }
 }
 
-/** How many dice an event threw. */
+/** How many dice an event threw: its data say their own type, each with its own fields. */
 export function diceThrown(event: GameEvent): number {
-  switch (event.type) {
+  const data = event.data;
+  switch (data.type) {
     case "dice_rolled":
-      return event.data.dice.length;
+      return data.dice.length;
     default:
       return 0;
   }
