@@ -32,6 +32,8 @@ from games.selectors import game_get
 
 #: Values are given to this many decimals; the identity holds up to that rounding.
 DECIMALS = 2
+#: Chances to win (0 to 1), to this many: the exact two-seat values of Dés 10 000 are given whole.
+CHANCE_DECIMALS = 6
 
 
 def _allowed(game: Game) -> None:
@@ -144,6 +146,7 @@ def _decision(d: Decision) -> dict[str, Any]:
     return {
         "seq": d.seq, "seat": d.seat, "turn": d.turn, "move": d.move, "best_move": d.best_move,
         "value": _r(d.value), "best_value": _r(d.best_value), "loss": _r(d.loss),
+        "win_loss": _chance(d.win_loss),
     }  # fmt: skip
 
 
@@ -163,7 +166,7 @@ def _turn(t: Turn) -> dict[str, Any]:
 
 
 def _chance(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
+    return None if value is None else round(value, CHANCE_DECIMALS)
 
 
 def head(game: Game, analyst: Analyst, kept: Kept, names: list[str]) -> dict[str, Any]:

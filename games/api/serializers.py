@@ -351,6 +351,7 @@ class AnalysisDecisionSerializer(serializers.Serializer[dict[str, Any]]):
     value = serializers.FloatField()
     best_value = serializers.FloatField()
     loss = serializers.FloatField()
+    win_loss = serializers.FloatField(allow_null=True)
 
 
 class AnalysisRollSerializer(serializers.Serializer[dict[str, Any]]):
