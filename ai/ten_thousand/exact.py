@@ -68,12 +68,12 @@ class Throws:
 @cache
 def throws() -> Throws:
     prob: list[float] = []
-    starts, first, units, left = [0, 0], [0], [], []
+    starts, first, units, left = [0, 0], [0], list[int](), list[int]()
     for n in range(1, DICE + 1):
         groups: dict[tuple[tuple[int, int], ...], float] = defaultdict(float)
         for key, chance in scoring_throws(n):
-            options = {(p // UNIT, n - len(faces) or DICE) for faces, p in keep_options(key)}
-            groups[tuple(sorted(options))] += chance
+            kept = {(p // UNIT, n - len(faces) or DICE) for faces, p in keep_options(key)}
+            groups[tuple(sorted(kept))] += chance
         for options, chance in groups.items():
             prob.append(chance)
             units.extend(x for x, _ in options)

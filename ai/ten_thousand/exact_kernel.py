@@ -9,17 +9,33 @@ nothing. The notation is ``exact``'s. ``throws`` is ``(farkle, starts, prob, fir
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from ai.ten_thousand.rolls import DICE, MAX_UNITS
+from ai.ten_thousand.tables import Array
 
-__all__ = ["solve"]
+__all__ = ["Packed", "solve"]
+
+Ints = npt.NDArray[np.int64]
+#: ``exact.Throws`` as the kernel takes it (see the module docstring).
+Packed = tuple[Array, Ints, Array, Ints, Ints]
 
 WIDE = DICE + 1
 
 
-@njit(cache=True)  # type: ignore[untyped-decorator]
-def _turn(bank, last, past, lead, lost, top, throws, after, slope):  # type: ignore[no-untyped-def]
+@njit(cache=True)
+def _turn(
+    bank: Array,
+    last: Array,
+    past: int,
+    lead: int,
+    lost: float,
+    top: int,
+    throws: Packed,
+    after: Array,
+    slope: Array,
+) -> tuple[float, float]:
     """One turn for a lost turn worth ``lost``: ``(V(a, 6), dV/dlost)``, ``slope`` being the
     derivative of ``after`` (the chance of ending with a lost turn under the play chosen).
 
@@ -62,8 +78,8 @@ def _turn(bank, last, past, lead, lost, top, throws, after, slope):  # type: ign
     return value, d
 
 
-@njit(cache=True)  # type: ignore[untyped-decorator]
-def solve(win, last, throws, tolerance):  # type: ignore[no-untyped-def]
+@njit(cache=True)
+def solve(win: Array, last: Array, throws: Packed, tolerance: float) -> tuple[float, int]:
     """Fill ``win[a, b]`` (see ``exact``): ``(largest change of a sum's last iteration, turns
     solved)``."""
     farkle = throws[0]
