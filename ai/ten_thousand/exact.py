@@ -148,12 +148,13 @@ def turn_values(win: Array, a: int, b: int) -> TurnValues:
     return TurnValues(a, top, bank, go, after)
 
 
-def build(units: int) -> tuple[Array, float]:
-    """``W`` for a target of ``units``, and the largest residual of its last iteration."""
+def build(units: int) -> tuple[Array, float, int]:
+    """``W`` for a target of ``units``, the largest change of a sum's last iteration (below
+    ``TOLERANCE``) and the number of turns solved."""
     from ai.ten_thousand import exact_kernel
 
     t = throws()
     win = np.zeros((units, units))
     packed = (t.farkle, t.starts, t.prob, t.first, t.units * (DICE + 1) + t.left)
-    worst, _ = exact_kernel.solve(win, last_chances(), packed, TOLERANCE)
-    return win, float(worst)
+    worst, turns = exact_kernel.solve(win, last_chances(), packed, TOLERANCE)
+    return win, float(worst), int(turns)

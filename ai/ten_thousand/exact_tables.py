@@ -114,7 +114,7 @@ def _load_or_build(path: Path, units: int) -> Array:
         if win is not None:
             return win
         started = time.perf_counter()
-        win, residual = exact.build(units)
+        win, residual, _ = exact.build(units)
         seconds = time.perf_counter() - started
         log.info("built the ten_thousand exact table for %d in %.1f s", units * UNIT, seconds)
         try:

@@ -89,8 +89,9 @@ KIND = Kind(
             "the most points on average (551.55 from a fresh turn): a seat's value is its "
             "banked total plus the expected points of the turn in play. The expert plays to "
             "win, not for points, so it may lose points on purpose. With two seats, each "
-            "turn has the seat's chance to win before and after it, from the expert's model "
-            "of both seats playing to win (a tie counts half)."
+            "turn has the seat's chance to win before and after it, and each decision the "
+            "chance to win it gave away, from the exact solution of the game with both seats "
+            "playing to win (a tie counts half)."
         ),
         by_turn=True,
     ),
