@@ -52,14 +52,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import Checks, parse_args  # a sibling module: the benches are scripts, not a package
 
+from ai.analysis.ten_thousand_chances import last_turn_worth
 from ai.ten_thousand import (
+    MODEL,
+    best_move,
+    exact,
+    exact_tables,
     expected_turn_value,
     optimal_turn_value,
     threshold_turn_value,
     warm_up,
 )
-from ai.analysis.ten_thousand_chances import last_turn_worth
-from ai.ten_thousand import MODEL, best_move, exact, exact_tables
 from ai.ten_thousand.match import play_engine, play_fast, seeded_roller, solitaire_turn
 from ai.ten_thousand.rolls import DICE, UNIT
 from games.rules.ten_thousand_scoring import keep_options, score_keep
@@ -159,10 +162,12 @@ def duel_game(levels: tuple[str, str], target: int, seed: int) -> tuple[float, f
         turn = None if last else exact_tables.turn(target, a, b)
         sign = 1.0 if seat == 0 else -1.0  # chances are the mover's; luck is seat 0's
 
-        def worth(points: int, left: int, banks: bool) -> float:
+        def worth(
+            points: int, left: int, banks: bool, a: int = a, b: int = b, turn: Any = turn
+        ) -> float:
             if turn is None:
                 return last_turn_worth(b - a + 1 - points // UNIT, left, banks)
-            return turn.worth(a + points // UNIT, left, banks=banks)
+            return float(turn.worth(a + points // UNIT, left, banks=banks))
 
         lasts = exact.last_chances()
         before = float(lasts[min(b - a, len(lasts) - 1)] if last else win[a, b])
@@ -251,10 +256,10 @@ def build_one(target: int, into: str | None) -> None:
     numpy_turn = (time.process_time() - numpy_turn) / len(sample)
     if into:
         path = exact_tables.path_for(target, Path(into))
-        exact_tables._save(win, exact_tables._header(win, residual, wall), path)
+        exact_tables.save(win, exact_tables.header(win, residual, wall), path)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"cpu": cpu, "wall": wall, "rss": rss, "turns": turns, "residual": residual,
-                      "first": float(win[0, 0]), "off": off, "numpy_turn": numpy_turn}))  # fmt: skip
+    figures = {"cpu": cpu, "wall": wall, "rss": rss, "turns": turns, "residual": residual}
+    print(json.dumps({**figures, "first": float(win[0, 0]), "off": off, "numpy_turn": numpy_turn}))
 
 
 def build_tables(targets: list[int], into: str | None) -> None:

@@ -10,27 +10,24 @@ atomic. ``TARGETS`` are the game's targets; another target has no table (``None`
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
+from ai.disk import build_lock, cache_dir, save_npz
 from ai.ten_thousand import exact
 from ai.ten_thousand.rolls import UNIT
 from ai.ten_thousand.tables import Array
-from ai.yatzy.table import _build_lock, cache_dir
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TARGETS", "forget_loaded", "load", "path_for", "read", "turn"]
+__all__ = ["TARGETS", "forget_loaded", "header", "load", "path_for", "read", "save", "turn"]
 
 FORMAT = 1
 TARGETS = (5000, 10000, 15000)
@@ -53,7 +50,7 @@ def _rules() -> str:
     return digest.hexdigest()
 
 
-def _header(win: Array, residual: float, seconds: float) -> dict[str, object]:
+def header(win: Array, residual: float, seconds: float) -> dict[str, object]:
     return {
         "format": FORMAT,
         "rules": _rules(),
@@ -88,28 +85,15 @@ def read(path: Path, units: int) -> Array | None:
     return win if fine else None
 
 
-def _save(win: Array, header: dict[str, object], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    raw = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, win=win, header=raw)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+def save(win: Array, header: dict[str, object], path: Path) -> None:
+    save_npz(path, header, win=win)
 
 
 def _load_or_build(path: Path, units: int) -> Array:
     win = read(path, units)
     if win is not None:
         return win
-    with _build_lock(path):
+    with build_lock(path):
         win = read(path, units)  # another process may have built it meanwhile
         if win is not None:
             return win
@@ -118,7 +102,7 @@ def _load_or_build(path: Path, units: int) -> Array:
         seconds = time.perf_counter() - started
         log.info("built the ten_thousand exact table for %d in %.1f s", units * UNIT, seconds)
         try:
-            _save(win, _header(win, residual, seconds), path)
+            save(win, header(win, residual, seconds), path)
         except OSError as exc:
             log.warning("cannot save the ten_thousand table to %s: %s", path, exc)
         return win

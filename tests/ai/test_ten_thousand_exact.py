@@ -243,9 +243,8 @@ def test_the_analysis_reads_the_exact_table() -> None:
         assert first.seat == 0
         assert first.win_before == pytest.approx(FIRST_MOVER_5000, abs=2e-5)
         assert first.win_before == win[0, 0]
-        losses = [d.win_loss for d in analysis.decisions]
-        assert all(loss is not None and loss >= 0 for loss in losses)
-        expert = [d.win_loss for d in analysis.decisions if d.seat == 0]
-        assert max(expert) < 1e-9  # type: ignore[type-var]  # the expert plays the table
-        classic = [d.win_loss for d in analysis.decisions if d.seat == 1]
-        assert sum(classic) > 0  # type: ignore[arg-type]  # classic does not
+        losses = [(d.seat, d.win_loss) for d in analysis.decisions]
+        assert all(loss is not None and loss >= 0 for _, loss in losses)
+        expert = [loss or 0.0 for seat, loss in losses if seat == 0]
+        classic = [loss or 0.0 for seat, loss in losses if seat == 1]
+        assert max(expert) < 1e-9 and sum(classic) > 0  # the expert plays the table, classic not
