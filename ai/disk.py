@@ -1,5 +1,5 @@
-"""Where the computer players keep their tables on disk, and how they write them: shared by the
-kinds (``ai.yatzy.table``, ``ai.ten_thousand.exact_tables``).
+"""Where the computer players keep their tables on disk, and how they write them: shared by every
+kind's computer.
 
 Where: ``$DICE_AI_CACHE_DIR`` if set, else ``<repository root>/var/ai/`` (git-ignored).
 """
