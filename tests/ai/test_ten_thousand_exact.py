@@ -119,6 +119,7 @@ def test_last_turn_chances_agree() -> None:
     assert max(abs(ours[lead] - theirs) for lead, theirs in enumerate(_last_turn())) < 1e-12
 
 
+@pytest.mark.slow  # about 8 s of plain Python
 @pytest.mark.parametrize("units", [4])  # 200 points: the smallest where banking short pays
 def test_independent_solver_agrees(units: int) -> None:
     theirs = np.array(_solve(units))
@@ -234,15 +235,31 @@ def _game(seed: int, target: int) -> list[tuple[int, object]]:
     return list(enumerate(events, start=1))
 
 
+def _turn_starts(events: list[tuple[int, object]]) -> list[float]:
+    """The mover's exact chance at the start of each turn, from the table read directly."""
+    win = exact_tables.load(5000)
+    assert win is not None
+    last = exact.last_chances()
+    chances, state = [], None
+    for _, event in events:
+        fresh = state is not None and not state.kept and not state.turn_points
+        if state is not None and fresh and isinstance(event, ten_thousand.DiceRolled):
+            a, b = (state.totals[s] // 50 for s in (state.turn_seat, 1 - state.turn_seat))
+            chances.append(float(last[b - a] if state.last_round else win[a, b]))
+        state = ten_thousand.apply(state, event)  # type: ignore[arg-type]
+    return chances
+
+
 def test_the_analysis_reads_the_exact_table() -> None:
     win = exact_tables.load(5000)
     assert win is not None
     for seed in range(3):
-        analysis = analysed.analyse(_game(seed, 5000))  # type: ignore[arg-type]
+        events = _game(seed, 5000)
+        analysis = analysed.analyse(events)  # type: ignore[arg-type]
         first = analysis.turns[0]
         assert first.seat == 0
         assert first.win_before == pytest.approx(FIRST_MOVER_5000, abs=2e-5)
-        assert first.win_before == win[0, 0]
+        assert [t.win_before for t in analysis.turns] == _turn_starts(events)
         losses = [(d.seat, d.win_loss) for d in analysis.decisions]
         assert all(loss is not None and loss >= 0 for _, loss in losses)
         expert = [loss or 0.0 for seat, loss in losses if seat == 0]
