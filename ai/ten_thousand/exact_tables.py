@@ -135,6 +135,7 @@ def forget_loaded() -> None:
     """Drop the tables kept in memory (tests; a new ``DICE_AI_CACHE_DIR``)."""
     with _lock:
         _loaded.clear()
+        turn.cache_clear()
 
 
 @functools.lru_cache(maxsize=256)
