@@ -44,13 +44,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import Checks, parse_args  # a sibling module: the benches are scripts, not a package
 
+from ai.disk import CACHE_ENV
 from ai.yatzy import HASBRO_RULES, best_move, build_table
 from ai.yatzy.batch import OptimalTurn
 from ai.yatzy.casual import casual_moves
 from ai.yatzy.dice import ALL_KEEPERS, ROLLS
 from ai.yatzy.scoring import BOXES, NBOXES, UPPER_CAP, YATZY, Ints, points_matrix
 from ai.yatzy.solver import TABLE_SHAPE, _level_columns, start_values
-from ai.yatzy.table import CACHE_ENV, load_table, save_table, table_path
+from ai.yatzy.table import load_table, save_table, table_path
 
 try:
     from games.rules.yatzy import score_options, yatzy_bonus

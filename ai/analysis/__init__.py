@@ -46,6 +46,8 @@ class Decision:
     best_move: dict[str, Any]
     value: float
     best_value: float
+    #: In a two-seat game whose kind solves it exactly: the chance to win the decision gave away.
+    win_loss: float | None = None
 
     @property
     def loss(self) -> float:
@@ -133,11 +135,12 @@ class Ledger:
         best_move: dict[str, Any],
         *,
         counted: bool = True,
+        win_loss: float | None = None,
     ) -> Decision:
         """The seat chose ``move``, worth ``value``; the best choice's value is the seat's value
         now (the value of its position after the roll). A decision not ``counted`` (leaving the
         game) is a loss but not one of the seat's decisions for its accuracy."""
-        decision = Decision(seq, seat, turn, move, best_move, value, self.value[seat])
+        decision = Decision(seq, seat, turn, move, best_move, value, self.value[seat], win_loss)
         self.analysis.decisions.append(decision)
         line = self.analysis.seats[seat]
         line.skill_loss += decision.loss

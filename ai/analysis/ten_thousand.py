@@ -9,8 +9,9 @@ decision. So for every turn, and for every seat, the points banked are the expec
 luck minus skill loss. The expert plays to win, not for points: near the end of a game its choices
 can lose points on purpose.
 
-For two seats each turn also has the seat's chance to win before it and after it, from the
-expert's model (``ten_thousand_chances``).
+For two seats each turn also has the seat's chance to win before it and after it, and each
+decision the chance to win it gave away, from the exact solution of the two-seat game
+(``ten_thousand_chances``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from ai.analysis import Analysis, Chart, Ledger, Turn
-from ai.analysis.ten_thousand_chances import chance_to_win, modelled
+from ai.analysis.ten_thousand_chances import chance_to_win, decision_loss, modelled
 from ai.positions import faces_to_indices
 from ai.ten_thousand.rolls import UNIT, choices, roll_key
 from ai.ten_thousand.tables import ScoreTable, score_table
@@ -94,7 +95,9 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
                     )
                     move = {"type": "roll", "keep": list(aside.indices)}
                     best, _ = _best(scores, before.roll, before.turn_points)
-                    ledger.decide(decided_at, seat, turns[seat], move, banked + worth, best)
+                    lost = decision_loss(before, state.turn_points, state.dice_in_play, False)
+                    ledger.decide(decided_at, seat, turns[seat], move, banked + worth, best,
+                                  win_loss=lost)  # fmt: skip
                     kept = None
                 elif not state.kept:  # a fresh turn
                     settle(state)
@@ -113,7 +116,9 @@ def analyse(events: Iterable[tuple[int, rules.Event]], table: ScoreTable | None 
                     decided_at, before, aside = kept
                     move = {"type": "bank", "keep": list(aside.indices)}
                     best, _ = _best(scores, before.roll, before.turn_points)
-                    ledger.decide(decided_at, seat, turns[seat], move, banked + event.points, best)
+                    lost = decision_loss(before, event.points, rules.DICE, True)
+                    ledger.decide(decided_at, seat, turns[seat], move, banked + event.points, best,
+                                  win_loss=lost)  # fmt: skip
                     kept = None
                 if seat in open_turn:
                     close(seat, event.points)

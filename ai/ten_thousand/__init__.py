@@ -9,21 +9,24 @@ Levels:
 
 - ``classic`` (``classic.py``): the seed's computer, banking at a threshold of 300 points,
   raised when behind and lowered when few dice remain; its formula is in ``classic.py``.
-- ``expert`` (``expert.py``): plays to win, from exact single-turn dynamic programs
-  (``tables.py``: 551.55 points per turn at best) and a two-seat model of the chance to win
-  (``winmodel.py``).
+- ``expert`` (``expert.py``): plays to win. With two seats, perfectly: the exact solution of
+  the two-seat game (``exact.py``; its tables are shipped, ``exact_tables.py``). Otherwise from
+  exact single-turn dynamic programs (``tables.py``: 551.55 points per turn at best) and a
+  two-seat model of the chance to win (``winmodel.py``).
+- ``model`` (not a level of the server): the expert as it played two seats before the exact
+  tables, for comparisons (``bench/ten_thousand_ai.py``).
 
-Tables are built on first use, thread-safely, and kept for the process (about a second in all
-for one target; the win table of a 15 000 target is the largest, 0.6 s); ``warm_up`` builds them
-ahead.
+Tables are built (or read) on first use, thread-safely, and kept for the process (about a second
+in all for one target); ``warm_up`` makes them ahead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai.ten_thousand import exact_tables
 from ai.ten_thousand.classic import classic_move, classic_threshold
-from ai.ten_thousand.expert import expert_move
+from ai.ten_thousand.expert import expert_move, model_move
 from ai.ten_thousand.rolls import DICE, UNIT, choices, roll_key
 from ai.ten_thousand.tables import (
     policy_turn_value,
@@ -34,6 +37,7 @@ from ai.ten_thousand.winmodel import MAX_MODEL_UNITS, win_model
 
 __all__ = [
     "LEVELS",
+    "MODEL",
     "best_move",
     "classic_threshold",
     "expected_turn_value",
@@ -43,6 +47,7 @@ __all__ = [
 ]
 
 LEVELS = ("classic", "expert")
+MODEL = "model"
 
 
 def best_move(
@@ -61,7 +66,7 @@ def best_move(
     ``target``: the game's target; ``last_round``: someone reached the target and this is the
     seat's final turn. ``ValueError`` for arguments that cannot come from a game.
     """
-    if level not in LEVELS:
+    if level not in (*LEVELS, MODEL):
         raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
     key = roll_key(roll)
     if not 1 <= len(key) <= DICE or not all(isinstance(f, int) and 1 <= f <= 6 for f in key):
@@ -74,6 +79,8 @@ def best_move(
         raise ValueError("points, totals and target must be non-negative (target positive)")
     if level == "classic":
         return classic_move(key, turn_points, totals, me, last_round)
+    if level == MODEL:
+        return model_move(key, turn_points, totals, me, target, last_round)
     return expert_move(key, turn_points, totals, me, target, last_round)
 
 
@@ -96,8 +103,9 @@ def expected_turn_value(level: str) -> float:
 
 
 def warm_up(target: int = 10000) -> None:
-    """Build the expert's tables for ``target`` now rather than at its first move."""
+    """Make the expert's tables for ``target`` now rather than at its first move."""
     score_table(None)
+    exact_tables.load(target)
     units = -(-target // UNIT)
     if units <= MAX_MODEL_UNITS:
         win_model(units)

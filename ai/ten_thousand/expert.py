@@ -1,4 +1,9 @@
-"""The ``expert`` computer: it plays to win, from exact single-turn tables and a two-seat model.
+"""The ``expert`` computer: it plays to win.
+
+Two seats, non-last turn, a target of ``exact_tables.TARGETS``: each throw's set-aside (any of
+``keep_options``) and its bank-or-throw choice are those of greatest exact chance to win
+(``exact``: the solved two-seat game). Otherwise (one seat, three or more, the last round,
+another target), from exact single-turn tables and a two-seat model, as follows.
 
 All in units of 50 points; ``a`` is its total, ``b`` the leader's among the others, ``t`` the
 turn points, ``T`` the target. For a throw it weighs each ``rolls.choices`` set-aside (the best
@@ -34,6 +39,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ai.ten_thousand import exact_tables
 from ai.ten_thousand.rolls import MAX_UNITS, UNIT, Choice, choices
 from ai.ten_thousand.tables import (
     OFFSET,
@@ -53,8 +59,13 @@ from ai.ten_thousand.winmodel import (
     finish,
     win_model,
 )
+from games.rules.ten_thousand_scoring import DICE, keep_options
 
-__all__ = ["expert_move"]
+__all__ = ["expert_move", "model_move"]
+
+#: Worths closer than this are a tie (float rounding): the set-aside with more points, and the
+#: bank, are preferred.
+EXACT_TIE = 1e-12
 
 
 @lazy
@@ -118,6 +129,22 @@ def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, boo
     return options[i], banks[i]
 
 
+def _exact_move(
+    key: tuple[int, ...], t: int, a: int, b: int, target: int
+) -> tuple[tuple[int, ...], bool] | None:
+    turn = exact_tables.turn(target, a, b)
+    if turn is None:
+        return None
+    u = a + t
+    options = [(turn.worth(u + p // UNIT, len(key) - len(f) or DICE), p, f, len(key) - len(f))
+               for f, p in keep_options(key)]  # fmt: skip
+    top = max(worth for worth, *_ in options)
+    _, points, faces, left = max(o for o in options if o[0] >= top - EXACT_TIE)
+    now, dice = u + points // UNIT, left or DICE
+    bank = turn.worth(now, dice, banks=True) >= turn.worth(now, dice, banks=False) - EXACT_TIE
+    return faces, bank
+
+
 def expert_move(
     key: tuple[int, ...],
     turn_points: int,
@@ -127,6 +154,25 @@ def expert_move(
     last_round: bool,
 ) -> tuple[tuple[int, ...], bool]:
     """``best_move`` for ``expert``, the throw given as sorted faces with a scoring die."""
+    if len(totals) == 2 and not last_round:
+        units = -(-target // UNIT)
+        a, b = totals[me] // UNIT, totals[1 - me] // UNIT
+        if a < units and b < units:
+            move = _exact_move(key, turn_points // UNIT, a, b, target)
+            if move is not None:
+                return move
+    return model_move(key, turn_points, totals, me, target, last_round)
+
+
+def model_move(
+    key: tuple[int, ...],
+    turn_points: int,
+    totals: Sequence[int],
+    me: int,
+    target: int,
+    last_round: bool,
+) -> tuple[tuple[int, ...], bool]:
+    """The expert's move from the single-turn tables and the two-seat model (see above)."""
     options = choices(key)
     t = turn_points // UNIT
     a = totals[me] // UNIT

@@ -1,4 +1,5 @@
-"""A two-seat model of the chance to win Dés 10 000, for the expert. Pure Python + numpy.
+"""A two-seat model of the chance to win Dés 10 000, for the expert at a table of three or more
+seats (two seats play the exact game instead: ``exact``). Pure Python + numpy.
 
 Everything is in units of 50 points. ``a`` is the total of the seat to play, ``b`` its opponent's
 (the leader among the others when there are more seats), ``T`` the target.

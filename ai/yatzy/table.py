@@ -7,43 +7,31 @@ table), the shape, a SHA-256 of the table's bytes and the start value. A file th
 unreadable, truncated, of another version or other rules, or whose data does not match its digest is
 ignored and rebuilt.
 
-Where: ``$DICE_AI_CACHE_DIR`` if set, else ``<repository root>/var/ai/`` (git-ignored).
+Where: ``ai.disk.cache_dir()`` (``$DICE_AI_CACHE_DIR``, else ``var/ai/``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
-import os
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 
+from ai.disk import build_lock, cache_dir, save_npz
 from ai.yatzy.scoring import ALL_USED, RULES, Rules
 from ai.yatzy.solver import TABLE_SHAPE, Table, build_table
 
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
-CACHE_ENV = "DICE_AI_CACHE_DIR"
 FILE_STEM = "yatzy_table"
 
 _lock = threading.Lock()
 _loaded: dict[tuple[str, str], Table] = {}
-
-
-def cache_dir() -> Path:
-    """The directory of the table files: ``$DICE_AI_CACHE_DIR`` or ``<repo root>/var/ai``."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "var" / "ai"
 
 
 def table_path(directory: Path | None = None, rules: Rules = RULES) -> Path:
@@ -69,23 +57,8 @@ def _header(table: Table, rules: Rules) -> dict[str, object]:
 
 
 def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
-    """Write ``table`` to ``path`` atomically: a temporary file in the same directory, flushed to
-    disk, then renamed over ``path``, so a reader sees either the old file or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    header = np.frombuffer(json.dumps(_header(table, rules)).encode(), dtype=np.uint8)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, 0o644)  # readable by the other workers, like any cache file
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, table=table, header=header)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Write ``table`` to ``path`` atomically (``ai.disk.save_npz``)."""
+    save_npz(path, _header(table, rules), table=table)
 
 
 def read_table(path: Path, rules: Rules = RULES) -> Table | None:
@@ -125,30 +98,13 @@ def _problem(header: object, table: Table, rules: Rules) -> str | None:
     return None
 
 
-@contextlib.contextmanager
-def _build_lock(path: Path) -> Iterator[None]:
-    """An advisory lock beside the file, so that concurrent processes build the table only once.
-    Without one (not POSIX, read-only directory) concurrent builds only waste work: writes are
-    atomic."""
-    with contextlib.ExitStack() as stack:  # closing the file releases the lock
-        try:
-            import fcntl
-
-            path.parent.mkdir(parents=True, exist_ok=True)
-            lock_file = stack.enter_context(open(path.with_name(path.name + ".lock"), "a+b"))
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-        except (ImportError, OSError) as exc:
-            log.warning("no build lock for %s (%s)", path, exc)
-        yield
-
-
 def load_or_build(path: Path, rules: Rules = RULES) -> Table:
     """Read the table from ``path``, or build it and save it there (the save is best effort: a
     read-only directory only costs a rebuild in the next process)."""
     table = read_table(path, rules)
     if table is not None:
         return table
-    with _build_lock(path):
+    with build_lock(path):
         table = read_table(path, rules)  # another process may have built it while we waited
         if table is not None:
             return table

@@ -35,7 +35,7 @@ FINISHED_SECONDS = 30 * 24 * 3600
 IN_PLAY_SECONDS = 10 * 60
 #: Part of every key: change it when what is kept changes shape (``games.analysis.reads.Kept``, a
 #: state's wire form), so that no process reads what an older release kept.
-VERSION = 1
+VERSION = 2
 
 T = TypeVar("T")
 #: What a fold that gives None is kept as (the cache's own None means "not kept").

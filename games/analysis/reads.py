@@ -33,6 +33,8 @@ from games.selectors import game_get
 
 #: Values are given to this many decimals; the identity holds up to that rounding.
 DECIMALS = 2
+#: Chances to win (0 to 1), to this many: the exact two-seat values of Dés 10 000 are given whole.
+CHANCE_DECIMALS = 6
 
 
 def _allowed(game: Game) -> None:
@@ -155,6 +157,9 @@ class AnalysisDecision(TypedDict):
     value: float
     best_value: float
     loss: float
+    win_loss: Annotated[
+        float | None, Doc("Two seats: the chance to win the move gave away (else null)")
+    ]
 
 
 class AnalysisRoll(TypedDict):
@@ -180,15 +185,16 @@ class Analysis(AnalysisHead):
     rolls: list[AnalysisRoll]
 
 
-#: The fields given to four decimals, a chance or a share; the rest to ``DECIMALS``.
-_FINE = {"win_before", "win_after", "accuracy"}
+#: The digits of the fields not given to ``DECIMALS``: a chance to win, a share.
+_FINE = {"win_before": CHANCE_DECIMALS, "win_after": CHANCE_DECIMALS,
+         "win_loss": CHANCE_DECIMALS, "accuracy": 4}  # fmt: skip
 Row = TypeVar("Row")
 
 
 def _row(form: type[Row], item: Any, **given: Any) -> Row:
     """``item``'s fields (or ``given``) that ``form`` lists, floats rounded."""
     row = {key: given[key] if key in given else getattr(item, key) for key in form.__annotations__}
-    digits = {key: 4 if key in _FINE else DECIMALS for key in row}
+    digits = {key: _FINE.get(key, DECIMALS) for key in row}
     return cast(
         Row, {k: round(v, digits[k]) if isinstance(v, float) else v for k, v in row.items()}
     )

@@ -34,6 +34,19 @@ def command(state: TenThousandState, level: str = "expert") -> dict[str, Any]:
     return {"type": "bank" if bank else "roll", "keep": keep}
 
 
+def tables() -> str:
+    """The exact two-seat tables of each target: read (shipped), or built where they do not
+    match the rules."""
+    from ai.ten_thousand import exact_tables
+
+    held = []
+    for target in exact_tables.TARGETS:
+        win = exact_tables.load(target)
+        assert win is not None
+        held.append(f"{target} (first mover {win[0, 0]:.6f})")
+    return "exact two-seat tables for " + ", ".join(held)
+
+
 def hint(state: TenThousandState) -> dict[str, Any]:
     """The expert's move for the seat to play (its policy gives no value to show)."""
     return {"move": command(state, "expert"), "expected_value": None, "options": []}
@@ -65,6 +78,7 @@ KIND = Kind(
     ),
     default_level="expert",
     computer=command,
+    tables=tables,
     hint=hint,
     # A game ends at its round limit first (300 rounds: games.rules.ten_thousand.MAX_ROUNDS);
     # this bounds the games begun before it, and a turn that would never end.
@@ -89,8 +103,9 @@ KIND = Kind(
             "the most points on average (551.55 from a fresh turn): a seat's value is its "
             "banked total plus the expected points of the turn in play. The expert plays to "
             "win, not for points, so it may lose points on purpose. With two seats, each "
-            "turn has the seat's chance to win before and after it, from the expert's model "
-            "of both seats playing to win (a tie counts half)."
+            "turn has the seat's chance to win before and after it, and each decision the "
+            "chance to win it gave away, from the exact solution of the game with both seats "
+            "playing to win (a tie counts half)."
         ),
         by_turn=True,
     ),

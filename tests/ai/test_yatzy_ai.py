@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import ai.yatzy.table as table_module
+from ai.disk import CACHE_ENV
 from ai.yatzy import (
     HASBRO_RULES,
     LEVELS,
@@ -35,7 +36,7 @@ from ai.yatzy.dice import ALL_KEEPERS, ROLL_PROB, ROLLS, roll_index
 from ai.yatzy.policy import reset_default
 from ai.yatzy.scoring import BOXES, legal_scores, sheet_state
 from ai.yatzy.solver import Table
-from ai.yatzy.table import CACHE_ENV, FORMAT_VERSION, read_table, save_table, table_path
+from ai.yatzy.table import FORMAT_VERSION, read_table, save_table, table_path
 from games.rules.yatzy import score_options, yatzy_bonus
 from tests.ai.yatzy_sheets import SHEETS, random_sheet
 

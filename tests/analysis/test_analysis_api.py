@@ -54,8 +54,9 @@ def test_a_finished_yatzy_game_from_the_exact_table() -> None:
     assert body["turns"] == []
     decision = body["decisions"][0]
     assert set(decision) == {
-        "seq", "seat", "turn", "move", "best_move", "value", "best_value", "loss",
+        "seq", "seat", "turn", "move", "best_move", "value", "best_value", "loss", "win_loss",
     }  # fmt: skip
+    assert decision["win_loss"] is None  # a Dés 10 000 figure
     assert decision["move"]["type"] in ("roll", "score")
     assert len(body["rolls"]) >= 26
     assert {"seq", "seat", "turn", "before", "after", "luck"} == set(body["rolls"][0])
@@ -79,11 +80,18 @@ def test_a_finished_ten_thousand_game_counts_by_turns() -> None:
             turn["expected"] + turn["luck"] - turn["skill_loss"], abs=0.03
         )
     assert {d["move"]["type"] for d in body["decisions"]} <= {"roll", "bank"}
-    # Two seats: the chance to win around each turn, from the expert's model.
+    # Two seats: the chance to win around each turn, from the exact game, to six decimals.
     chances = [(t["win_before"], t["win_after"]) for t in body["turns"]]
     assert all(0 <= before <= 1 and 0 <= after <= 1 for before, after in chances)
+    assert body["turns"][0]["seat"] == 0 and chances[0][0] == 0.545865
     for (_, after), (before, _) in pairwise(chances):
-        assert after == pytest.approx(1 - before, abs=2e-4)  # the other seat plays next
+        assert after == pytest.approx(1 - before, abs=1.1e-6)  # the other seat plays next
+    # Each decision's loss in chance to win: none for the expert, who plays the exact game.
+    losses = {
+        seat: [d["win_loss"] for d in body["decisions"] if d["seat"] == seat] for seat in (0, 1)
+    }
+    assert all(loss >= 0 for loss in losses[0] + losses[1])
+    assert max(losses[0]) == 0 and sum(losses[1]) > 0
     final = chances[-1][1]
     winner = body["turns"][-1]["seat"] == max(body["seats"], key=lambda s: s["final"])["seat"]
     assert final == (1.0 if winner else 0.0) or final == 0.5

@@ -1,0 +1,68 @@
+"""Where the computer players keep their tables on disk, and how they write them: shared by every
+kind's computer.
+
+Where: ``$DICE_AI_CACHE_DIR`` if set, else ``<repository root>/var/ai/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+CACHE_ENV = "DICE_AI_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """The directory of the table files: ``$DICE_AI_CACHE_DIR`` or ``<repo root>/var/ai``."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1] / "var" / "ai"
+
+
+def save_npz(path: Path, header: dict[str, Any], **arrays: Any) -> None:
+    """Write ``arrays`` and ``header`` (as UTF-8 JSON, ``header``) to ``path`` atomically: a
+    temporary file in the same directory, flushed to disk, then renamed over ``path``, so that a
+    reader sees either the old file or the whole new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o644)  # readable by the other workers, like any cache file
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, header=raw, **arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def build_lock(path: Path) -> Iterator[None]:
+    """An advisory lock beside the file, so that concurrent processes build the table only once.
+    Without one (not POSIX, read-only directory) concurrent builds only waste work: writes are
+    atomic."""
+    with contextlib.ExitStack() as stack:  # closing the file releases the lock
+        try:
+            import fcntl
+
+            path.parent.mkdir(parents=True, exist_ok=True)
+            lock_file = stack.enter_context(open(path.with_name(path.name + ".lock"), "a+b"))
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+        except (ImportError, OSError) as exc:
+            log.warning("no build lock for %s (%s)", path, exc)
+        yield

@@ -1,0 +1,145 @@
+"""The exact two-seat tables (``exact.build``) on disk: one ``.npz`` per target, loaded lazily.
+
+Shipped with the code (``SHIPPED``: 80 KB, 320 KB and 720 KB for 5 000, 10 000 and 15 000) as
+``ten_thousand_exact_<target>.v<FORMAT>.npz``: the table (float64, ``units x units``) and a header
+(JSON) with the format, the digest of the throws and last-turn chances it was built from (so the
+scoring rules), the tolerance, the build's time and a SHA-256 of the table. A shipped file that is
+missing or does not match is replaced by one built in the tables' cache (``ai.disk.cache_dir``),
+under a lock beside it so that concurrent processes build it once, written atomically: about a
+minute for 10 000, two for 15 000 (the processes that need it wait). ``TARGETS`` are the game's
+targets; another target has no table (``None``).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ai.disk import build_lock, cache_dir, save_npz
+from ai.ten_thousand import exact
+from ai.ten_thousand.rolls import UNIT
+from ai.ten_thousand.tables import Array
+
+log = logging.getLogger(__name__)
+
+__all__ = ["TARGETS", "forget_loaded", "header", "load", "path_for", "read", "save", "turn"]
+
+FORMAT = 1
+TARGETS = (5000, 10000, 15000)
+#: The tables shipped with the code (``bench/ten_thousand_ai.py --build --into`` rebuilds them).
+SHIPPED = Path(__file__).resolve().parent / "exact_data"
+
+_lock = threading.Lock()
+_loaded: dict[Path, Array] = {}
+
+
+def path_for(target: int, directory: Path | None = None) -> Path:
+    return (directory or cache_dir()) / f"ten_thousand_exact_{target}.v{FORMAT}.npz"
+
+
+def _rules() -> str:
+    t = exact.throws()
+    digest = hashlib.sha256()
+    for part in (t.farkle, t.starts, t.prob, t.first, t.units, t.left, exact.last_chances()):
+        digest.update(np.ascontiguousarray(part).tobytes())
+    return digest.hexdigest()
+
+
+def header(win: Array, residual: float, seconds: float) -> dict[str, object]:
+    return {
+        "format": FORMAT,
+        "rules": _rules(),
+        "tolerance": exact.TOLERANCE,
+        "residual": residual,
+        "build_seconds": round(seconds, 1),
+        "sha256": hashlib.sha256(win.tobytes()).hexdigest(),
+    }
+
+
+def read(path: Path, units: int) -> Array | None:
+    """The table in ``path`` if it is whole and made for these rules, else None."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            win = np.ascontiguousarray(data["win"])
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # truncated, not a zip, missing array, bad JSON: rebuild
+        log.warning("ten_thousand table %s unreadable (%s): rebuilding", path, exc)
+        return None
+    fine = (
+        isinstance(header, dict)
+        and header.get("format") == FORMAT
+        and header.get("rules") == _rules()
+        and win.shape == (units, units)
+        and header.get("sha256") == hashlib.sha256(win.tobytes()).hexdigest()
+        and bool(np.all((win >= 0.0) & (win <= 1.0)))
+    )
+    if not fine:
+        log.warning("ten_thousand table %s rejected: rebuilding", path)
+    return win if fine else None
+
+
+def save(win: Array, header: dict[str, object], path: Path) -> None:
+    save_npz(path, header, win=win)
+
+
+def _load_or_build(path: Path, units: int) -> Array:
+    win = read(path, units)
+    if win is not None:
+        return win
+    with build_lock(path):
+        win = read(path, units)  # another process may have built it meanwhile
+        if win is not None:
+            return win
+        started = time.perf_counter()
+        win, residual, _ = exact.build(units)
+        seconds = time.perf_counter() - started
+        log.info("built the ten_thousand exact table for %d in %.1f s", units * UNIT, seconds)
+        try:
+            save(win, header(win, residual, seconds), path)
+        except OSError as exc:
+            log.warning("cannot save the ten_thousand table to %s: %s", path, exc)
+        return win
+
+
+def load(target: int, directory: Path | None = None) -> Array | None:
+    """``W`` for ``target`` (read-only), on first use read from ``SHIPPED`` (else from
+    ``directory``, else built there), then kept for the process; None for a target that is not
+    one of ``TARGETS``."""
+    if target not in TARGETS:
+        return None
+    path = path_for(target, directory)
+    win = _loaded.get(path)
+    if win is None:
+        with _lock:
+            win = _loaded.get(path)
+            if win is None:
+                units = -(-target // UNIT)
+                win = read(path_for(target, SHIPPED), units)
+                if win is None:
+                    win = _load_or_build(path, units)
+                win.setflags(write=False)
+                _loaded[path] = win
+    return win
+
+
+def forget_loaded() -> None:
+    """Drop the tables kept in memory (tests; a new ``DICE_AI_CACHE_DIR``)."""
+    with _lock:
+        _loaded.clear()
+        turn.cache_clear()
+
+
+@functools.lru_cache(maxsize=256)
+def turn(target: int, a: int, b: int) -> exact.TurnValues | None:
+    """The mover's turn at banked totals ``(a, b)`` (units), for ``target``'s table (if any)."""
+    win = load(target)
+    return None if win is None else exact.turn_values(win, a, b)
