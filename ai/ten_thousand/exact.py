@@ -155,7 +155,13 @@ def turn_values(win: Array, a: int, b: int) -> TurnValues:
 def build(units: int) -> tuple[Array, float, int]:
     """``W`` for a target of ``units``, the largest change of a sum's last iteration (below
     ``TOLERANCE``) and the number of turns solved."""
-    from ai.ten_thousand import exact_kernel
+    try:
+        from ai.ten_thousand import exact_kernel
+    except ImportError as missing:  # numba: the dev extra's, as the tables ship built
+        raise RuntimeError(
+            "the exact tables ship with the code (ai/ten_thousand/exact_data); rebuilding one "
+            "needs numba: pip install -e '.[dev]'"
+        ) from missing
 
     t = throws()
     win = np.zeros((units, units))
