@@ -1,6 +1,6 @@
 """Side by side under wrk: the project as deployed (``make serve``) and a hand-written anchor.
 
-    .venv/bin/python bench/serve.py [--seconds 15] [--warmup 3] [--connections 16,64]
+    .venv/bin/python bench/serve.py [--seconds 15] [--warmup 3] [--rounds 1] [--connections 16,64]
         [--workers 4] [--threads 2] [--anchor-middleware django|none]
         [--anchor-statements django|prepared] [--games-per-account 8]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_serve]
@@ -52,6 +52,7 @@ import re
 import secrets
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -376,6 +377,7 @@ class Row:
     wall: float
     errors_seen: Counter[str] = field(default_factory=Counter)
     committed: int | None = None  # a move row's moves, read back from the event log
+    round: int = 1
 
     def per_request(self, part: str) -> float:
         """CPU ms of ``part`` per request answered in the window."""
@@ -593,8 +595,11 @@ class Bench:
 
     def run(self) -> None:
         for connections in self.args.connections:
-            for endpoint in RUN_ORDER:
-                self.rows.append(self.measure(endpoint, connections))
+            for number in range(1, self.args.rounds + 1):
+                for endpoint in RUN_ORDER:
+                    row = self.measure(endpoint, connections)
+                    row.round = number
+                    self.rows.append(row)
 
     def stop(self) -> None:
         self.wrk.stop()
@@ -654,12 +659,12 @@ postgres process on the machine. cores: used during the window by the server, Po
 and the rest of the machine (other people's work shows there: it skews the row)."""
 
 
-def table_row(row: Row) -> list[str]:
+def table_row(row: Row, rounds: int) -> list[str]:
     r = row.result
     why = r.invalid()
     cores = [f"{row.cpu.get(k, math.nan):.2f}" for k in ("server", "postgres", "wrk", "other")]
     return [
-        row.endpoint.label,
+        row.endpoint.label + (f" #{row.round}" if rounds > 1 else ""),
         str(row.connections),
         f"{r.rate:.1f}",
         ms(r.p50),
@@ -677,27 +682,40 @@ def table_row(row: Row) -> list[str]:
     ]
 
 
-def ratio(a: Row | None, b: Row | None) -> tuple[str, str]:
-    """a's req/s over b's, and a flag when either row is invalid."""
-    if a is None or b is None or not b.result.rate:
-        return "-", ""
-    flag = "  [from an INVALID row]" if a.result.invalid() or b.result.invalid() else ""
-    return f"{100 * a.result.rate / b.result.rate:.1f} %", flag
+def invalid_flag(pairs: list[tuple[Row, Row]]) -> str:
+    invalid = any(a.result.invalid() or b.result.invalid() for a, b in pairs)
+    return "  [from an INVALID row]" if invalid else ""
+
+
+def median_of(values: list[float]) -> str:
+    """The median, and each round's value after it when there are several."""
+    if not values:
+        return "-"
+    middle = statistics.median(values)
+    if len(values) == 1:
+        return f"{middle:.1f}"
+    return f"{middle:.1f} (" + ", ".join(f"{v:.1f}" for v in values) + ")"
 
 
 def report(bench: Bench) -> None:
-    by = {(row.endpoint.key, row.connections): row for row in bench.rows}
+    rounds = bench.args.rounds
+
+    def rows_of(key: str, c: int) -> list[Row]:
+        return [row for row in bench.rows if row.endpoint.key == key and row.connections == c]
+
     ordered = [
-        by[(endpoint.key, c)]
-        for endpoint in PRINT_ORDER
-        for c in bench.args.connections
-        if (endpoint.key, c) in by
-    ]
+        row for endpoint in PRINT_ORDER for c in bench.args.connections
+        for row in rows_of(endpoint.key, c)
+    ]  # fmt: skip
     print()
-    print(table([table_row(row) for row in ordered], HEADER))
+    print(table([table_row(row, rounds) for row in ordered], HEADER))
     print(NOTES)
     print()
-    print("ratios of req/s:")
+    print(
+        "ratios of req/s:"
+        + (f" the median of {rounds} rounds, then each round's (a round runs every row once)"
+           if rounds > 1 else "")
+    )  # fmt: skip
     comparisons = [
         ("project move via nginx / anchor move direct", "move-nginx", "move-anchor",
          f"target >= {TARGET_SHARE:.0f} %"),
@@ -715,40 +733,38 @@ def report(bench: Bench) -> None:
     ]  # fmt: skip
     for c in bench.args.connections:
         for label, a, b, note in comparisons:
-            value, flag = ratio(by.get((a, c)), by.get((b, c)))
-            print(f"  {c:>3} conns  {label:<48} {value:>8}   ({note}){flag}")
+            pairs = list(zip(rows_of(a, c), rows_of(b, c), strict=False))
+            shares = [100 * x.result.rate / y.result.rate for x, y in pairs if y.result.rate]
+            flag = invalid_flag(pairs)
+            print(f"  {c:>3} conns  {label:<48} {median_of(shares)} %   ({note}){flag}")
         for label, a, b in (
             ("project move via nginx / anchor move direct", "move-nginx", "move-anchor"),
             ("project move via nginx / anchor via nginx", "move-nginx", "move-anchor-nginx"),
         ):
-            project, anchor = by.get((a, c)), by.get((b, c))
-            if project and anchor and anchor.result.p99 > 0:
-                flag = (
-                    "  [from an INVALID row]"
-                    if project.result.invalid() or anchor.result.invalid()
-                    else ""
-                )
-                print(
-                    f"  {c:>3} conns  {'p99, ' + label:<48} "
-                    f"{project.result.p99 / anchor.result.p99:>6.2f} x   "
-                    f"({ms(project.result.p99)} ms / {ms(anchor.result.p99)} ms"
-                    + (f"; target <= {TARGET_P99:g} x)" if b == "move-anchor" else ")")
-                    + flag
-                )
-        print(f"  {c:>3} conns  CPU ms per request (server: its processes, nginx included;"
-              " pg: every postgres process):")  # fmt: skip
-        for endpoint in PRINT_ORDER:
-            row = by.get((endpoint.key, c))
-            if row is None:
-                continue
-            total = sum(
-                v for v in (row.per_request("server"), row.per_request("postgres"))
-                if not math.isnan(v)
-            )  # fmt: skip
+            pairs = list(zip(rows_of(a, c), rows_of(b, c), strict=False))
+            times = [x.result.p99 / y.result.p99 for x, y in pairs if y.result.p99 > 0]
+            target = f"; target <= {TARGET_P99:g} x" if b == "move-anchor" else ""
             print(
-                f"             {endpoint.label:<32} server {cell(row.per_request('server')):>6}"
-                f"  of which nginx {cell(row.per_request('nginx')):>5}"
-                f"  pg {cell(row.per_request('postgres')):>5}  sum {total:6.2f}"
+                f"  {c:>3} conns  {'p99, ' + label:<48} {median_of(times)} x   "
+                f"(project {median_of([x.result.p99 * 1000 for x, _ in pairs])} ms{target})"
+                + invalid_flag(pairs)
+            )
+        print(f"  {c:>3} conns  CPU ms per request (server: its processes, nginx included;"
+              " pg: every postgres process), the median of the rounds:")  # fmt: skip
+        for endpoint in PRINT_ORDER:
+            rows = rows_of(endpoint.key, c)
+            if not rows:
+                continue
+
+            def per(part: str, rows: list[Row] = rows) -> float:
+                values = [v for v in (r.per_request(part) for r in rows) if not math.isnan(v)]
+                return statistics.median(values) if values else math.nan
+
+            total = sum(v for v in (per("server"), per("postgres")) if not math.isnan(v))
+            print(
+                f"             {endpoint.label:<32} server {cell(per('server')):>6}"
+                f"  of which nginx {cell(per('nginx')):>5}"
+                f"  pg {cell(per('postgres')):>5}  sum {total:6.2f}"
             )
     for row in ordered:
         if row.errors_seen:
@@ -875,6 +891,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the anchor's statements: Django's default (bound by the client, planned at every"
         " run) or prepared as the project prepares its own (DB_PREPARE)",
     )
+    parser.add_argument(
+        "--rounds", type=int, default=1,
+        help="every row this many times, in turn (the ratios: the median of the rounds')",
+    )  # fmt: skip
     parser.add_argument("--games-per-account", type=int, default=8)
     parser.add_argument(
         "--port", type=int, default=0,
@@ -886,8 +906,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     args = parse_args(parser, argv, SMOKE)
-    if args.seconds <= 0 or args.warmup < 0 or args.workers < 1 or args.threads < 1:
-        parser.error("--seconds > 0, --warmup >= 0, --workers >= 1, --threads >= 1")
+    if min(args.workers, args.threads, args.rounds) < 1 or args.seconds <= 0 or args.warmup < 0:
+        parser.error("--seconds > 0, --warmup >= 0, --workers, --threads and --rounds >= 1")
     if not float(args.seconds).is_integer() or not float(args.warmup).is_integer():
         parser.error("--seconds and --warmup: whole seconds (wrk's unit)")
     checks = Checks(args.smoke)
@@ -905,7 +925,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
         env.pop(name, None)
     bench = Bench(args, tmp)
-    rows_time = len(args.connections) * len(RUN_ORDER) * (args.seconds + args.warmup + 1.5)
+    rows_time = (
+        len(args.connections) * args.rounds * len(RUN_ORDER) * (args.seconds + args.warmup + 1.5)
+    )
     print(
         f"serve: WEB_CONCURRENCY={args.workers} (project and anchor), connections "
         f"{','.join(map(str, args.connections))}, wrk -t {args.threads}, {args.warmup:g} s warm-up"
