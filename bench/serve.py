@@ -1,10 +1,10 @@
 """Side by side under wrk: the project as deployed (``make serve``) and a hand-written anchor.
 
-    .venv/bin/python bench/serve.py [--seconds 15] [--warmup 3] [--connections 16,64]
+    .venv/bin/python bench/serve.py [--seconds 15] [--warmup 3] [--rounds 1] [--connections 16,64]
         [--workers 4] [--threads 2] [--anchor-middleware django|none]
         [--anchor-statements django|prepared] [--games-per-account 8]
         [--database-url postgres://postgres@127.0.0.1:5432/dice_bench_serve]
-        [--redis-url redis://127.0.0.1:6379/6] [--keep-logs] [--keep-db] [--smoke]
+        [--redis-url redis://127.0.0.1:6379/6] [--port N] [--keep-logs] [--keep-db] [--smoke]
 
 Prints figures; never asserts on time. In one run, on one machine:
 
@@ -16,16 +16,20 @@ Prints figures; never asserts on time. In one run, on one machine:
 3. starts the anchor, ``bench/anchor/``: a minimal Django project on the same database, served by
    the same gunicorn command line (``gunicorn anchor.wsgi --config
    config/deploy/gunicorn.conf.py``, the same worker count) on a port of its own, with a plain view
-   and a DRF APIView doing the move's transaction by hand in raw SQL on its own fake games;
+   and a DRF APIView doing the move's transaction by hand in raw SQL on its own fake games, and an
+   nginx of its own in front of it, rendered from the project's templates (the same proxy);
 4. at each ``--connections`` count, runs wrk (``--warmup`` seconds, discarded, then ``--seconds``
    with ``--latency``) on: the project's move through nginx and directly on gunicorn, the anchor's
-   move, then ``GET /health/live`` through nginx and direct, and the anchor's plain view. The moves
+   move direct and through its nginx, then ``GET /health/live`` through nginx and direct, and the
+   anchor's plain view direct and through its nginx. The moves
    come from ``bench/wrk_moves.lua``: each wrk thread goes round games of its own, each request
    the next legal move of its game; the games are real yatzy games made through the API
    (``--games-per-account`` per account), topped up before each run so that none runs out, and
    carried from run to run (the moves each has made are read back from its event log);
 5. prints one table (req/s, p50, p99, non-2xx, socket errors, CPU per request of the server, of
-   nginx and of PostgreSQL, the cores each part used) and the ratios against the anchor.
+   nginx and of PostgreSQL, the cores each part used), the ratios against the anchor (served
+   directly, the target's, and behind the same proxy), the p99s' ratios and each row's CPU per
+   request by part.
 
 ``--smoke``: 2 connections, 1 s rows, on a database of its own; it checks that every row was
 answered with no error, and that the moves each move row's games made (read back from the event
@@ -48,6 +52,7 @@ import re
 import secrets
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -342,13 +347,25 @@ class Endpoint:
 MOVE_NGINX = Endpoint("move-nginx", "project move, via nginx", "project", True)
 MOVE_DIRECT = Endpoint("move-direct", "project move, gunicorn direct", "project", True)
 MOVE_ANCHOR = Endpoint("move-anchor", "anchor move (raw SQL)", "anchor", True)
+MOVE_ANCHOR_NGINX = Endpoint("move-anchor-nginx", "anchor move, via nginx", "anchor", True)
 LIVE_NGINX = Endpoint("live-nginx", "project /health/live, via nginx", "project", False)
 LIVE_DIRECT = Endpoint("live-direct", "project /health/live, gunicorn", "project", False)
 LIVE_ANCHOR = Endpoint("live-anchor", "anchor plain view", "anchor", False)
+LIVE_ANCHOR_NGINX = Endpoint("live-anchor-nginx", "anchor plain view, via nginx", "anchor", False)
 # The anchor's move runs before the project's: its rate bounds theirs from above, which sizes the
 # games of the first project run. Each project row runs close in time to its anchor row.
-RUN_ORDER = (LIVE_ANCHOR, LIVE_NGINX, LIVE_DIRECT, MOVE_ANCHOR, MOVE_NGINX, MOVE_DIRECT)
-PRINT_ORDER = (MOVE_NGINX, MOVE_DIRECT, MOVE_ANCHOR, LIVE_NGINX, LIVE_DIRECT, LIVE_ANCHOR)
+RUN_ORDER = (
+    LIVE_ANCHOR, LIVE_ANCHOR_NGINX, LIVE_NGINX, LIVE_DIRECT,
+    MOVE_ANCHOR, MOVE_ANCHOR_NGINX, MOVE_NGINX, MOVE_DIRECT,
+)  # fmt: skip
+PRINT_ORDER = (
+    MOVE_NGINX, MOVE_DIRECT, MOVE_ANCHOR, MOVE_ANCHOR_NGINX,
+    LIVE_NGINX, LIVE_DIRECT, LIVE_ANCHOR, LIVE_ANCHOR_NGINX,
+)  # fmt: skip
+# The targets (issue 30): the project's move through its proxy against the anchor's served
+# directly by gunicorn with the same worker count, in the same run.
+TARGET_SHARE = 60.0  # % of the anchor's moves/s
+TARGET_P99 = 1.5  # times the anchor's p99
 
 
 @dataclass
@@ -360,6 +377,7 @@ class Row:
     wall: float
     errors_seen: Counter[str] = field(default_factory=Counter)
     committed: int | None = None  # a move row's moves, read back from the event log
+    round: int = 1
 
     def per_request(self, part: str) -> float:
         """CPU ms of ``part`` per request answered in the window."""
@@ -375,6 +393,7 @@ class Bench:
         self.wrk = Wrk(args.threads, tmp)
         self.serve: MakeServe | None = None
         self.anchor: Process | None = None
+        self.anchor_nginx: Process | None = None
         self.pool: GamePool | None = None
         self.conn: Any = None
         self.ports: dict[str, int] = {}
@@ -387,13 +406,13 @@ class Bench:
     # --- set-up
 
     def start(self, env: dict[str, str]) -> None:
-        base = free_ports(3)
-        self.ports = {"nginx": base, "gunicorn": base + 1, "streams": base + 2}
+        base = self.args.port or free_ports(5)
+        self.ports = {"nginx": base, "gunicorn": base + 1, "streams": base + 2,
+                      "anchor": base + 3, "anchor-nginx": base + 4}  # fmt: skip
         self.serve = MakeServe(
             env, base, self.tmp / "serve.log",
             {"HOST": "127.0.0.1", "WEB_CONCURRENCY": self.args.workers},
         )  # fmt: skip
-        self.ports["anchor"] = free_ports(1)
         anchor_env = {
             **env,
             "API_BIND": f"127.0.0.1:{self.ports['anchor']}",
@@ -406,9 +425,34 @@ class Bench:
         argv = [str(VENV_BIN / "gunicorn"), "anchor.wsgi", "--config",
                 "config/deploy/gunicorn.conf.py"]  # fmt: skip
         self.anchor = Process("anchor", argv, anchor_env, self.tmp / "anchor.log")
+        self.anchor_nginx = self.proxy_for_anchor(env)
         wait_answers(self.ports["nginx"], "/health/live", [self.serve], "make serve (nginx)")
         wait_answers(self.ports["gunicorn"], "/health/live", [self.serve], "make serve (gunicorn)")
         wait_answers(self.ports["anchor"], "/plain/", [self.anchor], "the anchor")
+        wait_answers(
+            self.ports["anchor-nginx"], "/plain/", [self.anchor, self.anchor_nginx],
+            "the anchor's nginx",
+        )  # fmt: skip
+
+    def proxy_for_anchor(self, env: dict[str, str]) -> Process:
+        """The project's nginx configuration, as make serve renders it (config/deploy/nginx/),
+        with the anchor's gunicorn as its API upstream: the same proxy in front of each."""
+        directory = self.tmp / "anchor-nginx"
+        values = {
+            **env,
+            "LISTEN": f"127.0.0.1:{self.ports['anchor-nginx']}",
+            "API_UPSTREAM": f"127.0.0.1:{self.ports['anchor']}",
+            "STREAMS_UPSTREAM": f"127.0.0.1:{self.ports['streams']}",
+            "STATIC_ROOT": str(ROOT / "var" / "static"),
+            "NGINX_WORKERS": "1",
+        }
+        subprocess.run(
+            [sys.executable, str(ROOT / "config" / "deploy" / "render_nginx.py"), str(directory)],
+            env=values, check=True, cwd=ROOT,
+        )  # fmt: skip
+        nginx = shutil.which("nginx", path=env.get("PATH")) or "nginx"
+        argv = [nginx, "-p", str(directory), "-c", str(directory / "nginx.conf"), "-e", "stderr"]
+        return Process("anchor nginx", argv, env, self.tmp / "anchor-nginx.log")
 
     def prepare(self, database: BenchDatabase) -> None:
         self.conn = database.connect()
@@ -422,9 +466,10 @@ class Bench:
         self.anchor_ids = anchor_games(self.conn, count, template)
 
     def check_servers(self) -> None:
-        assert self.serve is not None and self.anchor is not None
+        assert self.serve and self.anchor and self.anchor_nginx
         self.serve.check()
         self.anchor.check()
+        self.anchor_nginx.check()
 
     # --- one row
 
@@ -432,14 +477,19 @@ class Bench:
         port = {
             "move-nginx": "nginx", "live-nginx": "nginx", "move-direct": "gunicorn",
             "live-direct": "gunicorn", "move-anchor": "anchor", "live-anchor": "anchor",
+            "move-anchor-nginx": "anchor-nginx", "live-anchor-nginx": "anchor-nginx",
         }[endpoint.key]  # fmt: skip
         path = {"live-nginx": "/health/live", "live-direct": "/health/live",
-                "live-anchor": "/plain/"}.get(endpoint.key, "")  # fmt: skip
+                "live-anchor": "/plain/", "live-anchor-nginx": "/plain/"}.get(
+            endpoint.key, "")  # fmt: skip
         return f"http://127.0.0.1:{self.ports[port]}{path}"
 
     def cpu_trees(self, endpoint: Endpoint) -> dict[str, list[int]]:
-        assert self.serve is not None and self.anchor is not None
+        assert self.serve and self.anchor and self.anchor_nginx
         if endpoint.side == "anchor":
+            if endpoint.key.endswith("nginx"):
+                nginx = [self.anchor_nginx.pid]
+                return {"server": [self.anchor.pid, *nginx], "nginx": nginx}
             return {"server": [self.anchor.pid]}
         tiers = tier_roots(self.serve)
         return {"server": [pid for pids in tiers.values() for pid in pids],
@@ -545,14 +595,19 @@ class Bench:
 
     def run(self) -> None:
         for connections in self.args.connections:
-            for endpoint in RUN_ORDER:
-                self.rows.append(self.measure(endpoint, connections))
+            for number in range(1, self.args.rounds + 1):
+                for endpoint in RUN_ORDER:
+                    row = self.measure(endpoint, connections)
+                    row.round = number
+                    self.rows.append(row)
 
     def stop(self) -> None:
         self.wrk.stop()
         if self.conn is not None:
             with contextlib.suppress(Exception):
                 self.conn.close()
+        if self.anchor_nginx is not None:
+            self.anchor_nginx.stop()
         if self.anchor is not None:
             self.anchor.stop()
         if self.serve is not None:
@@ -588,25 +643,28 @@ HEADER = [
 NOTES = f"""\
 endpoints: project move = POST /api/v1/games/{{id}}/moves/ (token auth, a legal yatzy move),
 through nginx (make serve's PORT) or straight to its gunicorn (PORT+1); anchor move = POST
-/move/{{id}}/ on bench/anchor (DRF APIView, the transaction written by hand in raw SQL, no auth);
-project /health/live (no database) through nginx or straight to gunicorn; anchor plain view =
-GET /plain/ (a plain Django view). Both servers: gunicorn, config/deploy/gunicorn.conf.py.
+/move/{{id}}/ on bench/anchor (DRF APIView, the transaction written by hand in raw SQL, no auth),
+straight to its gunicorn or through an nginx of its own rendered from the project's templates
+(config/deploy/nginx/: the same proxy); project /health/live (no database) through nginx or
+straight to gunicorn; anchor plain view = GET /plain/ (a plain Django view), direct or through
+its nginx. Both servers: gunicorn, config/deploy/gunicorn.conf.py, the same worker count.
 req/s, p50, p99, non-2xx (wrk counts answers >= 400) and socket errors: wrk --latency.
 A row is INVALID when non-2xx or socket errors pass {100 * INVALID_SHARE:.0f} % of its requests,
 or when its games ran out; "busy machine" when the rest of the machine used {BUSY_OTHER:.1f} core
 or more meanwhile (its figures are then off by an unknown amount: compare cpu ms/req instead).
 cpu ms/req: CPU time over the window / requests answered: the server's processes (the project:
-gunicorn, nginx and the stream tier; the anchor: its gunicorn), nginx's share, and every
+gunicorn, nginx and the stream tier; the anchor: its gunicorn, and its nginx on a row via
+nginx), nginx's share, and every
 postgres process on the machine. cores: used during the window by the server, PostgreSQL, wrk,
 and the rest of the machine (other people's work shows there: it skews the row)."""
 
 
-def table_row(row: Row) -> list[str]:
+def table_row(row: Row, rounds: int) -> list[str]:
     r = row.result
     why = r.invalid()
     cores = [f"{row.cpu.get(k, math.nan):.2f}" for k in ("server", "postgres", "wrk", "other")]
     return [
-        row.endpoint.label,
+        row.endpoint.label + (f" #{row.round}" if rounds > 1 else ""),
         str(row.connections),
         f"{r.rate:.1f}",
         ms(r.p50),
@@ -624,57 +682,89 @@ def table_row(row: Row) -> list[str]:
     ]
 
 
-def ratio(a: Row | None, b: Row | None) -> tuple[str, str]:
-    """a's req/s over b's, and a flag when either row is invalid."""
-    if a is None or b is None or not b.result.rate:
-        return "-", ""
-    flag = "  [from an INVALID row]" if a.result.invalid() or b.result.invalid() else ""
-    return f"{100 * a.result.rate / b.result.rate:.1f} %", flag
+def invalid_flag(pairs: list[tuple[Row, Row]]) -> str:
+    invalid = any(a.result.invalid() or b.result.invalid() for a, b in pairs)
+    return "  [from an INVALID row]" if invalid else ""
+
+
+def median_of(values: list[float]) -> str:
+    """The median, and each round's value after it when there are several."""
+    if not values:
+        return "-"
+    middle = statistics.median(values)
+    if len(values) == 1:
+        return f"{middle:.1f}"
+    return f"{middle:.1f} (" + ", ".join(f"{v:.1f}" for v in values) + ")"
 
 
 def report(bench: Bench) -> None:
-    by = {(row.endpoint.key, row.connections): row for row in bench.rows}
+    rounds = bench.args.rounds
+
+    def rows_of(key: str, c: int) -> list[Row]:
+        return [row for row in bench.rows if row.endpoint.key == key and row.connections == c]
+
     ordered = [
-        by[(endpoint.key, c)]
-        for endpoint in PRINT_ORDER
-        for c in bench.args.connections
-        if (endpoint.key, c) in by
-    ]
+        row for endpoint in PRINT_ORDER for c in bench.args.connections
+        for row in rows_of(endpoint.key, c)
+    ]  # fmt: skip
     print()
-    print(table([table_row(row) for row in ordered], HEADER))
+    print(table([table_row(row, rounds) for row in ordered], HEADER))
     print(NOTES)
     print()
-    print("ratios of req/s:")
+    print(
+        "ratios of req/s:"
+        + (f" the median of {rounds} rounds, then each round's (a round runs every row once)"
+           if rounds > 1 else "")
+    )  # fmt: skip
     comparisons = [
-        ("project move via nginx / anchor move", "move-nginx", "move-anchor", "target >= 40 %"),
-        ("project move gunicorn / anchor move", "move-direct", "move-anchor", "no proxy either"),
-        ("project /health/live via nginx / anchor plain", "live-nginx", "live-anchor",
-         "target >= 70 %"),
+        ("project move via nginx / anchor move direct", "move-nginx", "move-anchor",
+         f"target >= {TARGET_SHARE:.0f} %"),
+        ("project move via nginx / anchor move via nginx", "move-nginx", "move-anchor-nginx",
+         "the same proxy in front of each"),
+        ("project move gunicorn / anchor move gunicorn", "move-direct", "move-anchor",
+         "no proxy either"),
+        ("project /health/live via nginx / anchor plain", "live-nginx", "live-anchor-nginx",
+         "the same proxy in front of each"),
         ("project /health/live gunicorn / anchor plain", "live-direct", "live-anchor",
          "no proxy either"),
         ("project move via nginx / gunicorn direct", "move-nginx", "move-direct", "the proxy"),
-        ("project /health/live via nginx / gunicorn", "live-nginx", "live-direct", "the proxy"),
+        ("anchor move via nginx / gunicorn direct", "move-anchor-nginx", "move-anchor",
+         "the proxy"),
     ]  # fmt: skip
     for c in bench.args.connections:
         for label, a, b, note in comparisons:
-            value, flag = ratio(by.get((a, c)), by.get((b, c)))
-            print(f"  {c:>3} conns  {label:<46} {value:>8}   ({note}){flag}")
-        move, anchor = by.get(("move-direct", c)), by.get(("move-anchor", c))
-        if move and anchor and anchor.per_request("server") > 0:
-            project_cpu, anchor_cpu = move.per_request("server"), anchor.per_request("server")
+            pairs = list(zip(rows_of(a, c), rows_of(b, c), strict=False))
+            shares = [100 * x.result.rate / y.result.rate for x, y in pairs if y.result.rate]
+            flag = invalid_flag(pairs)
+            print(f"  {c:>3} conns  {label:<48} {median_of(shares)} %   ({note}){flag}")
+        for label, a, b in (
+            ("project move via nginx / anchor move direct", "move-nginx", "move-anchor"),
+            ("project move via nginx / anchor via nginx", "move-nginx", "move-anchor-nginx"),
+        ):
+            pairs = list(zip(rows_of(a, c), rows_of(b, c), strict=False))
+            times = [x.result.p99 / y.result.p99 for x, y in pairs if y.result.p99 > 0]
+            target = f"; target <= {TARGET_P99:g} x" if b == "move-anchor" else ""
             print(
-                f"  {c:>3} conns  {'server CPU per move, project gunicorn / anchor':<46} "
-                f"{project_cpu / anchor_cpu:>6.1f} x   "
-                f"({cell(project_cpu)} ms / {cell(anchor_cpu)} ms)"
+                f"  {c:>3} conns  {'p99, ' + label:<48} {median_of(times)} x   "
+                f"(project {median_of([x.result.p99 * 1000 for x, _ in pairs])} ms{target})"
+                + invalid_flag(pairs)
             )
-    first = min(bench.args.connections)
-    for key, what in (("move-nginx", "via nginx"), ("move-direct", "gunicorn direct")):
-        row = by.get((key, first))
-        if row:
-            flag = "  [INVALID row]" if row.result.invalid() else ""
+        print(f"  {c:>3} conns  CPU ms per request (server: its processes, nginx included;"
+              " pg: every postgres process), the median of the rounds:")  # fmt: skip
+        for endpoint in PRINT_ORDER:
+            rows = rows_of(endpoint.key, c)
+            if not rows:
+                continue
+
+            def per(part: str, rows: list[Row] = rows) -> float:
+                values = [v for v in (r.per_request(part) for r in rows) if not math.isnan(v)]
+                return statistics.median(values) if values else math.nan
+
+            total = sum(v for v in (per("server"), per("postgres")) if not math.isnan(v))
             print(
-                f"p99 of the project's move, {what}, at {first} connections: "
-                f"{ms(row.result.p99)} ms   (target < 50 ms at 16){flag}"
+                f"             {endpoint.label:<32} server {cell(per('server')):>6}"
+                f"  of which nginx {cell(per('nginx')):>5}"
+                f"  pg {cell(per('postgres')):>5}  sum {total:6.2f}"
             )
     for row in ordered:
         if row.errors_seen:
@@ -801,14 +891,23 @@ def main(argv: list[str] | None = None) -> int:
         help="the anchor's statements: Django's default (bound by the client, planned at every"
         " run) or prepared as the project prepares its own (DB_PREPARE)",
     )
+    parser.add_argument(
+        "--rounds", type=int, default=1,
+        help="every row this many times, in turn (the ratios: the median of the rounds')",
+    )  # fmt: skip
     parser.add_argument("--games-per-account", type=int, default=8)
+    parser.add_argument(
+        "--port", type=int, default=0,
+        help="the first of five ports on 127.0.0.1 (make serve's three, the anchor, the anchor's"
+        " nginx); default: free ones",
+    )  # fmt: skip
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     parser.add_argument("--keep-logs", action="store_true", help="keep the temporary directory")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     args = parse_args(parser, argv, SMOKE)
-    if args.seconds <= 0 or args.warmup < 0 or args.workers < 1 or args.threads < 1:
-        parser.error("--seconds > 0, --warmup >= 0, --workers >= 1, --threads >= 1")
+    if min(args.workers, args.threads, args.rounds) < 1 or args.seconds <= 0 or args.warmup < 0:
+        parser.error("--seconds > 0, --warmup >= 0, --workers, --threads and --rounds >= 1")
     if not float(args.seconds).is_integer() or not float(args.warmup).is_integer():
         parser.error("--seconds and --warmup: whole seconds (wrk's unit)")
     checks = Checks(args.smoke)
@@ -826,7 +925,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
         env.pop(name, None)
     bench = Bench(args, tmp)
-    rows_time = len(args.connections) * len(RUN_ORDER) * (args.seconds + args.warmup + 1.5)
+    rows_time = (
+        len(args.connections) * args.rounds * len(RUN_ORDER) * (args.seconds + args.warmup + 1.5)
+    )
     print(
         f"serve: WEB_CONCURRENCY={args.workers} (project and anchor), connections "
         f"{','.join(map(str, args.connections))}, wrk -t {args.threads}, {args.warmup:g} s warm-up"

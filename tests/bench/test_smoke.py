@@ -85,7 +85,8 @@ SMOKES: dict[str, Smoke] = {
     "request_context.py": Smoke((r"^bare view [\d.]+ us; with the middleware: the client's id",)),
     "serve.py": Smoke(
         (r"^project move, via nginx +2 +[\d.]+ ", r"^anchor move \(raw SQL\) +2 +[\d.]+ ",
-         r"^ratios of req/s:$"),
+         r"^anchor move, via nginx +2 +[\d.]+ ", r"^ratios of req/s:$",
+         r"p99, project move via nginx / anchor move direct +[\d.]+ x"),
         (POSTGRES, REDIS, NGINX, WRK, SLOW),
         timeout=900.0,
     ),
