@@ -200,6 +200,12 @@ def logging_config(*, log_format: str, level: str, access_log: bool = False) -> 
                 "formatter": log_format,
             }
         },
-        "loggers": {"dice.access": {"level": "INFO" if access_log else "WARNING"}},
+        "loggers": {
+            "dice.access": {"level": "INFO" if access_log else "WARNING"},
+            # A Host the service does not answer for is refused (400 disallowed_host, in the
+            # HTTP metrics): no server error, and anyone may send one, so no ERROR line and
+            # traceback each, which would flood the operators' alerts.
+            "django.security.DisallowedHost": {"level": "CRITICAL"},
+        },
         "root": {"handlers": ["console"], "level": level},
     }

@@ -100,6 +100,15 @@ def test_a_requests_lines_carry_its_id_user_and_game(json_lines: JsonLines) -> N
     assert access["message"].startswith(f"POST {url} 409 ")
 
 
+@pytest.mark.django_db
+def test_a_refused_host_is_no_error_line(json_lines: JsonLines) -> None:
+    response = api_client().get("/api/v1/games/", HTTP_HOST="evil.example", HTTP_X_REQUEST_ID="h")
+    assert response.status_code == 400 and response.json()["code"] == "disallowed_host"
+    lines = [line for line in json_lines() if line["request_id"] == "h"]
+    assert lines, "the refusal is logged"
+    assert all(line["level"] != "ERROR" for line in lines), lines
+
+
 @pytest.mark.django_db(transaction=True)
 def test_tasks_a_request_queues_carry_its_id(settings: Settings) -> None:
     settings.GAMES_TIMERS = "database"
