@@ -84,6 +84,10 @@ class GameListCreateView(generics.ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
 
+    @refuses(Refusal.INVALID_INPUT, Refusal.INVALID_QUERY)  # a filter's value, the cursor
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset())) or []
         return self.get_paginated_response([summary_body(game, request.user) for game in page])

@@ -165,6 +165,10 @@ class TournamentListCreateView(generics.ListAPIView[Tournament]):
     permission_classes = [MaySchedule]
     queryset = selectors.tournament_queryset()
 
+    @refuses(Refusal.INVALID_INPUT, Refusal.INVALID_QUERY)  # a filter's value, the cursor
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return self.list(request, *args, **kwargs)
+
     @extend_schema(
         summary="Schedule a tournament",
         description="Staff only. Takes an `Idempotency-Key`.",
