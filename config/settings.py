@@ -204,6 +204,11 @@ LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 LOGIN_KNOWN_ADDRESS_DAYS = int(os.environ.get("LOGIN_KNOWN_ADDRESS_DAYS", "30"))
 # A deleted account's username is refused to new accounts for this many days (players.name_holds).
 DELETED_NAME_HOLD_DAYS = float(os.environ.get("DELETED_NAME_HOLD_DAYS", "30"))
+# Names no player may take, as a username or a display name, nor any lookalike of them in any case
+# (players.identity.looks_like_staff): nobody passes for the server's staff.
+RESERVED_NAMES = env_list(
+    "RESERVED_NAMES", "admin,administrator,moderator,staff,support,system,root"
+)
 # Django's database sessions, each signed-in one indexed by its account (players.sessions).
 SESSION_ENGINE = "players.sessions"
 

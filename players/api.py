@@ -125,6 +125,7 @@ class RegisterView(SignInView):
         Refusal.USERNAME_TAKEN,
         Refusal.USERNAME_CONFUSABLE,
         Refusal.USERNAME_RESERVED,
+        Refusal.NAME_RESERVED,
         Refusal.USERNAME_HELD,
         Refusal.DISPLAY_NAME_TAKEN,
     )
@@ -231,7 +232,7 @@ class MeView(APIView):
         responses=PlayerSerializer,
         tags=["accounts"],
     )
-    @refuses(Refusal.DISPLAY_NAME_TAKEN, Refusal.UNKNOWN_LANGUAGE)
+    @refuses(Refusal.NAME_RESERVED, Refusal.DISPLAY_NAME_TAKEN, Refusal.UNKNOWN_LANGUAGE)
     def patch(self, request: Request) -> Response:
         data = parse(MeUpdateInput, request.data)
         player = services.player_update(player=request_player(request), **data)

@@ -26,6 +26,7 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
+from django.conf import settings
 from django.utils.crypto import salted_hmac
 
 DATA = Path(__file__).resolve().parent / "data" / "confusables.txt"
@@ -70,6 +71,13 @@ def skeleton_key(username: str) -> str:
 
 #: What a deleted account's username starts with (games.accounts.deletion).
 PLACEHOLDER_PREFIX = "deleted-"
+
+
+def looks_like_staff(name: str) -> bool:
+    """Whether ``name`` looks like (its skeleton, in either case) one of ``RESERVED_NAMES``, by
+    which a player could pass for the server's staff."""
+    keys = {skeleton_key(name), skeleton_key(name.casefold())}
+    return any(skeleton_key(kept) in keys for kept in settings.RESERVED_NAMES)
 
 
 def looks_like_placeholder(username: str) -> bool:

@@ -13,7 +13,7 @@ from knox.signals import token_expired
 
 from config.vocabulary.refusals import Refusal
 from players import login_guard
-from players.identity import looks_like_placeholder, username_normalise
+from players.identity import looks_like_placeholder, looks_like_staff, username_normalise
 from players.models import Player
 from players.name_holds import username_held
 from players.sessions import sessions_end
@@ -24,6 +24,9 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
     candidate = Player(username=username_normalise(username), display_name=display_name)
     if looks_like_placeholder(candidate.username):
         raise Refusal.USERNAME_RESERVED.error()
+    for field, name in (("username", candidate.username), ("display_name", display_name)):
+        if looks_like_staff(name):
+            raise Refusal.NAME_RESERVED.error(field=field)
     _password_validate(password, candidate)
     if Player.objects.display_name_impersonates(display_name, username=candidate.username):
         raise Refusal.DISPLAY_NAME_TAKEN.error()
@@ -115,6 +118,9 @@ def player_update(
     if language and language not in dict(settings.LANGUAGES):
         raise Refusal.UNKNOWN_LANGUAGE.error()
     player_hold(player=player)
+    # The account's own name may be one (an account named before the list was): as its username.
+    if display_name and looks_like_staff(display_name) and display_name != player.username:
+        raise Refusal.NAME_RESERVED.error(field="display_name")
     if display_name is not None and Player.objects.display_name_impersonates(
         display_name, username=player.username, exclude_pk=player.pk
     ):

@@ -126,6 +126,11 @@ class Refusal(enum.Enum):
         _("This username belonged to an account deleted recently: it is held for a while."),
         "username",
     )
+    # A name like one of RESERVED_NAMES (players.identity.looks_like_staff): nobody passes for
+    # the server's staff, by username or display name.
+    NAME_RESERVED = Entry(
+        "name_reserved", BAD, _("This name is kept for the server's staff."), "username"
+    )
     DISPLAY_NAME_TAKEN = Entry(
         "display_name_taken",
         CONFLICT,

@@ -200,3 +200,36 @@ def test_the_migration_stops_on_names_that_collide_and_then_normalises() -> None
     zoe = Player.objects.get(username="zoe")
     assert zoe.username_skeleton == skeleton_key("zoe")
     assert Player.objects.get_by_natural_key("ANNA2").pk == twin.pk
+
+
+@pytest.mark.parametrize("name", ["admin", "Moderator", "ADMIN", "\u0430dmin", "ѕуѕtem"])
+def test_a_staff_name_or_its_lookalike_is_refused(anon: APIClient, name: str) -> None:
+    as_username = register(anon, name)
+    assert as_username.status_code == 400
+    assert (as_username.json()["code"], as_username.json()["field"]) == (
+        "name_reserved",
+        "username",
+    )
+    as_display_name = register(anon, "ann", display_name=name)
+    assert as_display_name.status_code == 400
+    assert as_display_name.json()["field"] == "display_name"
+    assert not Player.objects.exists()
+
+
+def test_names_near_a_staff_name_are_free(anon: APIClient) -> None:
+    for name in ("admiral", "supporter", "sys"):
+        assert register(anon, name).status_code == 201, name
+
+
+def test_the_reserved_names_are_a_setting(anon: APIClient, settings: Settings) -> None:
+    settings.RESERVED_NAMES = ["referee"]
+    assert register(anon, "admin").status_code == 201
+    assert register(anon, "Referee").json()["code"] == "name_reserved"
+
+
+def test_an_account_cannot_take_a_staff_display_name(make_client: MakeClient) -> None:
+    ann = make_client("ann")
+    answer = ann.patch("/api/v1/accounts/me/", {"display_name": "Support"}, format="json")
+    assert answer.status_code == 400
+    assert (answer.json()["code"], answer.json()["field"]) == ("name_reserved", "display_name")
+    assert Player.objects.get(username="ann").display_name == ""
