@@ -11,11 +11,16 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[Any]
 
 log = logging.getLogger(__name__)
 
@@ -66,3 +71,53 @@ def build_lock(path: Path) -> Iterator[None]:
         except (ImportError, OSError) as exc:
             log.warning("no build lock for %s (%s)", path, exc)
         yield
+
+
+def read_or_build(
+    path: Path,
+    read: Callable[[Path], Array | None],
+    build: Callable[[], tuple[Array, dict[str, Any]]],
+    save: Callable[[Path, Array, dict[str, Any]], None],
+) -> Array:
+    """The table in ``path`` (``read``: None for a missing or bad file), else built (``build``:
+    the table and what its header adds) under the build lock and saved there. The save is best
+    effort: a read-only directory only costs a rebuild in the next process."""
+    table = read(path)
+    if table is not None:
+        return table
+    with build_lock(path):
+        table = read(path)  # another process may have built it while this one waited
+        if table is not None:
+            return table
+        started = time.perf_counter()
+        table, facts = build()
+        seconds = time.perf_counter() - started
+        log.info("built %s in %.1f s", path.name, seconds)
+        try:
+            save(path, table, {**facts, "build_seconds": round(seconds, 1)})
+        except OSError as exc:
+            log.warning("cannot save %s: %s", path, exc)
+        return table
+
+
+class Kept:
+    """Tables loaded once per process, read-only: concurrent first calls wait for one load."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tables: dict[Hashable, Array] = {}
+
+    def get(self, key: Hashable, load: Callable[[], Array]) -> Array:
+        table = self._tables.get(key)
+        if table is None:
+            with self._lock:
+                table = self._tables.get(key)
+                if table is None:
+                    table = load()
+                    table.setflags(write=False)
+                    self._tables[key] = table
+        return table
+
+    def clear(self) -> None:
+        with self._lock:
+            self._tables.clear()

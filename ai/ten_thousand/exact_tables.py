@@ -16,13 +16,12 @@ import functools
 import hashlib
 import json
 import logging
-import threading
-import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ai.disk import build_lock, cache_dir, save_npz
+from ai.disk import Kept, cache_dir, read_or_build, save_npz
 from ai.ten_thousand import exact
 from ai.ten_thousand.rolls import UNIT
 from ai.ten_thousand.tables import Array
@@ -36,8 +35,7 @@ TARGETS = (5000, 10000, 15000)
 #: The tables shipped with the code (``bench/ten_thousand_ai.py --build --into`` rebuilds them).
 SHIPPED = Path(__file__).resolve().parent / "exact_data"
 
-_lock = threading.Lock()
-_loaded: dict[Path, Array] = {}
+_kept = Kept()
 
 
 def path_for(target: int, directory: Path | None = None) -> Path:
@@ -91,23 +89,13 @@ def save(win: Array, header: dict[str, object], path: Path) -> None:
     save_npz(path, header, win=win)
 
 
-def _load_or_build(path: Path, units: int) -> Array:
-    win = read(path, units)
-    if win is not None:
-        return win
-    with build_lock(path):
-        win = read(path, units)  # another process may have built it meanwhile
-        if win is not None:
-            return win
-        started = time.perf_counter()
-        win, residual, _ = exact.build(units)
-        seconds = time.perf_counter() - started
-        log.info("built the ten_thousand exact table for %d in %.1f s", units * UNIT, seconds)
-        try:
-            save(win, header(win, residual, seconds), path)
-        except OSError as exc:
-            log.warning("cannot save the ten_thousand table to %s: %s", path, exc)
-        return win
+def _build(units: int) -> tuple[Array, dict[str, Any]]:
+    win, residual, _ = exact.build(units)
+    return win, {"residual": residual}
+
+
+def _save(path: Path, win: Array, facts: dict[str, Any]) -> None:
+    save(win, header(win, facts["residual"], facts["build_seconds"]), path)
 
 
 def load(target: int, directory: Path | None = None) -> Array | None:
@@ -117,25 +105,21 @@ def load(target: int, directory: Path | None = None) -> Array | None:
     if target not in TARGETS:
         return None
     path = path_for(target, directory)
-    win = _loaded.get(path)
-    if win is None:
-        with _lock:
-            win = _loaded.get(path)
-            if win is None:
-                units = -(-target // UNIT)
-                win = read(path_for(target, SHIPPED), units)
-                if win is None:
-                    win = _load_or_build(path, units)
-                win.setflags(write=False)
-                _loaded[path] = win
-    return win
+    units = -(-target // UNIT)
+
+    def shipped_or_built() -> Array:
+        win = read(path_for(target, SHIPPED), units)
+        if win is not None:
+            return win
+        return read_or_build(path, lambda at: read(at, units), lambda: _build(units), _save)
+
+    return _kept.get(path, shipped_or_built)
 
 
 def forget_loaded() -> None:
     """Drop the tables kept in memory (tests; a new ``DICE_AI_CACHE_DIR``)."""
-    with _lock:
-        _loaded.clear()
-        turn.cache_clear()
+    _kept.clear()
+    turn.cache_clear()
 
 
 @functools.lru_cache(maxsize=256)

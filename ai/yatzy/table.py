@@ -15,13 +15,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
-import time
 from pathlib import Path
 
 import numpy as np
 
-from ai.disk import build_lock, cache_dir, save_npz
+from ai.disk import Kept, cache_dir, read_or_build, save_npz
 from ai.yatzy.scoring import ALL_USED, RULES, Rules
 from ai.yatzy.solver import TABLE_SHAPE, Table, build_table
 
@@ -30,8 +28,7 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 FILE_STEM = "yatzy_table"
 
-_lock = threading.Lock()
-_loaded: dict[tuple[str, str], Table] = {}
+_kept = Kept()
 
 
 def table_path(directory: Path | None = None, rules: Rules = RULES) -> Path:
@@ -98,46 +95,24 @@ def _problem(header: object, table: Table, rules: Rules) -> str | None:
     return None
 
 
-def load_or_build(path: Path, rules: Rules = RULES) -> Table:
-    """Read the table from ``path``, or build it and save it there (the save is best effort: a
-    read-only directory only costs a rebuild in the next process)."""
-    table = read_table(path, rules)
-    if table is not None:
-        return table
-    with build_lock(path):
-        table = read_table(path, rules)  # another process may have built it while we waited
-        if table is not None:
-            return table
-        start = time.perf_counter()
-        table = build_table(rules)
-        log.info("built the yatzy table in %.1f s", time.perf_counter() - start)
-        try:
-            save_table(table, path, rules)
-        except OSError as exc:
-            log.warning("cannot save the yatzy table to %s: %s", path, exc)
-        return table
-
-
 def load_table(rules: Rules = RULES, directory: Path | None = None) -> Table:
     """The strategy table, loaded (or built and saved) on first use, then kept for the process.
 
     Thread-safe: concurrent first calls wait for one load. The returned array is read-only.
     """
     path = table_path(directory, rules)
-    key = (str(path), rules.checksum())
-    table = _loaded.get(key)
-    if table is not None:
-        return table
-    with _lock:
-        table = _loaded.get(key)
-        if table is None:
-            table = load_or_build(path, rules)
-            table.setflags(write=False)
-            _loaded[key] = table
-    return table
+
+    def read_or_built() -> Table:
+        return read_or_build(
+            path,
+            lambda at: read_table(at, rules),
+            lambda: (build_table(rules), {}),
+            lambda at, table, _facts: save_table(table, at, rules),
+        )
+
+    return _kept.get((str(path), rules.checksum()), read_or_built)
 
 
 def forget_loaded() -> None:
     """Drop the tables kept in memory (tests; a new ``DICE_AI_CACHE_DIR``)."""
-    with _lock:
-        _loaded.clear()
+    _kept.clear()
