@@ -173,9 +173,11 @@ if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
     # A small pool per process (psycopg_pool): a request, a task or a stream read borrows a
     # connection and gives it back, without a new connection each time.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # The pool checks each connection it lends (an empty query): one whose server went away (a
-    # restart) is replaced, never handed to a request.
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # The pool checks each connection it lends: one whose server went away (a restart) is
+    # replaced, never handed to a request. Its check asks the socket, not the server
+    # (config.storage.postgresql), so Django's own (an empty query each time) is off.
+    DATABASES["default"]["ENGINE"] = "config.storage.postgresql"
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"]["OPTIONS"]["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "8")),

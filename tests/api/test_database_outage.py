@@ -17,6 +17,7 @@ from psycopg import errors as pg_errors
 from psycopg_pool import PoolTimeout
 from rest_framework.test import APIClient
 
+from config.storage.postgresql.base import connection_alive
 from config.web import outage
 from tests.api.test_problems import problem
 from tests.conftest import on_postgres
@@ -158,7 +159,7 @@ def test_a_pooled_connection_whose_server_went_away_is_never_lent(
     make_client: MakeClient,
 ) -> None:
     """The server ends the pooled connections (as a restart does): the next request is served on
-    a new one, not refused: the pool checks what it lends (settings: CONN_HEALTH_CHECKS)."""
+    a new one, not refused: the pool checks what it lends (config.storage.postgresql)."""
     ann = make_client()
     game = api_game(ann)
     connection.close()  # back to the pool, idle, with any other of this process
@@ -202,4 +203,6 @@ def test_the_waits_for_the_database_are_bounded() -> None:
     if pool:
         assert pool["timeout"] <= 5
         assert pool["reconnect_timeout"] <= 5
-        assert connection.settings_dict["CONN_HEALTH_CHECKS"]
+        # and a connection whose server went away is never lent (config.storage.postgresql)
+        lender = getattr(connection, "pool", None)
+        assert lender is not None and lender._check is connection_alive
