@@ -3,6 +3,7 @@ independent solver, their invariants, the expert playing them and the analysis r
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from functools import cache
@@ -143,6 +144,22 @@ def test_tables_are_shipped_whole() -> None:
     for target in exact_tables.TARGETS:
         path = exact_tables.path_for(target, exact_tables.SHIPPED)
         assert exact_tables.read(path, target // 50) is not None, path
+
+
+def test_the_tables_rules_are_the_same_on_every_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shipped table names the rules it was built for. Another CPU computes the chances to
+    other last bits (numpy's vectorised sums): the name stays; a change of the rules changes it."""
+    named = exact_tables._rules()
+    throws, last = exact.throws(), exact.last_chances()
+
+    def computed(prob: np.ndarray) -> None:
+        monkeypatch.setattr(exact, "throws", lambda: dataclasses.replace(throws, prob=prob))
+        monkeypatch.setattr(exact, "last_chances", lambda: np.nextafter(last, 0.0))
+
+    computed(np.nextafter(throws.prob, 1.0))  # every chance a bit off
+    assert exact_tables._rules() == named
+    computed(throws.prob + np.where(np.arange(len(throws.prob)) == 3, 1 / 7776, 0.0))
+    assert exact_tables._rules() != named
 
 
 def test_first_mover_value_at_5000() -> None:
