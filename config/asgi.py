@@ -1,9 +1,6 @@
-"""One ASGI process serving everything, for ``make run`` (one port, no other server): the
-stream requests to the stream tier's application, the rest to Django's ASGI handler.
-
-Production serves the REST API through WSGI (``config.wsgi``, gunicorn) and the streams through
-``config.streams`` (uvicorn), behind a proxy that routes by the same rule
-(``games.streams.routes``): Django's ASGI handler costs a thread hop per request.
+"""One ASGI process serving everything, for ``make run``: the stream requests to the stream
+tier's application, the rest to Django's ASGI handler. Production serves the API through WSGI and
+the streams through ``config.streams``: Django's ASGI handler costs a thread hop per request.
 """
 
 import os

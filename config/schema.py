@@ -1,14 +1,8 @@
 """The OpenAPI description of every operation's refusals (REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS).
 
-A view method names the refusals it can give beyond the usual with
-``@refuses(Refusal.NOT_CREATOR, ...)``; ``ApiSchema`` adds to each operation one
-``application/problem+json`` answer per status, listing its codes, from those and from what
-every operation of its kind can answer: 400 ``invalid_input`` with a body, 401 where a token is
-read (``authentication_failed``) or required (``not_authenticated``), 404 ``not_found`` with a
-path parameter, 429 ``throttled``, the ``Idempotency-Key`` refusals where it is taken, and 503
-``service_unavailable`` everywhere; 403 and the rest each view names. Every answer of a throttled
-operation documents the ``RateLimit`` and ``RateLimit-Policy`` headers, a 429 or 503 its
-``Retry-After``.
+``@refuses(...)`` names a view method's own refusals; ``ApiSchema`` adds one problem answer per
+status, listing its codes, from those and from what every operation of its kind can answer, and
+the headers each answer carries.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""Examples in the OpenAPI schema (a drf-spectacular postprocessing hook).
-
-Each operation's example request and success answer are real ones, recorded from the API by
-``make examples`` (``tests/contract/record_examples.py``) into ``config/schema_examples.json``.
-Each refusal status gets an example problem of its first listed code, made by the same code
-that answers refusals (``config.vocabulary.problems``), in English, as a client at
-``http://localhost:8000`` would see it.
+"""Examples in the OpenAPI schema (a drf-spectacular postprocessing hook): each operation's
+request and success answer as recorded by ``make examples`` into ``config/schema_examples.json``,
+and each refusal status's problem of its first listed code, in English.
 """
 
 from __future__ import annotations

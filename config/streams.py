@@ -1,8 +1,4 @@
-"""The stream tier's ASGI entry point: ``uvicorn config.streams:application``.
-
-Only the event streams (``games.streams``); the REST API, the admin and the docs are the WSGI
-tier's (``config.wsgi``, under gunicorn). A front proxy routes between them by path.
-"""
+"""The stream tier's ASGI entry point: ``uvicorn config.streams:application``."""
 
 import gc
 import os

@@ -1,8 +1,4 @@
-"""Admin actions that ask for a reason before they act, and write it to the admin's log.
-
-The action's first post (from the change list) answers a page with the selected objects and a
-reason field; its second post (``apply``, with the reason) acts.
-"""
+"""Admin actions that ask for a reason before they act (a page, then ``apply``), and log it."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Token authentication in one query and one hash per request.
-
-knox's ``TokenAuthentication`` reads the token rows by key prefix, then every token of the account
-(to delete the expired ones), and hashes the presented token once per candidate row. This one
-reads the candidates and their accounts in one query, hashes once, and keeps knox's rules: an
-expired token is refused and deleted (with ``token_expired``), an inactive account is refused,
-``AUTO_REFRESH`` renews. The account's other expired tokens go when it next signs in
-(``players.services.token_create``). Nothing is cached between requests: a revoked token is
-refused by the very next one.
+"""Token authentication in one query and one hash per request (knox's reads every token of the
+account and hashes once per candidate), with knox's rules: an expired token is refused and deleted,
+an inactive account refused, ``AUTO_REFRESH`` renews. Nothing is cached between requests.
 """
 
 from __future__ import annotations

@@ -1,7 +1,4 @@
-"""An account's own credentials: its password (``POST accounts/password/``) and its API tokens
-(``GET accounts/tokens/``, ``DELETE accounts/tokens/{id}/``).
-
-Views parse, call one service, and render."""
+"""An account's own credentials: its password and its API tokens."""
 
 from __future__ import annotations
 

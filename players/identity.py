@@ -1,22 +1,10 @@
 """What makes two account names the same, or look the same, and what a display name may hold.
 
-- A username is stored NFKC-normalised (fullwidth letters are the ASCII ones), and is unique without
-  regard to case (a unique index on ``LOWER(username)``, and every sign-in looks it up so).
-- Two names that look alike are one name: each account stores the SHA-256 (:func:`skeleton_key`:
-  a skeleton can be seven times the name, too long for an index entry) of its name's Unicode TR39
-  skeleton, case-folded (:func:`username_skeleton`); a new name whose skeleton is taken is refused
-  (``username_confusable``). The prototypes come from Unicode's ``confusables.txt``: no
-  maintained PyPI package computes the TR39 skeleton (``confusable-homoglyphs`` only lists the
-  lookalikes of each character, in no fixed direction). Case-folding after the skeleton makes the
-  check case-blind as the names are: ``ANN`` with a Cyrillic A is refused next to ``ann``; the
-  price is that ``I`` (a prototype ``l``) and ``L`` fold together, as ``lvan`` looks like ``Ivan``.
-- A deleted account's username becomes ``deleted-<id>``: no new name may start with what looks
-  like that prefix (:func:`looks_like_placeholder`), so that no live account passes for a deleted
-  one.
-- A display name is shown as typed, so it is stripped of what would change how the text around it
-  reads or hide part of it (:func:`display_name_clean`): control characters, bidirectional
-  controls, other invisible format characters, line and paragraph separators. Stripped rather than
-  refused: a name of nothing else becomes empty (the username is shown instead).
+A username is stored NFKC-normalised and unique in any case. Two names with the same Unicode TR39
+skeleton, case-folded, look alike and are one name: the prototypes come from Unicode's
+``confusables.txt``, since no maintained PyPI package computes the skeleton. Folding after the
+skeleton costs ``I`` (a prototype ``l``) and ``L`` folding together. A display name is shown as
+typed, so what would change how the text around it reads is stripped (not refused).
 """
 
 from __future__ import annotations

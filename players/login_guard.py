@@ -1,19 +1,8 @@
-"""The sign-in guard: every way in (an API token, ``/api-auth/``, the admin) is one call to
-Django's ``authenticate``, and so passes through ``GuardedModelBackend``, which asks this guard
-before it hashes a password. Two limits, counted in the cache (shared by every process):
-
-- per client address (an IPv6 client's /64), every attempt: the ``auth`` throttle rate, over
-  every account it tries;
-- per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
-  of ``LOGIN_LOCKOUT_SECONDS`` (opened by the first), the account refuses further attempts until
-  the window closes, so a distributed guesser gets a few tries an hour at most. The lock never
-  applies from an address the account has signed in from before (for ``LOGIN_KNOWN_ADDRESS_DAYS``):
-  an attacker elsewhere cannot lock the owner out, however long they keep trying.
-
-A refused attempt hashes nothing and counts as no failure. The account's name is counted as its
-owner would type it again (NFKC, case-folded). A deleted account's keys go with it
-(:func:`guard_forget`): a later account of the same name inherits neither its lock nor its known
-addresses.
+"""The sign-in guard: every way in goes through Django's ``authenticate``, so through
+``GuardedModelBackend``, which asks this guard before it hashes a password. Per client address
+bucket, every attempt counts against the ``auth`` rate; per account, ``LOGIN_FAILURES_PER_ACCOUNT``
+failures in ``LOGIN_LOCKOUT_SECONDS`` lock it, but never from an address it signed in from
+before, so an attacker elsewhere cannot lock the owner out. A refused attempt hashes nothing.
 """
 
 from __future__ import annotations

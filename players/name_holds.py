@@ -1,6 +1,5 @@
-"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS``: until then no new account
-takes it, in any case, width or lookalike letters, so nobody passes for the player the others
-knew by that name. The hold keeps keyed hashes of the name, not the name.
+"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS`` (in any case, width or
+lookalike letters), kept as keyed hashes, not the name.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Glicko-2 ratings (Glickman, "Example of the Glicko-2 system"). Pure Python, no Django.
-
-A rating period is one call of ``update``: the player's games against opponents as rated
-before the period. A multi-seat game is one period in which every seat played every other seat,
-scored by placement (``pairwise_results``). The deviation is not capped: without games it grows
-by the volatility each period, as in the paper.
+"""Glicko-2 ratings (Glickman, "Example of the Glicko-2 system"). Pure Python, no Django. A
+multi-seat game is one rating period in which every seat played every other, scored by placement.
 """
 
 from __future__ import annotations

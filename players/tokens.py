@@ -1,13 +1,6 @@
-"""An account's API tokens as it lists them (``GET accounts/tokens/``) and revokes them one by one.
-
-knox stores a token as the SHA-512 digest of its secret and the secret's first characters:
-neither is shown. A token's public id is the start of the SHA-256 of its digest
-(:func:`token_id`): it tells nothing of the secret and needs no column of knox's table.
-
-When a token was last used is noted in the cache, not the database (an authenticated request
-would otherwise write its token's row), with the request's throttle count in its one round trip
-(``config.web.throttling.carry``), at most once a minute per process. A note lasts as long as its
-token, and is ``null`` for a token not used since the cache lost it.
+"""An account's API tokens as it lists and revokes them. A token's public id is the start of the
+SHA-256 of knox's digest: it tells nothing of the secret. When a token was last used is noted in
+the cache (not its row), with the request's throttle count, at most once a minute per process.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""gunicorn for the WSGI tier (the REST API, admin, docs): `make serve`, docker-compose.
-
-Sync workers: a request's database waits are short (one transaction of a few round trips), and
-the slow clients are the proxy's to absorb. WEB_CONCURRENCY processes (gunicorn reads it itself;
-twice the cores by default), each with one database connection (see docs/operations.md,
-"Connection budget").
+"""gunicorn for the WSGI tier: sync workers (a request's database waits are short, and the slow
+clients are the proxy's to absorb), each with one database connection.
 """
 
 import gc
@@ -79,17 +75,14 @@ if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
 
 
 def post_worker_init(worker: object) -> None:
-    """The application is loaded: its modules, settings and URL patterns live as long as the
-    worker. Frozen out of the garbage collector's reach, they are no longer walked by each full
-    collection, which took some 65 ms of a worker's CPU every few hundred moves (a pause for the
-    requests waiting on it) and takes about 5 frozen (bench/README.md, serve.py)."""
+    """Frozen out of the garbage collector's reach, the application's modules are no longer
+    walked by each full collection (some 65 ms of a worker's CPU every few hundred moves)."""
     gc.collect()
     gc.freeze()
 
 
 def child_exit(server: object, worker: object) -> None:
-    """A worker gone: its live gauges leave the sum (PROMETHEUS_MULTIPROC_DIR;
-    config.observability.metrics)."""
+    """A worker gone: its live gauges leave the sum."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 

@@ -1,21 +1,9 @@
 """Run the processes of a Procfile under supervisor, for `make run` and `make serve`: a process
-that dies is started again; one that cannot start at all (it exits within ``START_SECONDS``, three
-times in a row) stops the whole stack, loudly, with exit status 1.
+that dies is started again; one that cannot start at all (``START_RETRIES`` quick exits) stops the
+whole stack with exit status 1. Each line runs under ``sh -c`` for its ``${NAME:-default}``.
 
-Usage: ``python config/deploy/supervise.py PROCFILE FOLDER``. It writes FOLDER/supervisord.conf,
-one program per Procfile line, and runs supervisord in the foreground; every process's output
-goes to this one's, as honcho's did. The Procfile stays the one list of commands (the tests start
-its lines as they are: tests/serving/stacks.py); each line runs under ``sh -c`` so that its
-``${NAME:-default}`` are filled in from the environment, which every process inherits.
-
-Why supervisor: a process manager kept for twenty years, in pure Python (pinned in pyproject: it
-installs with the rest, no system package), that restarts what exits, stops each process with its
-group (gunicorn's, uvicorn's and Celery's children go with them) and says in its own lines what it
-did ("exited: worker (terminated by SIGKILL; not expected)", "spawned: 'worker'"). honcho, before
-it, stopped everything when one process ended.
-
-``python config/deploy/supervise.py --listen`` is the event listener that stops the stack when a
-process goes FATAL (supervisor's event protocol: READY, a header line, a payload, RESULT).
+Usage: ``python config/deploy/supervise.py PROCFILE FOLDER``; ``--listen FOLDER`` is the event
+listener that stops the stack when a process goes FATAL.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
-"""Log records with their context: one JSON line each (``LOG_FORMAT=json``), or a line for people
-(``text``, ``make run``'s default).
-
-Every record carries the request id, and the user and the game where they are known. The
-context is one ``ContextVar`` per request, task or fired timer (``bind``); the request's user and
-game are read from the request only when a record is written, so a request that logs nothing
-pays for none of it (the move path logs nothing).
-
-- a web request: ``config.web.request_context`` binds the ``X-Request-ID`` (or one it makes);
-- a Celery task: ``config.observability.task_context`` carries the id of the request that queued it
-in the task's headers and binds it, with the task's game, in the worker;
-- the timers process: each timer fired binds an id of its own and its game.
+"""Log records with their context (request id, user, game): one JSON line each, or a line for
+people. The context is one ``ContextVar`` per request, task or fired timer (``bind``); the
+request's user and game are read only when a record is written, so a request that logs nothing
+pays for none of it.
 """
 
 from __future__ import annotations

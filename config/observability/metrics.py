@@ -1,11 +1,8 @@
-"""Prometheus metrics: moves, their latency, timer lag, open streams, HTTP requests, Celery tasks,
-queues. ``GET /metrics``; the workers and the timers process export theirs on ``METRICS_PORT``.
+"""Prometheus metrics (``GET /metrics``; the workers and the timers process on ``METRICS_PORT``).
 
-Several processes (gunicorn's workers, the stream tier's, a Celery worker's pool) each count
-their own; PROMETHEUS_MULTIPROC_DIR, a directory shared by the processes of one machine and
-emptied before they start (``make serve`` does), has any of them export the sum of all
-(prometheus_client's multiprocess mode). It must be set before a process starts: the metrics
-below choose where they keep their values when this module is imported.
+PROMETHEUS_MULTIPROC_DIR, shared by the processes of one machine, has any of them export the sum
+of all. It must be set before a process starts: the metrics below choose where they keep their
+values when this module is imported.
 """
 
 from __future__ import annotations

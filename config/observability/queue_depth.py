@@ -1,11 +1,5 @@
-"""Work waiting, read when Prometheus scrapes (``dice_queue_depth``, ``dice_timers_pending``,
-``dice_timers_overdue``) and by the admin's dashboard: never on a request's path.
-
-- the Celery queues (``celery`` and ``timers``, or ``CELERY_QUEUE``'s names): a list per queue in
-  Redis (LLEN), or the files of the broker in files (``make run``); nothing for an in-memory
-  broker (tests);
-- the games' timers: the sorted set with Redis, else the active games with a deadline; overdue
-  ones are past their due time and not yet fired (the timers process is late or down).
+"""Work waiting (the Celery queues, the games' timers), read when Prometheus scrapes and by the
+admin's dashboard: never on a request's path.
 """
 
 from __future__ import annotations

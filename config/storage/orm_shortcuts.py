@@ -1,23 +1,10 @@
-"""Every shortcut the hot paths take through Django's internals, in one place, each with the plain
-ORM path beside it (``ORM_SHORTCUTS=false`` takes those).
+"""Every shortcut the hot paths take through Django's internals, each with the plain ORM path
+beside it (``ORM_SHORTCUTS=false`` takes those): building SQL costs the ORM about a millisecond of
+CPU per statement, more than PostgreSQL takes to run it.
 
-Building SQL costs Django's ORM about a millisecond of CPU per statement, more than PostgreSQL
-takes to run it, and every request reads a token and a game, and every move writes its events
-and its snapshot. So:
-
-- ``PreparedSelect``: a ``select_related`` queryset compiled once per connection, then run with a
-  new value each time, its rows made instances by the ORM's own code (``ModelIterable``:
-  converters, ``Model.from_db``, the ``select_related`` populators);
-- ``rows_insert`` and ``fields_update``: an INSERT of many rows and an UPDATE of some columns,
-  built once per shape, every value through its field's ``get_db_prep_save`` as the ORM sends it;
-- ``prefetched``: objects read with an instance set as its related manager's cache, as
-  ``prefetch_related`` would, without its second query.
-
-What they rely on is private to Django: the compiler's ``select`` and ``klass_info``,
-``get_related_populators``, ``Model._state``, a queryset's ``_result_cache``, an instance's
-``_prefetched_objects_cache``. ``tests/reliability/test_orm_shortcuts.py`` fails on any Django
-release but ``CHECKED_WITH`` (check them, then raise it) and proves each shortcut gives what its
-plain path gives.
+What they rely on is private to Django: ``tests/reliability/test_orm_shortcuts.py`` fails on any
+Django release but ``CHECKED_WITH`` (check them, then raise it) and proves each shortcut gives what
+its plain path gives.
 """
 
 from __future__ import annotations

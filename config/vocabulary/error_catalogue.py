@@ -1,6 +1,4 @@
-"""The error catalogue: ``GET /api/v1/errors/`` lists every code the API can answer, and
-``GET /api/v1/errors/{code}/`` is the page each problem's ``type`` names. Words in the request's
-language; the codes, statuses and fields never change."""
+"""The error catalogue: ``GET /api/v1/errors/`` and the page each problem's ``type`` names."""
 
 from __future__ import annotations
 

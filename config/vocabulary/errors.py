@@ -1,10 +1,5 @@
-"""The API's exceptions: one class per kind of refusal, each raised from its entry of the one
-vocabulary, ``config.vocabulary.refusals`` (``raise Refusal.BOX_USED.error(field="box")``).
-
-The classes exist so callers can catch a kind of refusal (``except Conflict``); the code, status
-and words always come from the entry. ``error_body`` is the shape of every refusal, which
-``config.vocabulary.exception_handler`` renders (validation errors add their list) and the stream
-tier sends.
+"""The API's exceptions, one class per kind of refusal so that callers can catch a kind (``except
+Conflict``); the code, status and words always come from the entry (config.vocabulary.refusals).
 """
 
 from __future__ import annotations
@@ -20,8 +15,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)  # eq=False: comparing lazy words would translate them at import
 class Entry:
-    """A row of the vocabulary (config.vocabulary.refusals.Refusal): one refusal as clients see
-    it."""
+    """A row of the vocabulary (config.vocabulary.refusals.Refusal)."""
 
     code: str
     status: int

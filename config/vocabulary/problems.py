@@ -1,14 +1,6 @@
-"""Every refusal as an RFC 9457 problem details object (``application/problem+json``).
-
-The body of ``config.vocabulary.errors.error_body`` (``code``, ``detail``, ``field``, ``params``
-...: what
-clients read) with RFC 9457's members in front: ``type``, the URL of the code's page in the API
-(``GET /api/v1/errors/{code}/``, which the error catalogue serves), ``title``, the code's words
-(one per code, in the request's language), and ``status``, the HTTP status.
-
-The WSGI tier's exception handler, ``ApiProblemMiddleware`` (Django's own answers under
-``/api/v1/``: an unknown path or a malformed id, a method not allowed, a body too large, a
-server error) and the stream tier all answer through ``problem_body``.
+"""Every refusal as an RFC 9457 problem (``application/problem+json``): ``error_body`` with
+``type`` (the code's page, ``GET /api/v1/errors/{code}/``), ``title`` and ``status`` in front.
+Both tiers and ``ApiProblemMiddleware`` (Django's own answers under ``/api/v1/``) answer so.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """Every refusal the API can give, in one table: its stable code, HTTP status, words and field.
 
-Modelled on Django REST framework's exceptions (``default_code``, ``status_code``,
-``default_detail``), as one enum instead of one class per refusal, so that every layer (services,
-views, tournaments, accounts, the stream tier, the rules engines' ``RuleError`` codes) raises
-through it and nothing adds codes from elsewhere: ``raise Refusal.BOX_USED.error(...)``.
-
-Two entries may share a code when the words differ by where it is refused (``not_found`` of a game
-or a tournament); the rules engines' codes are looked up by code, and each has exactly one entry.
-A code with no entry is a programming error: ``tests/api/test_refusals.py`` finds every code the
-rules raise and every entry the code names; ``tests/i18n/test_refusal_words.py`` checks that each
-entry is translated in every language.
+Modelled on DRF's exceptions, as one enum instead of one class per refusal: every layer raises
+through it (``raise Refusal.BOX_USED.error(...)``). Two entries may share a code when the words
+differ by where it is refused; the rules engines' codes each have exactly one entry
+(``tests/api/test_refusals.py``).
 """
 
 from __future__ import annotations

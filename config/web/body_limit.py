@@ -1,15 +1,9 @@
-"""The request body limit under ``make run``, by the bytes that arrive: an ASGI wrapper.
+"""The request body limit under ``make run`` (no nginx), by the bytes that arrive: an ASGI wrapper.
 
-``BodyLimitMiddleware`` (config.web.middleware) refuses a body by its ``Content-Length``, and nginx
-refuses by its bytes in ``make serve`` and docker compose. Under ``make run`` there is no nginx,
-and Django's ASGI handler reads a body whole (spooled to disk past 2.5 MB) before any middleware
-runs: a chunked body, which has no ``Content-Length``, would be read to its end, however long,
-before it is refused. This wrapper counts the bytes of each ``http.request`` message as the
-application reads them; once they pass ``MAX_REQUEST_BODY_BYTES`` it answers 413
-``request_too_large`` (the API's problem, with ``Connection: close``, so that the server reads
-nothing more of it) and tells the application the client went away (``http.disconnect``),
-which Django's handler takes as an aborted request. A declared ``Content-Length`` past the
-limit is refused before a byte is read.
+Django's ASGI handler reads a body whole before any middleware runs, so a chunked body would be
+read to its end before it is refused. This counts the bytes as the application reads them; past
+``MAX_REQUEST_BODY_BYTES`` it answers 413 with ``Connection: close`` and tells the application
+the client went away (``http.disconnect``).
 """
 
 from __future__ import annotations

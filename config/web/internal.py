@@ -1,9 +1,5 @@
-"""Endpoints for the operators only (``/metrics``, ``/health/deep``): they say how the service is
-built and what it is doing, and the deep check makes work for every worker.
-
-A request may reach them with ``Authorization: Bearer <INTERNAL_TOKEN>``, or, when no token is
-set, from this machine only: its client address (``config.web.client_address``, so a request through
-the proxy is judged by where it came from, not by the proxy's loopback hop) is a loopback one.
+"""Endpoints for the operators only (``/metrics``, ``/health/deep``): with ``Authorization: Bearer
+<INTERNAL_TOKEN>``, or, when no token is set, from a loopback client address (not the proxy's hop).
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""The project's middleware: the language of each request, and sessions and messages that cost
-nothing to a request that does not use them (an API request with a token).
-
-``LocaleMiddleware``: the language of each request is ``?lang=xx``, else ``Accept-Language``, else
-English. Django's own reads ``Accept-Language`` (and the language cookie), falls back to
-``LANGUAGE_CODE`` and sets ``Content-Language`` on every response; this subclass adds a ``lang``
-query parameter for clients that cannot set headers; a ``lang`` that is not one of ``LANGUAGES``
-(after reducing ``fr-CA`` to ``fr``) is ignored, so the header decides.
+"""The project's middleware: ``?lang=`` before ``Accept-Language`` (for clients that cannot set
+headers), and sessions and messages that cost nothing to a request that does not use them.
 """
 
 from __future__ import annotations
@@ -64,16 +58,8 @@ def query_language(request: HttpRequest) -> str | None:
 
 
 class SessionMiddleware(sessions.SessionMiddleware):
-    """Django's, with the session store made when something first reads ``request.session``.
-
-    The admin and the browsable API use sessions; a request with an API token never touches its
-    session. Without a session cookie there is then nothing to save, delete or vary on: the
-    response is left as is, exactly as Django's middleware leaves it for a session nobody read.
-
-    Both classes' ``process_response`` are typed as django-stubs type the methods they extend
-    (``HttpResponse``); Django hands them any response, streaming ones included, and neither
-    reads more than every response has.
-    """
+    """Django's, with the session store made when something first reads ``request.session``:
+    unread and without a cookie, the response is left as Django leaves it for an unread session."""
 
     def process_request(self, request: HttpRequest) -> None:
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)

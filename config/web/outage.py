@@ -1,20 +1,10 @@
-"""The database (or Redis) out of reach: what a request that needed it is answered.
+"""The database (or Redis) out of reach: the request is not at fault and the server is not
+broken, so it is answered 503 ``service_unavailable`` with ``Retry-After``, never a 500, by every
+tier (the API's exception handler, ``handler500``, the stream tier's reads).
 
-While PostgreSQL is stopped, restarting or cut off, a request fails at its connection (refused,
-or the pool's wait for one over: ``PoolTimeout``) or in the middle of a query (the server gone).
-While Redis is (every request's throttle and sign-in guard count there), the same: a refused or
-timed-out connection, each bounded to two seconds (settings: ``CACHES``, ``redis_client``).
-The request is not at fault and the server is not broken: it is answered 503
-``service_unavailable`` with ``Retry-After``, never a 500. Every tier answers so: the API's
-exception handler (DRF's views), ``server_error`` (Django's ``handler500``, for the rest: it runs
-while the exception is being handled) and the stream tier's reads (``games.streams.reads``).
-
-How long a request may wait for the database is bounded in settings (``connect_timeout``, the
-pool's ``timeout``); the pool checks each connection it lends and drops a broken one, so it
-reconnects by itself once the database is back. Once a process has met the outage, its requests
-wait for a connection only ``BRIEF_WAIT_SECONDS`` until one is lent again: a sync worker held the
-pool's whole wait by each request would make the requests queued behind it wait that many times
-over, so the bound would grow with the load.
+Once a process has met the outage, its requests wait for a connection only
+``BRIEF_WAIT_SECONDS`` until one is lent again: a sync worker held the pool's whole wait by each
+request would make the requests queued behind it wait that many times over.
 """
 
 from __future__ import annotations

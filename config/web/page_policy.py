@@ -1,11 +1,6 @@
-"""The pages' Content-Security-Policy (the greeting at ``/``, the web client at ``/play/`` and the
-admin): a script can come only from this origin's files, never from markup, so an injected name or
-note cannot run as code where the web client keeps its token (``localStorage``) or where staff act.
-The API answers JSON, which no browser runs, and needs none.
-
-The greeting and the web client have no inline script or style (tests/webclient runs the client
-under this policy and fails on any violation). Django's admin has no inline script either, but
-styles some elements inline: its styles may be inline, its scripts may not.
+"""The pages' Content-Security-Policy (``/``, ``/play/``, the admin): scripts only from this
+origin's files, so an injected name cannot run where the web client keeps its token or staff act.
+Django's admin styles some elements inline: its styles may be inline, its scripts may not.
 """
 
 from __future__ import annotations

@@ -1,18 +1,5 @@
-"""What a client reads of its rate limits: ``RateLimit-Policy`` and ``RateLimit`` on every answer a
-throttle counted, successes and 429s alike, in the structured-field form of the IETF httpapi draft
-"RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers)::
-
-    RateLimit-Policy: "user";q=1200;w=60
-    RateLimit: "user";r=1187;t=42
-
-one list member per throttle that counted the request (the policy named by its scope: ``anon``,
-``user``, ``auth``, ``expensive``): ``q`` its quota, ``w`` its window in seconds, ``r`` what is left
-of the quota, ``t`` the seconds until its window closes (a 429's ``Retry-After``, at ``r=0``).
-
-No cache is read for them: the throttle notes (:func:`note`) the count and time left its own
-round trip returned (``config.web.throttling``), and the middleware writes them on the answer. An
-answer no throttle counted (a view without throttles, a scope without a rate, a request refused
-before it was counted: its authentication or permissions) carries neither header.
+"""``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers) on every answer
+a throttle counted, from what its own round trip returned (:func:`note`): no cache is read.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The first middleware: each request's id (``X-Request-ID``, taken from the client or the proxy,
-else made; echoed on the response) bound for its log records (config.observability.logs), and its
-HTTP metrics, by route (the URL's name) and status (config.observability.metrics).
-
-The cost per request is a context variable, a header and two metric updates: no query, no Redis;
-with ``ACCESS_LOG`` on, a line per request (logger ``dice.access``).
-Sync and async alike (``make run`` serves the API through Django's ASGI handler).
+"""The first middleware: each request's id (``X-Request-ID``) bound for its log records, and its
+HTTP metrics by route; no query, no Redis. Sync and async alike.
 """
 
 from __future__ import annotations

@@ -1,23 +1,11 @@
 """Request rate limits for one cache round trip per request.
 
-DRF's rate throttles keep, for each client, the list of its recent request times in the cache (up
-to the rate's count: 1200 for a player), read it, unpickle it, and write it back, twice per request
-(anonymous and user throttles). Here a client's limit is a counter over a fixed window that opens
-with its first request: ``INCR`` and ``EXPIRE ... NX`` pipelined, one Redis round trip. A client
-may thus make up to twice its rate across two windows that follow each other: what a limit against
-floods needs, for a fraction of the cost.
-
-One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
-sign in; ``expensive``: the reads that fold a game's log or read many games), else ``user`` (by
-account) once authenticated, else ``anon`` (by address: its bucket, an IPv6 client's /64,
-``config.web.client_address``). A scope counts by account once authenticated, else by address. The
-rates are the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the
-environment). Each count is also noted for the answer's ``RateLimit`` and ``RateLimit-Policy``
-headers (``config.web.rate_limit``), from the same round trip.
-
-What the request's authentication has to note in the cache (when a token was last used:
-players.tokens) it hands over with :func:`carry`, and the count's round trip sends it: still one
-round trip per request.
+DRF's rate throttles read, unpickle and write back each client's list of recent request times,
+twice per request. Here a limit is a counter over a fixed window opened by the first request
+(``INCR`` and ``EXPIRE ... NX`` pipelined): up to twice the rate across two windows, enough
+against floods. One limit applies: the view's ``throttle_scope``, else ``user``, else ``anon``;
+by account once authenticated, else by address bucket. Writes the request's authentication has
+to make (players.tokens) ride along with :func:`carry`.
 """
 
 from __future__ import annotations
