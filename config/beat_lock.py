@@ -21,6 +21,8 @@ from typing import Any
 from celery.beat import PersistentScheduler
 from django.conf import settings
 
+from config.storage.redis_client import redis_client
+
 log = logging.getLogger(__name__)
 
 # KEYS: the lease; ARGV: our token, its length in ms. 1 if we hold it now, else 0.
@@ -63,21 +65,13 @@ class BeatLease:
         self._hold = client.register_script(_HOLD)
         self._release = client.register_script(_RELEASE)
 
-    @classmethod
-    def from_settings(cls) -> BeatLease:
-        from config.storage.redis_client import redis_client
-
-        return cls(
-            client=redis_client(), key=settings.BEAT_LEASE_KEY, seconds=settings.BEAT_LEASE_SECONDS
-        )
-
     @property
     def held(self) -> bool:
         return self._confirmed_at is not None
 
     def hold(self) -> bool:
-        """Whether this process holds the lease now: taken or renewed if a third of it has passed
-        since the last renewal (the clock read before asking, so the lease outlives our trust)."""
+        """Whether this process holds the lease now: taken or renewed once a third of it has
+        passed (timed from before asking, so the lease outlives our trust)."""
         now = self.clock()
         if self._confirmed_at is not None and now - self._confirmed_at < self.every:
             return True
@@ -99,7 +93,7 @@ class BeatLease:
         return ours
 
     def release(self) -> None:
-        """Give the lease back if it is ours, so that another beat takes it at its next look."""
+        """Give the lease back if it is ours."""
         if self._confirmed_at is None:
             return
         self._confirmed_at = None
@@ -110,11 +104,12 @@ class BeatLease:
 
 
 class SingleBeatScheduler(PersistentScheduler):
-    """Celery's scheduler (its ``--schedule`` file included), sending only while this process
-    holds the lease (see the module's docstring)."""
+    """Celery's scheduler, sending only while this process holds the lease."""
 
     def __init__(self, *args: Any, lease: BeatLease | None = None, **kwargs: Any) -> None:
-        self.lease = lease or BeatLease.from_settings()
+        self.lease = lease or BeatLease(
+            client=redis_client(), key=settings.BEAT_LEASE_KEY, seconds=settings.BEAT_LEASE_SECONDS
+        )
         super().__init__(*args, **kwargs)
 
     def tick(self, *args: Any, **kwargs: Any) -> float:

@@ -84,8 +84,7 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-# The response headers of a throttled operation (config.web.rate_limit), and the wait of a 429 or
-# 503, each described once under components/headers.
+# Each described once under components/headers.
 HEADERS: dict[str, dict[str, Any]] = {
     "RateLimit-Policy": {
         "description": (
@@ -187,8 +186,8 @@ class ApiSchema(AutoSchema):
             self.method = "DELETE"
 
     def _unwrap_list_serializer(self, serializer: Any, direction: Any) -> Any:
-        """drf-spectacular's, with a nested list's bounds (config.web.bounded_lists) said as its
-        ``maxItems`` and ``minItems``, as it says a ListField's."""
+        """drf-spectacular's, with a nested list's bounds said as its ``maxItems`` and
+        ``minItems``."""
         schema = super()._unwrap_list_serializer(serializer, direction)
         if schema and isinstance(serializer, serializers.ListSerializer):
             for bound, keyword in (("max_length", "maxItems"), ("min_length", "minItems")):
@@ -216,6 +215,5 @@ class ApiSchema(AutoSchema):
             yield Refusal.NOT_FOUND
         if self.view.get_throttles():
             yield Refusal.THROTTLED
-        # The database out of reach (config.web.outage): any operation may meet it, if only to look
-        # its token up.
+        # The database out of reach (config.web.outage): any operation may meet it.
         yield Refusal.SERVICE_UNAVAILABLE

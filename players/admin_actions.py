@@ -7,7 +7,6 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -15,7 +14,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.vocabulary.errors import ApiError
-from players.auth import request_player
 
 M = TypeVar("M", bound=Model)
 
@@ -83,17 +81,6 @@ def with_form(
     return TemplateResponse(request, "admin/dice/reason.html", context)
 
 
-def log(request: HttpRequest, obj: Model, message: str) -> LogEntry:
-    """One entry in the admin's log (its history of the object): who, when, what and why."""
-    return LogEntry.objects.log_actions(
-        user_id=request_player(request).pk,
-        queryset=[obj],
-        action_flag=CHANGE,
-        change_message=message,
-        single_object=True,
-    )
-
-
 def each_logged(
     model_admin: admin.ModelAdmin[M],
     request: HttpRequest,
@@ -110,7 +97,7 @@ def each_logged(
         except ApiError as exc:
             model_admin.message_user(request, f"{name(obj)}: {exc.detail}", messages.ERROR)
             continue
-        log(request, obj, message)
+        model_admin.log_change(request, obj, message)
         done += 1
     if done:
         model_admin.message_user(request, gettext("Done: %(n)d.") % {"n": done})

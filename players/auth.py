@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from rest_framework.request import Request
 
 _Token = get_token_model()
-# A token's candidates (same key prefix; in practice one) with their account: one query.
+# A token's candidates (same key prefix) with their account: one query.
 _BY_KEY = PreparedSelect(
     lambda key: _Token.objects.select_related("user").filter(token_key=key),
     _Token._meta.get_field("token_key"),
@@ -35,8 +35,8 @@ _BY_KEY = PreparedSelect(
 
 
 def request_player(request: Request | HttpRequest) -> Player:
-    """The account of a request its view lets in only authenticated: the type checker cannot see
-    a permission (``request.user`` is an account or ``AnonymousUser`` to it)."""
+    """The account of a request its view lets in only authenticated (the type checker cannot see
+    a permission)."""
     user = request.user
     if not isinstance(user, Player):  # not reached behind those permissions
         raise Refusal.NOT_AUTHENTICATED.error()

@@ -25,14 +25,13 @@ from players.models import Player
 if TYPE_CHECKING:
     from django.http import HttpRequest
 
-#: Set on the request when the guard refused its sign-in, for the API to answer with it.
+#: Set on the request when the guard refused its sign-in.
 REFUSAL_ATTRIBUTE = "login_refusal"
 
 
 class LoginGuard:
     def __init__(self, request: HttpRequest | None, username: str) -> None:
-        # The address's bucket (an IPv6 client's /64): the attempts of one subnet count
-        # together, and an owner whose IPv6 address changes within its /64 stays known.
+        # An owner whose IPv6 address changes within its /64 stays known.
         self.address = client_bucket(request.META) if request is not None else ""
         self._failures_key, self._locked_key, self._known_key = _keys(username)
 
@@ -59,8 +58,7 @@ class LoginGuard:
             cache.add(self._locked_key, time.time() + left, timeout=max(int(left + 0.999), 1))
 
     def succeeded(self) -> None:
-        """Remember the address. Read, changed and written back: of two sign-ins at once one
-        address may be lost, which then just counts as new."""
+        """Remember the address (of two sign-ins at once one may be lost: it counts as new)."""
         if not self.address:
             return
         seconds = int(settings.LOGIN_KNOWN_ADDRESS_DAYS) * 86400
@@ -69,12 +67,10 @@ class LoginGuard:
         known = {address: until for address, until in stored.items() if until > now}
         known.pop(self.address, None)
         known[self.address] = now + seconds
-        # The most recent few: the key stays small, however many places the account signs in from.
         kept = dict(sorted(known.items(), key=lambda item: item[1])[-KNOWN_ADDRESSES_KEPT:])
         cache.set(self._known_key, kept, timeout=seconds)
 
 
-#: The addresses an account's known-address key remembers at most.
 KNOWN_ADDRESSES_KEPT = 32
 
 
@@ -85,14 +81,12 @@ def _keys(username: str) -> tuple[str, str, str]:
 
 
 def guard_forget(username: str) -> None:
-    """Delete what the guard keeps of a deleted account's name (with the window's opening time
-    the in-process cache keeps beside its failures)."""
+    """Delete what the guard keeps of a deleted account's name."""
     failures, locked, known = _keys(username)
     cache.delete_many([failures, f"{failures}:opened", locked, known])
 
 
 def _waiting(error: ApiError, seconds: float) -> ApiError:
-    # DRF's Throttled carries its wait: the handler sends it as Retry-After and retry_after.
     error.wait = max(seconds, 0.001)
     return error
 

@@ -22,9 +22,7 @@ from config.vocabulary.refusals import Refusal
 from config.web.throttling import carry
 from players.models import Player
 
-#: A token's public id: this many hex digits of the SHA-256 of its digest (64 bits).
-ID_LENGTH = 16
-#: Seconds between two notes of one token's use by one process.
+ID_LENGTH = 16  # hex digits: 64 bits
 USE_NOTED_EVERY = 60.0
 # Per process: when each token's use was last noted (monotonic seconds), by id.
 _noted: dict[str, float] = {}

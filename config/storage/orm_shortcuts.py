@@ -43,8 +43,9 @@ class _Compiled:
 
 
 class PreparedSelect(Generic[M]):
-    """``build(value)``: the queryset for one value of ``field`` (its only parameter); ``sample``:
-    a valid value, to compile it with. Calling it gives the queryset's rows as model instances."""
+    """A ``select_related`` queryset compiled once per connection, then run with a new value each
+    time, its rows made instances by the ORM's own code. ``build(value)``: the queryset for one
+    value of ``field``; ``sample``: a valid value, to compile it with."""
 
     def __init__(
         self, build: Callable[[Any], QuerySet[M]], field: Field[Any, Any], sample: Any
@@ -109,9 +110,6 @@ class PreparedSelect(Generic[M]):
         return found
 
 
-# --- writes -------------------------------------------------------------------------------------
-
-
 @cache
 def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
     fields = []
@@ -145,8 +143,8 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
 
 
 def rows_insert(model: type[M], names: Sequence[str], rows: Sequence[M]) -> None:
-    """``bulk_create(rows)`` of the columns ``names``, not built anew nor reading the keys back;
-    the rows are then stored (``_state.adding`` False), as ``bulk_create`` leaves them."""
+    """``bulk_create(rows)`` of the columns ``names``, built once per shape, the keys not read
+    back."""
     if not rows:
         return
     if not shortcuts_on():
@@ -166,8 +164,7 @@ def rows_insert(model: type[M], names: Sequence[str], rows: Sequence[M]) -> None
 
 
 def fields_update(instance: Model, names: Sequence[str]) -> None:
-    """Write these fields of the instance's row, as ``instance.save(update_fields=names)``
-    would (no signals: nothing here listens to these models' saves)."""
+    """``instance.save(update_fields=names)``, built once per shape (no signals)."""
     if not shortcuts_on():
         instance.save(update_fields=names)
         return
@@ -182,12 +179,9 @@ def fields_update(instance: Model, names: Sequence[str]) -> None:
         cursor.execute(_update_sql(model, key), params)
 
 
-# --- reads already in hand ----------------------------------------------------------------------
-
-
 def prefetched(instance: Model, name: str, objects: list[Any]) -> None:
-    """Make ``objects`` (read with ``instance``, in the manager's order) what
-    ``instance.<name>.all()`` gives, as ``prefetch_related`` would, without its query."""
+    """Make ``objects`` (in the manager's order) what ``instance.<name>.all()`` gives, as
+    ``prefetch_related`` would, without its query."""
     if not shortcuts_on():
         cache_ = getattr(instance, "_prefetched_objects_cache", {})
         cache_.pop(name, None)

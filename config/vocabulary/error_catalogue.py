@@ -33,11 +33,8 @@ class ErrorListSerializer(serializers.Serializer[dict[str, Any]]):
 
 def describe(code: str, origin: str) -> dict[str, Any]:
     named = BY_CODE[code]
-    details: list[str] = []
-    for refusal in Refusal:
-        words = str(refusal.message)
-        if refusal.code == code and words not in details:
-            details.append(words)
+    # Every distinct word of the code, in the table's order.
+    details = list(dict.fromkeys(str(r.message) for r in Refusal if r.code == code))
     return {
         "code": code,
         "status": named.status,

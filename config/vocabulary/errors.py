@@ -35,9 +35,7 @@ class Entry:
 class ApiError(exceptions.APIException):
     """A refused request. Made by ``Refusal.error``, which picks the class of the entry's status."""
 
-    #: Seconds after which a retry may succeed (a throttled request, the database out of reach):
-    #: DRF's handler sends it as ``Retry-After``, as it does a ``Throttled``'s, and the body as
-    #: ``retry_after``.
+    #: Seconds after which a retry may succeed: DRF's handler sends it as ``Retry-After``.
     wait: float | None = None
 
     def __init__(
@@ -78,22 +76,18 @@ _CLASSES: dict[int, type[ApiError]] = {
 }
 
 
-def error_class(entry: Entry) -> type[ApiError]:
-    """The class of a refusal: of its status, or also DRF's own class where it has one."""
-    if entry.drf_class is not None:
-        return _also_drfs(entry.drf_class)
-    return _CLASSES.get(entry.status, ApiError)
-
-
 _DRF_KINDS: dict[type[exceptions.APIException], type[ApiError]] = {}
 
 
-def _also_drfs(drf_class: type[exceptions.APIException]) -> type[ApiError]:
+def error_class(entry: Entry) -> type[ApiError]:
+    """The class of a refusal: of its status, or also DRF's own class where it has one."""
+    drf = entry.drf_class
+    if drf is None:
+        return _CLASSES.get(entry.status, ApiError)
     # DRF's views recognise their classes: an AuthenticationFailed gets the WWW-Authenticate header.
-    if drf_class not in _DRF_KINDS:
-        name = drf_class.__name__
-        _DRF_KINDS[drf_class] = type(name, (ApiError, drf_class), {"__module__": __name__})
-    return _DRF_KINDS[drf_class]
+    if drf not in _DRF_KINDS:
+        _DRF_KINDS[drf] = type(drf.__name__, (ApiError, drf), {"__module__": __name__})
+    return _DRF_KINDS[drf]
 
 
 def error_body(exc: exceptions.APIException) -> dict[str, Any]:

@@ -56,20 +56,19 @@ class Refusal(enum.Enum):
         http.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         _("The request body is too large."),
     )
-    # Sent by the proxy (config/deploy/nginx), which has no translations: its words are English.
+    # Sent by the proxy (config/deploy/nginx) in English.
     HEADERS_TOO_LARGE = Entry(
         "headers_too_large",
         http.HTTP_431_REQUEST_HEADER_FIELDS_TOO_LARGE,
         _("The request headers are too large."),
     )
     JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
-    # A Host outside ALLOWED_HOSTS (both tiers): its problem's type is relative, naming no host.
+    # Its problem's type is relative, naming no host.
     DISALLOWED_HOST = Entry(
         "disallowed_host", BAD, _("This server does not answer for that host name."), "Host"
     )
     SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
-    # The database out of reach (stopped, restarting, cut off): not a failure of the request, so
-    # not a 500; Retry-After says when to ask again (config.web.outage).
+    # The database out of reach: not a failure of the request (config.web.outage).
     SERVICE_UNAVAILABLE = Entry(
         "service_unavailable",
         http.HTTP_503_SERVICE_UNAVAILABLE,
@@ -79,7 +78,6 @@ class Refusal(enum.Enum):
         ),
     )
     UNKNOWN_ERROR_CODE = Entry("not_found", MISSING, _("There is no error with this code."))
-    # Idempotency-Key on the requests that create (config.web.idempotency)
     INVALID_IDEMPOTENCY_KEY = Entry(
         "invalid_idempotency_key",
         BAD,
@@ -98,30 +96,26 @@ class Refusal(enum.Enum):
     USERNAME_TAKEN = Entry(
         "username_taken", CONFLICT, _("This username is already taken."), "username"
     )
-    # The same name as another's in other letters that look alike (players.identity).
     USERNAME_CONFUSABLE = Entry(
         "username_confusable",
         CONFLICT,
         _("This username looks too much like an existing one."),
         "username",
     )
-    # A deleted account's placeholder name (players.identity.PLACEHOLDER_PREFIX), in any case or
-    # lookalike letters: nobody passes for a deleted account.
+    # Nobody passes for a deleted account (players.identity.PLACEHOLDER_PREFIX).
     USERNAME_RESERVED = Entry(
         "username_reserved",
         BAD,
         _("Usernames starting with “deleted-” are kept for deleted accounts."),
         "username",
     )
-    # A deleted account's former name, for DELETED_NAME_HOLD_DAYS (players.name_holds).
     USERNAME_HELD = Entry(
         "username_held",
         CONFLICT,
         _("This username belonged to an account deleted recently: it is held for a while."),
         "username",
     )
-    # A name like one of RESERVED_NAMES (players.identity.looks_like_staff): nobody passes for
-    # the server's staff, by username or display name.
+    # A name like one of RESERVED_NAMES, as a username or display name.
     NAME_RESERVED = Entry(
         "name_reserved", BAD, _("This name is kept for the server's staff."), "username"
     )
@@ -131,7 +125,6 @@ class Refusal(enum.Enum):
         _("This display name looks like another player's username."),
         "display_name",
     )
-    # PATCH accounts/me/: a language the server does not speak (settings.LANGUAGES).
     UNKNOWN_LANGUAGE = Entry(
         "unknown_language",
         BAD,
@@ -141,7 +134,7 @@ class Refusal(enum.Enum):
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )
-    # The account's export (games.accounts.export_files): written by the workers, then downloaded.
+    # The account's export (games.accounts.export_files).
     EXPORT_NOT_FOUND = Entry(
         "not_found",
         MISSING,
@@ -152,7 +145,7 @@ class Refusal(enum.Enum):
         CONFLICT,
         _("The export is not ready: see its status at accounts/me/export/."),
     )
-    # The sign-in guard (players.login_guard): Retry-After says when to try again.
+    # The sign-in guard (players.login_guard).
     LOGIN_THROTTLED = Entry(
         "login_throttled",
         http.HTTP_429_TOO_MANY_REQUESTS,
@@ -188,12 +181,10 @@ class Refusal(enum.Enum):
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
-    # Deleting an account (DELETE accounts/me/) and changing its password (POST
-    # accounts/password/, on current_password) ask for its password again.
+    # Deleting an account and changing its password ask for it again.
     WRONG_PASSWORD = Entry(
         "wrong_password", FORBIDDEN, _("This is not the account's password."), "password"
     )
-    # DELETE accounts/tokens/{id}/: none of the account's live tokens has this id.
     TOKEN_NOT_FOUND = Entry("not_found", MISSING, _("No such token."))
 
     # --- games -------------------------------------------------------------------------------
@@ -389,15 +380,14 @@ class Refusal(enum.Enum):
     # Moderation (the admin's actions)
     NOT_RATED = Entry("not_rated", CONFLICT, _("This game has no rating changes to void."))
 
-    # --- the rules engines' codes (games.rules.RuleError): a malformed command is 400, a
-    # well-formed move the position does not allow is 409 ------------------------------------
+    # --- the rules engines' codes (games.rules.RuleError): malformed 400, not allowed 409 -----
     UNKNOWN_MOVE = Entry("unknown_move", BAD, _("Unknown move type."), "type")
     INVALID_DICE_INDICES = Entry(
         "invalid_dice_indices",
         BAD,
         _("Dice must be given as distinct positions of the current roll."),
     )
-    # A list of dice longer than the game's dice, refused before any of its items is read.
+    # Refused before any of the list's items is read.
     TOO_MANY_DICE = Entry("too_many_dice", BAD, _("This names more dice than the game has."))
     UNKNOWN_BOX = Entry("unknown_box", BAD, _("There is no such box on the score sheet."), "box")
     INVALID_OPTION = Entry("invalid_option", BAD, _("This game option is not valid."))
@@ -509,8 +499,7 @@ class Refusal(enum.Enum):
         "tournament_not_paused", CONFLICT, _("This tournament is not paused.")
     )
 
-    # --- Django REST framework's own, which it raises itself (and the stream tier, which has the
-    # same refusals without DRF's views) --------------------------------------------------------
+    # --- Django REST framework's own (which the stream tier raises too) ---------------------
     # knox's words for a token it does not know (players.auth)
     INVALID_TOKEN = Entry(
         "authentication_failed",
@@ -551,16 +540,14 @@ class Refusal(enum.Enum):
         params: dict[str, Any] | None = None,
         detail: str | None = None,
     ) -> ApiError:
-        """The exception to raise: ``field`` defaults to the entry's (pass None for none),
-        ``params`` are machine-readable specifics, ``detail`` replaces the entry's words only
-        where they come from elsewhere already translated (Django's password validators)."""
+        """The exception to raise: ``field`` defaults to the entry's (pass None for none);
+        ``detail`` replaces the entry's words only with words already translated."""
         at_fault = self.field if field is _Table.FIELD else field
         return error_class(self.value)(self.value, field=at_fault, params=params, detail=detail)
 
     @classmethod
     def of_code(cls, code: str) -> Refusal:
-        """The one entry of ``code``; ``KeyError`` for a code with none or with several (a
-        programming error, which the tests find for every code the rules raise)."""
+        """The one entry of ``code``; ``KeyError`` for a code with none or with several."""
         return _BY_UNIQUE_CODE[code]
 
 

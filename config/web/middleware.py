@@ -36,11 +36,8 @@ class LocaleMiddleware(locale.LocaleMiddleware):
 
 
 def query_language(request: HttpRequest) -> str | None:
-    """The supported language named by ``?lang=``, or None; the parameter is consumed.
-
-    It is taken out of ``request.GET`` so that views reading every parameter as a filter (the
-    admin's change lists) do not refuse it; links built from the raw query string keep it.
-    """
+    """The supported language named by ``?lang=``, or None. The parameter is taken out of
+    ``request.GET`` so that views reading every parameter as a filter do not refuse it."""
     if QUERY_PARAMETER not in request.GET:
         return None
     query = request.GET.copy()
@@ -63,7 +60,6 @@ class SessionMiddleware(sessions.SessionMiddleware):
 
     def process_request(self, request: HttpRequest) -> None:
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        # A lazy proxy that forwards every attribute to the store it makes when first used.
         request.session = cast(
             SessionBase, SimpleLazyObject(lambda: self.SessionStore(session_key))
         )
@@ -77,8 +73,7 @@ class SessionMiddleware(sessions.SessionMiddleware):
 
 
 class MessageMiddleware(messages.MessageMiddleware):
-    """Django's, with the message storage (a cookie signer and a session store) made only when a
-    view or template uses it, which no API request does."""
+    """Django's, with the message storage made only when a view or template uses it."""
 
     def process_request(self, request: HttpRequest) -> None:
         # Django's MessageMiddleware sets this private attribute, which HttpRequest's stub does
@@ -98,8 +93,7 @@ def _never_read(request: HttpRequest, attribute: str) -> bool:
 
 class BodyLimitMiddleware(MiddlewareMixin):
     """Refuses a body longer than ``MAX_REQUEST_BODY_BYTES`` by its ``Content-Length``, before
-    anything reads it, as an RFC 9457 problem (413, config.vocabulary.problems). Django's own check
-    (``RequestDataTooBig``) comes only when the body is read, and answers with an HTML page."""
+    anything reads it (Django's ``RequestDataTooBig`` comes only then, as an HTML page)."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
         limit = int(settings.MAX_REQUEST_BODY_BYTES)

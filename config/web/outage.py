@@ -27,23 +27,18 @@ from config.vocabulary.refusals import Refusal
 
 log = logging.getLogger(__name__)
 
-#: What ``Retry-After`` says: about the time the pool takes to notice the database is back (it
-#: tries to connect again about every second, see settings).
+#: About the time the pool takes to notice the database is back.
 RETRY_AFTER_SECONDS = 2
-#: The wait for a connection while the database is out of reach: about what making one takes.
-#: The pool goes on trying to connect meanwhile (each borrower starts a try if none is under way),
-#: and the first connection lent gives the pool its whole wait back.
+#: About what making a connection takes; the first connection lent gives the whole wait back.
 BRIEF_WAIT_SECONDS = 0.25
-# SQLSTATEs of a server that cannot serve anyone, whatever the request: a connection exception
-# (class 08), a shutdown or a start under way (57P01-57P03), no connection slot or resource left
-# (class 53). A failure without a state is the connection's own (refused, closed, timed out).
+# SQLSTATEs of a server that cannot serve anyone: connection exception, no resource left, shutdown
+# or start-up. A failure without a state is the connection's own.
 _SERVER_STATES = ("08", "53", "57P01", "57P02", "57P03")
 
 
 def out_of_reach(exc: BaseException | None) -> bool:
-    """Whether ``exc``, or one it was raised from (Django wraps psycopg's), says the database or
-    Redis cannot be reached. A deadlock, a cancelled query or a constraint is the request's own:
-    no."""
+    """Whether ``exc``, or one it was raised from, says the database or Redis cannot be reached
+    (a deadlock, a cancelled query or a constraint is the request's own)."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -80,8 +75,7 @@ def _reachable_again(sender: object, connection: BaseDatabaseWrapper, **kwargs: 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: 503 when the exception being handled is the database out of reach, else
-    500; a problem under ``/api/v1/`` (from any middleware, even one outside
-    ``ApiProblemMiddleware``), Django's page or plain words elsewhere."""
+    500; a problem under ``/api/v1/``."""
     api = request.path.startswith(API_PREFIX)
     if not out_of_reach(sys.exc_info()[1]):
         if api:
