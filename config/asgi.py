@@ -21,8 +21,7 @@ if settings.DEBUG or os.environ.get("SERVE_STATIC") == "true":
 
     django_application = ASGIStaticFilesHandler(django_application)
 
-# Django's handler reads a body whole before anything can refuse it; no nginx stands in front
-# of this process to count its bytes (config.web.body_limit).
+# No nginx counts the body's bytes in front of this process (config.web.body_limit).
 django_application = limit_body(django_application)
 
 streams = StreamApp()

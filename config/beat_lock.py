@@ -93,7 +93,6 @@ class BeatLease:
         return ours
 
     def release(self) -> None:
-        """Give the lease back if it is ours."""
         if self._confirmed_at is None:
             return
         self._confirmed_at = None

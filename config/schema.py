@@ -41,10 +41,6 @@ def etagged(method: F) -> F:
     return method
 
 
-def _takes_body(handler: Any) -> bool:
-    return bool(getattr(handler, BODY_ON_DELETE, False))
-
-
 def body_on_delete(method: F) -> F:
     """A DELETE that takes a body (its request is documented, as a POST's would be)."""
     setattr(method, BODY_ON_DELETE, True)
@@ -176,8 +172,7 @@ class ApiSchema(AutoSchema):
 
     def _get_request_body(self, direction: str = "request") -> Any:
         # drf-spectacular documents a body for POST, PUT and PATCH only.
-        handler = self._handler()
-        if self.method != "DELETE" or not _takes_body(handler):
+        if self.method != "DELETE" or not self._marked(BODY_ON_DELETE):
             return super()._get_request_body(direction)  # type: ignore[no-untyped-call]
         self.method = "POST"
         try:
@@ -196,9 +191,8 @@ class ApiSchema(AutoSchema):
         return schema
 
     def _refusals(self) -> Iterable[Refusal]:
-        handler = self._handler()
-        yield from getattr(handler, "_refusals", ())
-        if self.method in ("POST", "PUT", "PATCH") or _takes_body(handler):
+        yield from getattr(self._handler(), "_refusals", ())
+        if self.method in ("POST", "PUT", "PATCH") or self._marked(BODY_ON_DELETE):
             yield Refusal.INVALID_INPUT
             yield Refusal.PARSE_ERROR
         if self._marked(IDEMPOTENT):

@@ -80,9 +80,7 @@ def _add_recorded(operation: dict[str, Any], example: dict[str, Any]) -> None:
 
 
 def _made_by_hand() -> dict[str, dict[str, Any]]:
-    """The operations outside the REST framework's views, whose answers the recorder does not
-    see: the health checks, metrics, the browsable API's sign-in, and the stream tier's frames
-    (a frame's ``data``, from the recorded log)."""
+    """The operations outside the REST framework's views, which the recorder does not see."""
     events = recorded().get("get /api/v1/games/{game_id}/events/", {}).get("response") or {}
     event = (events.get("events") or [None])[0]
     game = recorded().get("get /api/v1/games/{game_id}/", {}).get("response") or {}

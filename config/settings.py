@@ -134,28 +134,27 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-_ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+_db = DATABASES["default"]
+_options = _db.setdefault("OPTIONS", {})
+_ON_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"
 # PgBouncer's transaction pooling: nothing may outlive a transaction, so no server-side cursors,
 # no prepared statements and no pool of our own (docs/operations.md, "PgBouncer").
 DB_PGBOUNCER = _ON_POSTGRES and env_bool("DB_PGBOUNCER", False)
 if DB_PGBOUNCER:
-    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+    _db["DISABLE_SERVER_SIDE_CURSORS"] = True
+    _options["prepare_threshold"] = None
 elif _ON_POSTGRES and env_bool("DB_PREPARE", True):
     # A move's statements planned once per connection, not at every move (planning the
     # seats-and-game lock was half of the database's work for a move).
-    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = True
-    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
+    _options.update(server_side_binding=True, prepare_threshold=2)
 # False takes the plain ORM paths (config.storage.orm_shortcuts), should a Django upgrade break one.
 ORM_SHORTCUTS = env_bool("ORM_SHORTCUTS", True)
 if _ON_POSTGRES:
     # A host gone fails in seconds, not at TCP's time-out (config.web.outage). libpq's least is 2.
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 3
+    _options["connect_timeout"] = 3
 if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # Each connection lent is checked first: one whose server restarted is replaced.
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-    DATABASES["default"]["OPTIONS"]["pool"] = {
+    _db["CONN_MAX_AGE"] = 0  # the pool checks each connection it lends (CONN_HEALTH_CHECKS)
+    _options["pool"] = {
         "min_size": 1,
         "max_size": int(os.environ.get("DB_POOL_MAX", "8")),
         "timeout": 2,  # the wait for a new connection before the 503 (config.web.outage)
@@ -163,12 +162,11 @@ if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
         # back-off has grown through a long outage.
         "reconnect_timeout": 2,
     }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if _db["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for the lock, taken when the transaction begins (an upgraded read lock could
     # not wait).
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    _options.update(timeout=20, transaction_mode="IMMEDIATE")
+    _db["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "players.Player"
 # Every sign-in (API token, /api-auth/, admin) goes through the guard (players.login_guard).
@@ -328,9 +326,7 @@ SPECTACULAR_SETTINGS = {
         "games.api.stream_schema.add_streams",
         "config.schema_examples.add_examples",
     ],
-    "ENUM_NAME_OVERRIDES": {
-        "GameKindEnum": "games.kinds.registry.kind_choices",
-    },
+    "ENUM_NAME_OVERRIDES": {"GameKindEnum": "games.kinds.registry.kind_choices"},
 }
 
 # Celery: Redis, else a broker in files under var/ (`make run` needs no server). Delivery is at

@@ -62,8 +62,7 @@ def with_form(
     act: Callable[[dict[str, Any]], None],
     form_kwargs: dict[str, Any] | None = None,
 ) -> TemplateResponse | None:
-    """``with_reason`` with a form that asks more than the reason (a subclass of ``ReasonForm``):
-    ``act`` is given every cleaned field; ``form_kwargs`` go to the form."""
+    """``with_reason`` with a form that asks more (a subclass of ``ReasonForm``)."""
     bound = form(request.POST if "apply" in request.POST else None, **(form_kwargs or {}))
     if bound.is_valid():
         act(bound.cleaned_data)
@@ -88,8 +87,8 @@ def each_logged(
     act: Callable[[M], str],
     name: Callable[[M], str] = str,
 ) -> None:
-    """``act`` on every object, logging the message it returns; a refusal (the services' own,
-    such as a game already over) is shown after the object's ``name`` and the others go on."""
+    """``act`` on every object, logging the message it returns; a refusal is shown after the
+    object's ``name`` and the others go on."""
     done = 0
     for obj in queryset:
         try:

@@ -75,13 +75,11 @@ KNOWN_ADDRESSES_KEPT = 32
 
 
 def _keys(username: str) -> tuple[str, str, str]:
-    """An account name's failures, lock and known addresses."""
     account = unicodedata.normalize("NFKC", username).casefold()
     return f"login:failures:{account}", f"login:locked:{account}", f"login:known:{account}"
 
 
 def guard_forget(username: str) -> None:
-    """Delete what the guard keeps of a deleted account's name."""
     failures, locked, known = _keys(username)
     cache.delete_many([failures, f"{failures}:opened", locked, known])
 
@@ -121,5 +119,4 @@ class GuardedModelBackend(ModelBackend):
 
 
 def refusal_of(request: HttpRequest | None) -> ApiError | None:
-    """The guard's refusal of this request's sign-in, if it refused it."""
     return getattr(request, REFUSAL_ATTRIBUTE, None) if request is not None else None

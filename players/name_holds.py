@@ -15,8 +15,7 @@ from players.models import UsernameHold
 
 
 def username_hold(*, username: str) -> UsernameHold | None:
-    """Hold ``username`` from now (in the caller's transaction: the deletion's); None when
-    ``DELETED_NAME_HOLD_DAYS`` is 0."""
+    """Hold ``username`` from now, in the caller's transaction; None when the hold days are 0."""
     days = float(settings.DELETED_NAME_HOLD_DAYS)
     if days <= 0:
         return None
@@ -29,13 +28,11 @@ def username_hold(*, username: str) -> UsernameHold | None:
 
 
 def username_held(username: str) -> bool:
-    """Whether a hold still stands on this name or one that looks like it."""
     name, skeleton = hold_digests(username)
     holds = UsernameHold.objects.filter(Q(name_digest=name) | Q(skeleton_digest=skeleton))
     return holds.filter(held_until__gt=timezone.now()).exists()
 
 
 def username_holds_purge() -> int:
-    """Delete the holds past their time; how many."""
     deleted, _by_model = UsernameHold.objects.filter(held_until__lte=timezone.now()).delete()
     return deleted

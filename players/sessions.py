@@ -47,7 +47,6 @@ def index_sign_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 
 def sessions_end(*, player: Player) -> int:
-    """Delete the account's sessions; how many there were."""
     keys = AccountSession.objects.filter(player=player).values("session_id")
     _deleted, by_model = Session.objects.filter(session_key__in=keys).delete()
     return int(by_model.get(Session._meta.label, 0))

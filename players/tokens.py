@@ -69,7 +69,6 @@ def _live(player: Player) -> list[AuthToken]:
 
 
 def tokens_list(*, player: Player, current: AuthToken | None) -> list[TokenRow]:
-    """The account's live tokens, newest first, ``current`` (the request's) marked."""
     tokens = _live(player)
     ids = [token_id(token) for token in tokens]
     used = cache.get_many([_used_key(public_id) for public_id in ids])

@@ -26,7 +26,6 @@ FATAL_MARK = "fatal"
 
 
 def procfile(text: str) -> dict[str, str]:
-    """The Procfile's commands by process name."""
     lines = (line.split(":", 1) for line in text.splitlines() if ":" in line)
     return {name.strip(): cmd.strip() for name, cmd in lines if not name.lstrip().startswith("#")}
 

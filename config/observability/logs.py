@@ -46,7 +46,6 @@ def new_request_id() -> str:
 
 
 def request_id_from(value: str | None) -> str:
-    """The client's id if it is a sensible one, else a new one."""
     if value and _VALID_ID.match(value):
         return value
     return new_request_id()
@@ -66,7 +65,6 @@ def bind(**fields: Any) -> Token[LogContext]:
 
 
 def bind_request(request_id: str, request: HttpRequest) -> Token[LogContext]:
-    """A web request's context, afresh."""
     return _context.set(LogContext(request_id, None, None, None, request))
 
 
@@ -165,7 +163,6 @@ class TextFormatter(logging.Formatter):
 
 
 def logging_config(*, log_format: str, level: str, access_log: bool = False) -> dict[str, Any]:
-    """settings.LOGGING: one console handler on the root logger, in ``log_format``."""
     if log_format not in {"json", "text"}:
         raise ValueError("LOG_FORMAT must be json or text")
     return {

@@ -39,7 +39,7 @@ TIMER_LAG_SECONDS = Histogram(
 )
 STREAMS_OPEN = Gauge("dice_streams_open", "Open event streams", multiprocess_mode="livesum")
 
-# The WSGI tier's requests (config.web.request_context), by route: the URL's name, never its path.
+# By route: the URL's name, never its path (config.web.request_context).
 HTTP_REQUESTS = Counter(
     "dice_http_requests_total", "HTTP requests answered", ["route", "method", "status"]
 )
@@ -49,7 +49,6 @@ HTTP_SECONDS = Histogram(
     ["route"],
     buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5),
 )
-# The Celery tasks (config.observability.task_context): how long each ran and how it ended.
 TASK_SECONDS = Histogram(
     "dice_task_seconds",
     "Time a Celery task ran",
@@ -69,7 +68,7 @@ class _ThisProcess(Collector):
 
 def export_registry(*, queues: bool = True) -> CollectorRegistry:
     """What a process exports: every process's metrics of this machine in multiprocess mode, else
-    its own; with ``queues``, the queues' and timers' depths, read at each scrape."""
+    its own; with ``queues``, the queues' and timers' depths."""
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.MultiProcessCollector(registry)
@@ -83,7 +82,6 @@ def export_registry(*, queues: bool = True) -> CollectorRegistry:
 
 
 def exposition(*, queues: bool = True) -> bytes:
-    """The text Prometheus scrapes (``export_registry``)."""
     return generate_latest(export_registry(queues=queues))
 
 

@@ -14,7 +14,6 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
-#: The metrics this module's collector exports.
 METRIC_NAMES = ("dice_queue_depth", "dice_timers_pending", "dice_timers_overdue")
 
 
@@ -84,7 +83,7 @@ class QueueDepthCollector(Collector):
 
 
 def _safely(read: Callable[[], Iterable[GaugeMetricFamily]]) -> Iterator[GaugeMetricFamily]:
-    # A scrape reports what it can: Redis or the database away leaves these out, logged.
+    # A scrape reports what it can.
     try:
         yield from read()
     except Exception as exc:

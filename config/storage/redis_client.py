@@ -51,7 +51,6 @@ class CommandBatch:
 
 @contextmanager
 def redis_batch() -> Iterator[CommandBatch]:
-    """Gather commands in the block; send them in one round trip at its end."""
     batch = CommandBatch()
     try:
         yield batch

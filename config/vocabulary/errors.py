@@ -15,8 +15,6 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)  # eq=False: comparing lazy words would translate them at import
 class Entry:
-    """A row of the vocabulary (config.vocabulary.refusals.Refusal)."""
-
     code: str
     status: int
     message: StrPromise

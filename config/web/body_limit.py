@@ -37,7 +37,6 @@ def declared_length(scope: Scope) -> int | None:
 
 
 def limit_body(app: App) -> App:
-    """``app`` behind the limit: every HTTP request's body is counted as it is received."""
 
     async def limited(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -79,8 +78,7 @@ def limit_body(app: App) -> App:
 
 
 async def too_large(scope: Scope, send: Send, limit: int) -> None:
-    # Answered as the stream tier answers a problem (the request's language, CORS, the type on
-    # the host asked for only when it is the service's): Django has no request yet.
+    # Answered as the stream tier answers a problem: Django has no request yet.
     request = Request(scope)
     with translation.override(request.language):
         refusal = Refusal.REQUEST_TOO_LARGE.error(params={"limit": limit})

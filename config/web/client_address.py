@@ -17,7 +17,6 @@ from django.conf import settings
 
 
 def client_address(meta: Mapping[str, Any]) -> str:
-    """The client's address, from a WSGI environ (``request.META``)."""
     return address_behind_proxies(
         str(meta.get("REMOTE_ADDR") or ""), meta.get("HTTP_X_FORWARDED_FOR"), trusted_proxies()
     )
@@ -38,7 +37,6 @@ def address_behind_proxies(peer: str, forwarded_for: str | None, proxies: int) -
 
 
 def client_bucket(meta: Mapping[str, Any]) -> str:
-    """The bucket of the client of a WSGI environ: what its per-address counts key on."""
     return address_bucket(client_address(meta))
 
 

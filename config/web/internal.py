@@ -22,7 +22,7 @@ View = Callable[[HttpRequest], HttpResponse]
 def internal_only(view: View) -> View:
     @wraps(view)
     def guarded(request: HttpRequest) -> HttpResponse:
-        if admitted(request):
+        if admitted_as(request.headers.get("Authorization", ""), client_address(request.META)):
             return view(request)
         refusal = Refusal.INTERNAL_ONLY.error()
         return JsonResponse(error_body(refusal), status=refusal.status_code)
@@ -30,13 +30,8 @@ def internal_only(view: View) -> View:
     return guarded
 
 
-def admitted(request: HttpRequest) -> bool:
-    return admitted_as(request.headers.get("Authorization", ""), client_address(request.META))
-
-
 def admitted_as(authorization: str, address: str) -> bool:
-    """The rule for a request with this ``Authorization`` header from this client address (the
-    stream tier's ``/metrics`` asks it too)."""
+    """The rule (the stream tier's ``/metrics`` asks it too)."""
     token = str(getattr(settings, "INTERNAL_TOKEN", "") or "")
     if token:
         return compare_digest(authorization.encode(), f"Bearer {token}".encode())

@@ -45,11 +45,8 @@ def query_language(request: HttpRequest) -> str | None:
     query._mutable = False
     # Made immutable again, as Django's own request.GET is: the stubs' (stub-only) type for it.
     request.GET = cast("_ImmutableQueryDict", query)
-    code = raw.strip().lower().replace("_", "-")
-    if not code:
-        return None
-    try:
-        return translation.get_supported_language_variant(code)
+    try:  # LookupError for an empty code too
+        return translation.get_supported_language_variant(raw.strip().lower().replace("_", "-"))
     except LookupError:
         return None
 

@@ -14,31 +14,25 @@ _COMMON = (
     "frame-ancestors 'none'"
 )
 _PAGE = f"{_COMMON}; style-src 'self'"
-#: By path prefix.
 POLICIES = {
     "/play/": _PAGE,
     "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'",
 }
-#: By the whole path: every path starts with "/", the greeting's.
+#: By the whole path: every path starts with "/".
 EXACT_POLICIES = {"/": _PAGE}
-#: Browser features no page of ours uses, refused to whatever runs in them.
+#: Browser features no page of ours uses.
 PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 
 class PagePolicyMiddleware(MiddlewareMixin):
-    """Both sync and async (MiddlewareMixin): a sync-only middleware would make every open
-    stream hold a thread under ASGI."""
+    """Sync and async: a sync-only middleware would make every open stream hold a thread."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        policy = policy_for(request.path)
+        path = request.path
+        policy = EXACT_POLICIES.get(path) or next(
+            (p for prefix, p in POLICIES.items() if path.startswith(prefix)), None
+        )
         if policy is not None:
             response.headers.setdefault("Content-Security-Policy", policy)
             response.headers.setdefault("Permissions-Policy", PERMISSIONS)
         return response
-
-
-def policy_for(path: str) -> str | None:
-    """The policy of the page at ``path``; None for the API and the rest."""
-    if path in EXACT_POLICIES:
-        return EXACT_POLICIES[path]
-    return next((p for prefix, p in POLICIES.items() if path.startswith(prefix)), None)

@@ -27,14 +27,9 @@ class Budget:
 
     @classmethod
     def counted(cls, policy: str, quota: int, window: int, count: int, left: float) -> Budget:
-        """The budget after the request ``count`` of a window with ``left`` seconds to run."""
-        return cls(policy, quota, window, max(quota - count, 0), reset_seconds(left))
-
-
-def reset_seconds(left: float) -> int:
-    """Whole seconds, rounded up as DRF's ``Throttled`` rounds its wait (so ``t`` is the 429's
-    ``Retry-After``), and never 0 (a window that closes now is one whose next request counts)."""
-    return math.ceil(max(left, 0.001))
+        """The budget after the request ``count`` of a window with ``left`` seconds to run: its
+        reset in whole seconds, rounded up as DRF's ``Throttled`` rounds its wait, never 0."""
+        return cls(policy, quota, window, max(quota - count, 0), math.ceil(max(left, 0.001)))
 
 
 def note(request: HttpRequest, budget: Budget) -> None:
@@ -42,20 +37,18 @@ def note(request: HttpRequest, budget: Budget) -> None:
     budgets.append(budget)
 
 
-def header_values(budgets: list[Budget]) -> tuple[str, str]:
-    """``RateLimit-Policy`` and ``RateLimit``: structured-field lists, one member per budget."""
-    policies = ", ".join(f'"{b.policy}";q={b.quota};w={b.window}' for b in budgets)
-    left = ", ".join(f'"{b.policy}";r={b.remaining};t={b.reset}' for b in budgets)
-    return policies, left
-
-
 class RateLimitMiddleware(MiddlewareMixin):  # sync and async: an open stream holds no thread
-    """The budgets the request's throttles noted, on its answer."""
+    """The budgets the request's throttles noted, as structured-field lists, one member each."""
 
     def process_response(
         self, request: HttpRequest, response: HttpResponseBase
     ) -> HttpResponseBase:
-        budgets: list[Budget] | None = request.__dict__.get(_NOTED)
+        budgets: list[Budget] = request.__dict__.get(_NOTED, [])
         if budgets:
-            response[POLICY_HEADER], response[HEADER] = header_values(budgets)
+            response[POLICY_HEADER] = ", ".join(
+                f'"{b.policy}";q={b.quota};w={b.window}' for b in budgets
+            )
+            response[HEADER] = ", ".join(
+                f'"{b.policy}";r={b.remaining};t={b.reset}' for b in budgets
+            )
         return response
