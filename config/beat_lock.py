@@ -70,8 +70,7 @@ class BeatLease:
         return self._confirmed_at is not None
 
     def hold(self) -> bool:
-        """Whether this process holds the lease now: taken or renewed once a third of it has
-        passed (timed from before asking, so the lease outlives our trust)."""
+        """Whether this process holds the lease now, renewed once a third of it has passed."""
         now = self.clock()
         if self._confirmed_at is not None and now - self._confirmed_at < self.every:
             return True

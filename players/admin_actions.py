@@ -87,8 +87,7 @@ def each_logged(
     act: Callable[[M], str],
     name: Callable[[M], str] = str,
 ) -> None:
-    """``act`` on every object, logging the message it returns; a refusal is shown after the
-    object's ``name`` and the others go on."""
+    """``act`` on every object, logging its message; a refusal is shown and the others go on."""
     done = 0
     for obj in queryset:
         try:

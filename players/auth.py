@@ -35,8 +35,7 @@ _BY_KEY = PreparedSelect(
 
 
 def request_player(request: Request | HttpRequest) -> Player:
-    """The account of a request its view lets in only authenticated (the type checker cannot see
-    a permission)."""
+    """The account of a request its view lets in only authenticated (for the type checker)."""
     user = request.user
     if not isinstance(user, Player):  # not reached behind those permissions
         raise Refusal.NOT_AUTHENTICATED.error()

@@ -44,8 +44,7 @@ class PlayerManager(UserManager["Player"]):
     def display_name_impersonates(
         self, display_name: str, *, username: str, exclude_pk: int | None = None
     ) -> bool:
-        """Whether ``display_name`` looks like another account's username or the deleted accounts'
-        name (TR39 skeleton). Its own username is fine."""
+        """Whether ``display_name`` looks like another account's username or a deleted account's."""
         name = display_name_clean(display_name)
         # Skeletons fold case after mapping (TR39 maps ``m`` to ``rn``, not ``M``): both forms.
         keys = {skeleton_key(name), skeleton_key(name.casefold())}

@@ -106,8 +106,7 @@ def password_change(
 def player_update(
     *, player: Player, display_name: str | None = None, language: str | None = None
 ) -> Player:
-    """The account's display name and language; None leaves a field as it is. The row is held
-    first (``player_hold``), so a deletion's placeholder name is never written over."""
+    """The account's display name and language (None: unchanged), its row held first."""
     if language and language not in dict(settings.LANGUAGES):
         raise Refusal.UNKNOWN_LANGUAGE.error()
     player_hold(player=player)
@@ -140,8 +139,7 @@ def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> 
 def token_create(
     *, username: str, password: str, request: HttpRequest | None = None
 ) -> tuple[AuthToken, str]:
-    """Check the credentials and issue a new token (returned raw once, stored hashed); the
-    account's expired tokens go now."""
+    """Check the credentials and issue a new token; the account's expired tokens go now."""
     player = authenticate(request, username=username, password=password)
     if player is None or not player.is_active:
         raise login_guard.refusal_of(request) or Refusal.INVALID_CREDENTIALS.error()

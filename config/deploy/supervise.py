@@ -120,9 +120,7 @@ def run(procfile_path: Path, folder: Path) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, forward)
     status = child.wait()
-    if (folder / FATAL_MARK).exists():
-        return 1
-    return status
+    return 1 if (folder / FATAL_MARK).exists() else status
 
 
 if __name__ == "__main__":

@@ -119,8 +119,7 @@ class ContextFilter(logging.Filter):
 
 
 class JsonFormatter(_JsonFormatter):
-    """One JSON object per line: time, level, logger, message, the known context and any
-    ``extra``."""
+    """One JSON object per line: time, level, logger, message, the known context, any ``extra``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("timestamp", "time")

@@ -67,8 +67,7 @@ class _ThisProcess(Collector):
 
 
 def export_registry(*, queues: bool = True) -> CollectorRegistry:
-    """What a process exports: every process's metrics of this machine in multiprocess mode, else
-    its own; with ``queues``, the queues' and timers' depths."""
+    """Every process's metrics of this machine (multiprocess), else its own; and the queues'."""
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.MultiProcessCollector(registry)

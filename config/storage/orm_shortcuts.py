@@ -143,8 +143,7 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
 
 
 def rows_insert(model: type[M], names: Sequence[str], rows: Sequence[M]) -> None:
-    """``bulk_create(rows)`` of the columns ``names``, built once per shape, the keys not read
-    back."""
+    """``bulk_create(rows)`` of the columns ``names``, built once per shape, keys not read back."""
     if not rows:
         return
     if not shortcuts_on():

@@ -49,8 +49,7 @@ def problem_head(code: str, status: int, origin: str) -> dict[str, Any]:
 
 
 def origin_of(request: HttpRequest) -> str:
-    """The scheme and host the request came to; none (a relative ``type``) for a host outside
-    ``ALLOWED_HOSTS``, which nothing the service answers may name."""
+    """The scheme and host the request came to; none (a relative ``type``) for a foreign host."""
     try:
         return f"{request.scheme}://{request.get_host()}"
     except DisallowedHost:

@@ -126,10 +126,7 @@ class Refusal(enum.Enum):
         "display_name",
     )
     UNKNOWN_LANGUAGE = Entry(
-        "unknown_language",
-        BAD,
-        _("This language is not one the server speaks."),
-        "language",
+        "unknown_language", BAD, _("This language is not one the server speaks."), "language"
     )
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
@@ -204,10 +201,7 @@ class Refusal(enum.Enum):
         _("You have too many games waiting for players: start or cancel one first."),
     )
     ASSISTANCE_NOT_ALLOWED = Entry(
-        "assistance_not_allowed",
-        BAD,
-        _("A rated game has no hints or previews."),
-        "assistance",
+        "assistance_not_allowed", BAD, _("A rated game has no hints or previews."), "assistance"
     )
     GAME_NOT_FOUND = Entry("not_found", MISSING, _("No such game."))
     INVALID_IF_MATCH = Entry(
@@ -328,15 +322,10 @@ class Refusal(enum.Enum):
     SEEK_NOT_FOUND = Entry("not_found", MISSING, _("No such seek."))
     SEEK_NOT_OPEN = Entry("seek_not_open", CONFLICT, _("This seek is no longer open."))
     TOO_MANY_OPEN_SEEKS = Entry(
-        "too_many_open_seeks",
-        CONFLICT,
-        _("You have too many open seeks: withdraw one first."),
+        "too_many_open_seeks", CONFLICT, _("You have too many open seeks: withdraw one first.")
     )
     RATED_SEEK_NEEDS_CLOCK = Entry(
-        "rated_seek_needs_clock",
-        BAD,
-        _("A rated game needs a turn clock."),
-        "turn_clock_seconds",
+        "rated_seek_needs_clock", BAD, _("A rated game needs a turn clock."), "turn_clock_seconds"
     )
     RATED_OPTION_NOT_ALLOWED = Entry(
         "rated_option_not_allowed",
@@ -475,9 +464,7 @@ class Refusal(enum.Enum):
         "registration_closed", CONFLICT, _("Registration for this tournament is closed.")
     )
     REGISTRATION_NOT_OPEN = Entry(
-        "registration_not_open",
-        CONFLICT,
-        _("Registration for this tournament has not opened yet."),
+        "registration_not_open", CONFLICT, _("Registration for this tournament has not opened yet.")
     )
     ALREADY_REGISTERED = Entry(
         "already_registered", CONFLICT, _("You are already registered for this tournament.")
@@ -540,8 +527,7 @@ class Refusal(enum.Enum):
         params: dict[str, Any] | None = None,
         detail: str | None = None,
     ) -> ApiError:
-        """The exception to raise: ``field`` defaults to the entry's (pass None for none);
-        ``detail`` replaces the entry's words only with words already translated."""
+        """The exception: ``field`` defaults to the entry's; a ``detail`` is translated already."""
         at_fault = self.field if field is _Table.FIELD else field
         return error_class(self.value)(self.value, field=at_fault, params=params, detail=detail)
 

@@ -37,7 +37,6 @@ def declared_length(scope: Scope) -> int | None:
 
 
 def limit_body(app: App) -> App:
-
     async def limited(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)

@@ -41,8 +41,7 @@ def client_bucket(meta: Mapping[str, Any]) -> str:
 
 
 def address_bucket(address: str) -> str:
-    """The key an address is counted under: IPv4 itself, IPv6 its network of
-    ``IPV6_BUCKET_PREFIX`` bits, anything else as it is."""
+    """IPv4 itself, IPv6 its network of ``IPV6_BUCKET_PREFIX`` bits, anything else as it is."""
     try:
         parsed = ipaddress.ip_address(address.strip())
     except ValueError:

@@ -36,8 +36,7 @@ class LocaleMiddleware(locale.LocaleMiddleware):
 
 
 def query_language(request: HttpRequest) -> str | None:
-    """The supported language named by ``?lang=``, or None. The parameter is taken out of
-    ``request.GET`` so that views reading every parameter as a filter do not refuse it."""
+    """The language of ``?lang=``, taken out of ``request.GET`` (the admin's filters refuse it)."""
     if QUERY_PARAMETER not in request.GET:
         return None
     query = request.GET.copy()
@@ -52,8 +51,7 @@ def query_language(request: HttpRequest) -> str | None:
 
 
 class SessionMiddleware(sessions.SessionMiddleware):
-    """Django's, with the session store made when something first reads ``request.session``:
-    unread and without a cookie, the response is left as Django leaves it for an unread session."""
+    """Django's, with the session store made when something first reads ``request.session``."""
 
     def process_request(self, request: HttpRequest) -> None:
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)

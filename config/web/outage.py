@@ -37,8 +37,7 @@ _SERVER_STATES = ("08", "53", "57P01", "57P02", "57P03")
 
 
 def out_of_reach(exc: BaseException | None) -> bool:
-    """Whether ``exc``, or one it was raised from, says the database or Redis cannot be reached
-    (a deadlock, a cancelled query or a constraint is the request's own)."""
+    """Whether ``exc`` or its cause says the database or Redis cannot be reached."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -74,8 +73,7 @@ def _reachable_again(sender: object, connection: BaseDatabaseWrapper, **kwargs: 
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: 503 when the exception being handled is the database out of reach, else
-    500; a problem under ``/api/v1/``."""
+    """``handler500``: 503 when the database is out of reach, else 500; problems under the API."""
     api = request.path.startswith(API_PREFIX)
     if not out_of_reach(sys.exc_info()[1]):
         if api:

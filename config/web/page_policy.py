@@ -14,10 +14,7 @@ _COMMON = (
     "frame-ancestors 'none'"
 )
 _PAGE = f"{_COMMON}; style-src 'self'"
-POLICIES = {
-    "/play/": _PAGE,
-    "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'",
-}
+POLICIES = {"/play/": _PAGE, "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'"}
 #: By the whole path: every path starts with "/".
 EXACT_POLICIES = {"/": _PAGE}
 #: Browser features no page of ours uses.

@@ -27,8 +27,7 @@ class Budget:
 
     @classmethod
     def counted(cls, policy: str, quota: int, window: int, count: int, left: float) -> Budget:
-        """The budget after the request ``count`` of a window with ``left`` seconds to run: its
-        reset in whole seconds, rounded up as DRF's ``Throttled`` rounds its wait, never 0."""
+        """The budget after request ``count``, its reset rounded up as DRF's ``Throttled`` wait."""
         return cls(policy, quota, window, max(quota - count, 0), math.ceil(max(left, 0.001)))
 
 

@@ -73,8 +73,7 @@ def rate(scope: str) -> tuple[int | None, int]:
 
 @dataclass(frozen=True)
 class Carried:
-    """A cache write sent with the request's throttle count (an integer, as Django's Redis cache
-    stores integers)."""
+    """A cache write sent with the request's throttle count."""
 
     key: str
     value: int
