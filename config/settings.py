@@ -404,6 +404,7 @@ BEAT_LEASE_SECONDS = float(os.environ.get("BEAT_LEASE_SECONDS", "10"))
 GAMES_TIMERS = os.environ.get("GAMES_TIMERS", "redis" if REDIS_URL else "database")
 if GAMES_TIMERS not in {"redis", "database", "celery"}:
     raise ImproperlyConfigured("GAMES_TIMERS must be redis, database or celery")
+# A key is scoped by REDIS_URL's db number, unlike a pub/sub channel (LIVE_CHANNEL_PREFIX).
 GAMES_TIMERS_KEY = os.environ.get("TIMERS_KEY", "dice:timers")
 # The bound on noticing a timer set while the runner slept.
 GAMES_TIMERS_MAX_SLEEP = float(os.environ.get("TIMERS_MAX_SLEEP", "0.2"))

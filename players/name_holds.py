@@ -21,9 +21,7 @@ def username_hold(*, username: str) -> UsernameHold | None:
         return None
     name, skeleton = hold_digests(username)
     return UsernameHold.objects.create(
-        name_digest=name,
-        skeleton_digest=skeleton,
-        held_until=timezone.now() + timedelta(days=days),
+        name_digest=name, skeleton_digest=skeleton, held_until=timezone.now() + timedelta(days=days)
     )
 
 

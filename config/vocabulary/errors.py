@@ -20,8 +20,7 @@ class Entry:
     message: StrPromise
     #: The input at fault when the raiser names none.
     field: str | None = None
-    #: Django REST framework's class of this refusal, which the exception raised also is: DRF's
-    #: views treat some of them apart (a 401 gets its ``WWW-Authenticate`` header).
+    #: DRF's class of this refusal, which the exception raised also is (a 401's WWW-Authenticate).
     drf_class: type[exceptions.APIException] | None = None
 
     @property
