@@ -1,9 +1,6 @@
-"""One ASGI process serving everything, for ``make run`` (one port, no other server): the
-stream requests to the stream tier's application, the rest to Django's ASGI handler.
-
-Production serves the REST API through WSGI (``config.wsgi``, gunicorn) and the streams through
-``config.streams`` (uvicorn), behind a proxy that routes by the same rule
-(``games.streams.routes``): Django's ASGI handler costs a thread hop per request.
+"""One ASGI process serving everything, for ``make run``: the stream requests to the stream
+tier's application, the rest to Django's ASGI handler. Production serves the API through WSGI and
+the streams through ``config.streams``: Django's ASGI handler costs a thread hop per request.
 """
 
 import os
@@ -24,8 +21,7 @@ if settings.DEBUG or os.environ.get("SERVE_STATIC") == "true":
 
     django_application = ASGIStaticFilesHandler(django_application)
 
-# Django's handler reads a body whole before anything can refuse it; no nginx stands in front
-# of this process to count its bytes (config.web.body_limit).
+# No nginx counts the body's bytes in front of this process (config.web.body_limit).
 django_application = limit_body(django_application)
 
 streams = StreamApp()

@@ -1,29 +1,11 @@
-"""Beat exactly once, however many beat processes run: a lease in Redis.
+"""Beat exactly once, however many beat processes run (a machine replaced, a deploy overlapping):
+every machine may run a beat, and only the holder of a lease in Redis sends the periodic tasks.
 
-Beat sends the periodic tasks (the sweep every second, the tournaments' tick, the purges). One beat
-per deployment is the rule, but "one" is hard to keep across machines: a machine is replaced, a
-deploy starts the new beat before the old one stops, two machines are given the same process list.
-So every machine may run a beat, and only the holder of the lease sends:
-
-- The lease is one Redis key (``BEAT_LEASE_KEY``) holding the holder's token, set with ``SET NX PX``
-  for ``BEAT_LEASE_SECONDS``. The holder renews it (one Lua script: extend the key if it still holds
-  our token, else take it if it is free) every third of that, before it sends anything, and never
-  sleeps longer than that between two looks.
-- A beat that does not hold it sends nothing and looks again every third of the lease. When the
-  holder dies its key expires, and the next look of another beat takes it: a pause of at most
-  ``BEAT_LEASE_SECONDS`` and a third, during which the timers process still fires every timer (the
-  sweep only catches the lost ones). A beat that stops cleanly gives the lease back at once.
-- A holder that cannot renew (Redis away, or its key taken after a stall longer than the lease)
-  stops sending at once. A holder trusts its lease for a third of its length after the last renewal
-  it saw succeed, timed from before it asked: a stall of more than two thirds of the lease between
-  that check and a send could still overlap the next holder. Every periodic task is safe to run
-  twice (the sweep and the tick lock what they change), so that edge costs a repeated run, no more.
-
-A beat that takes over sends what its own schedule (its ``--schedule`` file) finds due: the
-frequent tasks at once, an hourly one an hour after that beat last sent it or started.
-
-``CELERY_BEAT_SCHEDULER`` selects ``SingleBeatScheduler`` whenever ``REDIS_URL`` is set; ``make
-run`` (no Redis, one beat) keeps Celery's own scheduler.
+The lease is one key (``BEAT_LEASE_KEY``) holding the holder's token for ``BEAT_LEASE_SECONDS``,
+renewed every third of that before anything is sent; a beat without it looks again as often and
+takes it once the holder's key expires. A holder that cannot renew stops sending at once. It trusts
+its lease for a third of its length, timed from before it asked: only a stall of two thirds of the
+lease could overlap the next holder, and every periodic task is safe to run twice.
 """
 
 from __future__ import annotations
@@ -38,6 +20,8 @@ from typing import Any
 
 from celery.beat import PersistentScheduler
 from django.conf import settings
+
+from config.storage.redis_client import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -81,21 +65,12 @@ class BeatLease:
         self._hold = client.register_script(_HOLD)
         self._release = client.register_script(_RELEASE)
 
-    @classmethod
-    def from_settings(cls) -> BeatLease:
-        from config.storage.redis_client import redis_client
-
-        return cls(
-            client=redis_client(), key=settings.BEAT_LEASE_KEY, seconds=settings.BEAT_LEASE_SECONDS
-        )
-
     @property
     def held(self) -> bool:
         return self._confirmed_at is not None
 
     def hold(self) -> bool:
-        """Whether this process holds the lease now: taken or renewed if a third of it has passed
-        since the last renewal (the clock read before asking, so the lease outlives our trust)."""
+        """Whether this process holds the lease now, renewed once a third of it has passed."""
         now = self.clock()
         if self._confirmed_at is not None and now - self._confirmed_at < self.every:
             return True
@@ -117,7 +92,6 @@ class BeatLease:
         return ours
 
     def release(self) -> None:
-        """Give the lease back if it is ours, so that another beat takes it at its next look."""
         if self._confirmed_at is None:
             return
         self._confirmed_at = None
@@ -128,11 +102,12 @@ class BeatLease:
 
 
 class SingleBeatScheduler(PersistentScheduler):
-    """Celery's scheduler (its ``--schedule`` file included), sending only while this process
-    holds the lease (see the module's docstring)."""
+    """Celery's scheduler, sending only while this process holds the lease."""
 
     def __init__(self, *args: Any, lease: BeatLease | None = None, **kwargs: Any) -> None:
-        self.lease = lease or BeatLease.from_settings()
+        self.lease = lease or BeatLease(
+            client=redis_client(), key=settings.BEAT_LEASE_KEY, seconds=settings.BEAT_LEASE_SECONDS
+        )
         super().__init__(*args, **kwargs)
 
     def tick(self, *args: Any, **kwargs: Any) -> float:

@@ -6,10 +6,9 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# config.broker: its connections, with a guard on kombu's Redis transport (a worker that lost Redis
 from config.observability import task_context, worker_metrics
 
-# could exit; the module says how).
+# config.broker: kombu's connections, with a guard on its Redis transport.
 app = Celery("dice", amqp="config.broker:AMQP")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

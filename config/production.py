@@ -1,10 +1,7 @@
-"""What production refuses to run with: the servers (``config.wsgi``, ``config.streams``) call
-``refuse_unsafe_settings`` before they serve, and ``manage.py check --deploy`` reports the same.
-
-With ``DEBUG`` off, the development ``SECRET_KEY`` (public: it is in this repository) would let
-anyone sign sessions and password-reset links, and ``*`` in ``ALLOWED_HOSTS`` lets any Host header
-through (poisoned links in e-mails, cache keys). Settings stay importable either way, so tests and
-management commands run without a key.
+"""What production refuses to run with (the servers call ``refuse_unsafe_settings``, and
+``manage.py check --deploy`` reports the same): with ``DEBUG`` off, the development ``SECRET_KEY``
+(public: it is in this repository) or ``*`` in ``ALLOWED_HOSTS``. Settings stay importable either
+way, so tests and management commands run without a key.
 """
 
 from __future__ import annotations

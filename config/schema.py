@@ -1,14 +1,8 @@
 """The OpenAPI description of every operation's refusals (REST_FRAMEWORK's DEFAULT_SCHEMA_CLASS).
 
-A view method names the refusals it can give beyond the usual with
-``@refuses(Refusal.NOT_CREATOR, ...)``; ``ApiSchema`` adds to each operation one
-``application/problem+json`` answer per status, listing its codes, from those and from what
-every operation of its kind can answer: 400 ``invalid_input`` with a body, 401 where a token is
-read (``authentication_failed``) or required (``not_authenticated``), 404 ``not_found`` with a
-path parameter, 429 ``throttled``, the ``Idempotency-Key`` refusals where it is taken, and 503
-``service_unavailable`` everywhere; 403 and the rest each view names. Every answer of a throttled
-operation documents the ``RateLimit`` and ``RateLimit-Policy`` headers, a 429 or 503 its
-``Retry-After``.
+``@refuses(...)`` names a view method's own refusals; ``ApiSchema`` adds one problem answer per
+status, listing its codes, from those and from what every operation of its kind can answer, and
+the headers each answer carries.
 """
 
 from __future__ import annotations
@@ -45,10 +39,6 @@ def etagged(method: F) -> F:
     """A view method whose answers carry an ``ETag`` (for its schema)."""
     setattr(method, ETAGGED, True)
     return method
-
-
-def _takes_body(handler: Any) -> bool:
-    return bool(getattr(handler, BODY_ON_DELETE, False))
 
 
 def body_on_delete(method: F) -> F:
@@ -90,8 +80,7 @@ class ProblemSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-# The response headers of a throttled operation (config.web.rate_limit), and the wait of a 429 or
-# 503, each described once under components/headers.
+# Each described once under components/headers.
 HEADERS: dict[str, dict[str, Any]] = {
     "RateLimit-Policy": {
         "description": (
@@ -183,8 +172,7 @@ class ApiSchema(AutoSchema):
 
     def _get_request_body(self, direction: str = "request") -> Any:
         # drf-spectacular documents a body for POST, PUT and PATCH only.
-        handler = self._handler()
-        if self.method != "DELETE" or not _takes_body(handler):
+        if self.method != "DELETE" or not self._marked(BODY_ON_DELETE):
             return super()._get_request_body(direction)  # type: ignore[no-untyped-call]
         self.method = "POST"
         try:
@@ -193,8 +181,8 @@ class ApiSchema(AutoSchema):
             self.method = "DELETE"
 
     def _unwrap_list_serializer(self, serializer: Any, direction: Any) -> Any:
-        """drf-spectacular's, with a nested list's bounds (config.web.bounded_lists) said as its
-        ``maxItems`` and ``minItems``, as it says a ListField's."""
+        """drf-spectacular's, with a nested list's bounds said as its ``maxItems`` and
+        ``minItems``."""
         schema = super()._unwrap_list_serializer(serializer, direction)
         if schema and isinstance(serializer, serializers.ListSerializer):
             for bound, keyword in (("max_length", "maxItems"), ("min_length", "minItems")):
@@ -203,9 +191,8 @@ class ApiSchema(AutoSchema):
         return schema
 
     def _refusals(self) -> Iterable[Refusal]:
-        handler = self._handler()
-        yield from getattr(handler, "_refusals", ())
-        if self.method in ("POST", "PUT", "PATCH") or _takes_body(handler):
+        yield from getattr(self._handler(), "_refusals", ())
+        if self.method in ("POST", "PUT", "PATCH") or self._marked(BODY_ON_DELETE):
             yield Refusal.INVALID_INPUT
             yield Refusal.PARSE_ERROR
         if self._marked(IDEMPOTENT):
@@ -222,6 +209,5 @@ class ApiSchema(AutoSchema):
             yield Refusal.NOT_FOUND
         if self.view.get_throttles():
             yield Refusal.THROTTLED
-        # The database out of reach (config.web.outage): any operation may meet it, if only to look
-        # its token up.
+        # The database out of reach (config.web.outage): any operation may meet it.
         yield Refusal.SERVICE_UNAVAILABLE

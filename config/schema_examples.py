@@ -1,10 +1,6 @@
-"""Examples in the OpenAPI schema (a drf-spectacular postprocessing hook).
-
-Each operation's example request and success answer are real ones, recorded from the API by
-``make examples`` (``tests/contract/record_examples.py``) into ``config/schema_examples.json``.
-Each refusal status gets an example problem of its first listed code, made by the same code
-that answers refusals (``config.vocabulary.problems``), in English, as a client at
-``http://localhost:8000`` would see it.
+"""Examples in the OpenAPI schema (a drf-spectacular postprocessing hook): each operation's
+request and success answer as recorded by ``make examples`` into ``config/schema_examples.json``,
+and each refusal status's problem of its first listed code, in English.
 """
 
 from __future__ import annotations
@@ -84,9 +80,7 @@ def _add_recorded(operation: dict[str, Any], example: dict[str, Any]) -> None:
 
 
 def _made_by_hand() -> dict[str, dict[str, Any]]:
-    """The operations outside the REST framework's views, whose answers the recorder does not
-    see: the health checks, metrics, the browsable API's sign-in, and the stream tier's frames
-    (a frame's ``data``, from the recorded log)."""
+    """The operations outside the REST framework's views, which the recorder does not see."""
     events = recorded().get("get /api/v1/games/{game_id}/events/", {}).get("response") or {}
     event = (events.get("events") or [None])[0]
     game = recorded().get("get /api/v1/games/{game_id}/", {}).get("response") or {}

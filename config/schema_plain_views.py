@@ -1,6 +1,5 @@
-"""The schema's entries for what drf-spectacular cannot see: the plain Django views outside the
-REST framework (health, metrics) and DRF's session login for the browsable API. They stay plain
-views on purpose (``/health/live`` is the cost baseline of a request); this hook describes them.
+"""The schema's entries for what drf-spectacular cannot see: the plain Django views (health,
+metrics, kept plain on purpose) and DRF's session login for the browsable API.
 """
 
 from __future__ import annotations

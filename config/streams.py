@@ -1,8 +1,4 @@
-"""The stream tier's ASGI entry point: ``uvicorn config.streams:application``.
-
-Only the event streams (``games.streams``); the REST API, the admin and the docs are the WSGI
-tier's (``config.wsgi``, under gunicorn). A front proxy routes between them by path.
-"""
+"""The stream tier's ASGI entry point: ``uvicorn config.streams:application``."""
 
 import gc
 import os
@@ -19,9 +15,8 @@ refuse_unsafe_settings()
 
 application = StreamApp()
 
-# Thousands of open streams are thousands of long-lived objects (sockets, tasks, queues) that a
-# full collection walks each time: collect young objects less often, and keep what exists at
-# start-up (Django, the app registry) out of every collection.
+# Thousands of open streams are long-lived objects a full collection walks: collect less often,
+# and keep what exists at start-up out of every collection.
 gc.collect()
 gc.freeze()
 gc.set_threshold(50_000, 20, 100)

@@ -33,6 +33,5 @@ urlpatterns = [
     path("play/", webclient.play, name="play"),
 ]
 
-# An exception nothing handled: 503 with Retry-After when it is the database out of reach, else
-# Django's own 500 (which config.vocabulary.problems turns into a problem under /api/v1/).
+# 503 with Retry-After when the exception is the database out of reach, else Django's own 500.
 handler500 = "config.web.outage.server_error"

@@ -10,7 +10,6 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from config.observability.admin_log import log_action
 from games.fairness.seeds import fairness_body
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.moderation.admin import GameModeration
@@ -119,7 +118,7 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
             if not matches:
                 bad.append(str(game.pk))
             outcome = _("the replay matches") if matches else _("the replay differs")
-            log_action(self, request, game, VERIFY_REPLAY, outcome)
+            self.log_change(request, game, f"{VERIFY_REPLAY}: {outcome}")
         if bad:
             self.message_user(
                 request,

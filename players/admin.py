@@ -15,8 +15,8 @@ from players.models import Player, PlayerRating, RatingChange
 
 @admin.register(Player)
 class PlayerAdmin(UserAdmin):
-    """The accounts' admin. Its actions (ban, unban, delete) reach into the games: they are
-    ``games.accounts.admin``'s, which registers this admin again with them."""
+    """The accounts' admin. Its actions reach into the games: ``games.accounts.admin`` registers
+    it again with them."""
 
     list_display = ("username", "display_name", "email", "is_staff", "is_active", "date_joined")
     search_fields = ("username", "display_name", "email")
@@ -27,8 +27,7 @@ class PlayerAdmin(UserAdmin):
     readonly_fields = ("deleted_at",)
     list_filter = (*UserAdmin.list_filter, ("deleted_at", admin.EmptyFieldListFilter))
 
-    # A moderator (``change_player`` without being a superuser) moderates players: it cannot
-    # raise its own powers or anyone's, nor touch a superuser's account, which would be the same.
+    # A moderator (not a superuser) raises no one's powers nor touches a superuser's account.
     POWERS = ("is_superuser", "is_staff", "groups", "user_permissions")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None) -> Any:
@@ -79,9 +78,8 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     ordering = ("-created_at",)
 
 
-# knox's token admin mints a token for any account (its add form shows the raw token): an admin
-# could then act as anyone through the API. Here tokens are only listed and revoked (deleted);
-# an account gets its tokens by signing in itself.
+# knox's token admin mints a token for any account, as which an admin could act through the API:
+# here tokens are only listed and revoked.
 admin.site.unregister(AuthToken)
 
 

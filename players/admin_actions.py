@@ -1,8 +1,4 @@
-"""Admin actions that ask for a reason before they act, and write it to the admin's log.
-
-The action's first post (from the change list) answers a page with the selected objects and a
-reason field; its second post (``apply``, with the reason) acts.
-"""
+"""Admin actions that ask for a reason before they act (a page, then ``apply``), and log it."""
 
 from __future__ import annotations
 
@@ -11,7 +7,6 @@ from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.models import CHANGE, LogEntry
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -19,7 +14,6 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.vocabulary.errors import ApiError
-from players.auth import request_player
 
 M = TypeVar("M", bound=Model)
 
@@ -68,8 +62,7 @@ def with_form(
     act: Callable[[dict[str, Any]], None],
     form_kwargs: dict[str, Any] | None = None,
 ) -> TemplateResponse | None:
-    """``with_reason`` with a form that asks more than the reason (a subclass of ``ReasonForm``):
-    ``act`` is given every cleaned field; ``form_kwargs`` go to the form."""
+    """``with_reason`` with a form that asks more (a subclass of ``ReasonForm``)."""
     bound = form(request.POST if "apply" in request.POST else None, **(form_kwargs or {}))
     if bound.is_valid():
         act(bound.cleaned_data)
@@ -87,17 +80,6 @@ def with_form(
     return TemplateResponse(request, "admin/dice/reason.html", context)
 
 
-def log(request: HttpRequest, obj: Model, message: str) -> LogEntry:
-    """One entry in the admin's log (its history of the object): who, when, what and why."""
-    return LogEntry.objects.log_actions(
-        user_id=request_player(request).pk,
-        queryset=[obj],
-        action_flag=CHANGE,
-        change_message=message,
-        single_object=True,
-    )
-
-
 def each_logged(
     model_admin: admin.ModelAdmin[M],
     request: HttpRequest,
@@ -105,8 +87,7 @@ def each_logged(
     act: Callable[[M], str],
     name: Callable[[M], str] = str,
 ) -> None:
-    """``act`` on every object, logging the message it returns; a refusal (the services' own,
-    such as a game already over) is shown after the object's ``name`` and the others go on."""
+    """``act`` on every object, logging its message; a refusal is shown and the others go on."""
     done = 0
     for obj in queryset:
         try:
@@ -114,7 +95,7 @@ def each_logged(
         except ApiError as exc:
             model_admin.message_user(request, f"{name(obj)}: {exc.detail}", messages.ERROR)
             continue
-        log(request, obj, message)
+        model_admin.log_change(request, obj, message)
         done += 1
     if done:
         model_admin.message_user(request, gettext("Done: %(n)d.") % {"n": done})

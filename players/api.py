@@ -1,6 +1,4 @@
-"""Account endpoints: register, obtain and revoke tokens, ``me`` (and its name and language).
-
-Views parse, call one service, and render."""
+"""Account endpoints: register, tokens, ``me``. Views parse, call one service, and render."""
 
 from __future__ import annotations
 

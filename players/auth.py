@@ -1,12 +1,6 @@
-"""Token authentication in one query and one hash per request.
-
-knox's ``TokenAuthentication`` reads the token rows by key prefix, then every token of the account
-(to delete the expired ones), and hashes the presented token once per candidate row. This one
-reads the candidates and their accounts in one query, hashes once, and keeps knox's rules: an
-expired token is refused and deleted (with ``token_expired``), an inactive account is refused,
-``AUTO_REFRESH`` renews. The account's other expired tokens go when it next signs in
-(``players.services.token_create``). Nothing is cached between requests: a revoked token is
-refused by the very next one.
+"""Token authentication in one query and one hash per request (knox's reads every token of the
+account and hashes once per candidate), with knox's rules: an expired token is refused and deleted,
+an inactive account refused, ``AUTO_REFRESH`` renews. Nothing is cached between requests.
 """
 
 from __future__ import annotations
@@ -32,7 +26,7 @@ if TYPE_CHECKING:
     from rest_framework.request import Request
 
 _Token = get_token_model()
-# A token's candidates (same key prefix; in practice one) with their account: one query.
+# A token's candidates (same key prefix) with their account: one query.
 _BY_KEY = PreparedSelect(
     lambda key: _Token.objects.select_related("user").filter(token_key=key),
     _Token._meta.get_field("token_key"),
@@ -41,8 +35,7 @@ _BY_KEY = PreparedSelect(
 
 
 def request_player(request: Request | HttpRequest) -> Player:
-    """The account of a request its view lets in only authenticated: the type checker cannot see
-    a permission (``request.user`` is an account or ``AnonymousUser`` to it)."""
+    """The account of a request its view lets in only authenticated (for the type checker)."""
     user = request.user
     if not isinstance(user, Player):  # not reached behind those permissions
         raise Refusal.NOT_AUTHENTICATED.error()

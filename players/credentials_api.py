@@ -1,7 +1,4 @@
-"""An account's own credentials: its password (``POST accounts/password/``) and its API tokens
-(``GET accounts/tokens/``, ``DELETE accounts/tokens/{id}/``).
-
-Views parse, call one service, and render."""
+"""An account's own credentials: its password and its API tokens."""
 
 from __future__ import annotations
 
@@ -69,8 +66,7 @@ class TokenSerializer(serializers.Serializer[TokenRow | Sequence[TokenRow]]):
     created = serializers.DateTimeField()
     expiry = serializers.DateTimeField(allow_null=True, help_text="When it stops working")
     last_used = serializers.DateTimeField(
-        allow_null=True,
-        help_text="Its latest request, to the minute; null if none is known",
+        allow_null=True, help_text="Its latest request, to the minute; null if none is known"
     )
     current = serializers.BooleanField(help_text="This request was made with it")
 

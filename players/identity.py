@@ -1,22 +1,10 @@
 """What makes two account names the same, or look the same, and what a display name may hold.
 
-- A username is stored NFKC-normalised (fullwidth letters are the ASCII ones), and is unique without
-  regard to case (a unique index on ``LOWER(username)``, and every sign-in looks it up so).
-- Two names that look alike are one name: each account stores the SHA-256 (:func:`skeleton_key`:
-  a skeleton can be seven times the name, too long for an index entry) of its name's Unicode TR39
-  skeleton, case-folded (:func:`username_skeleton`); a new name whose skeleton is taken is refused
-  (``username_confusable``). The prototypes come from Unicode's ``confusables.txt``: no
-  maintained PyPI package computes the TR39 skeleton (``confusable-homoglyphs`` only lists the
-  lookalikes of each character, in no fixed direction). Case-folding after the skeleton makes the
-  check case-blind as the names are: ``ANN`` with a Cyrillic A is refused next to ``ann``; the
-  price is that ``I`` (a prototype ``l``) and ``L`` fold together, as ``lvan`` looks like ``Ivan``.
-- A deleted account's username becomes ``deleted-<id>``: no new name may start with what looks
-  like that prefix (:func:`looks_like_placeholder`), so that no live account passes for a deleted
-  one.
-- A display name is shown as typed, so it is stripped of what would change how the text around it
-  reads or hide part of it (:func:`display_name_clean`): control characters, bidirectional
-  controls, other invisible format characters, line and paragraph separators. Stripped rather than
-  refused: a name of nothing else becomes empty (the username is shown instead).
+A username is stored NFKC-normalised and unique in any case. Two names with the same Unicode TR39
+skeleton, case-folded, look alike and are one name: the prototypes come from Unicode's
+``confusables.txt``, since no maintained PyPI package computes the skeleton. Folding after the
+skeleton costs ``I`` (a prototype ``l``) and ``L`` folding together. A display name is shown as
+typed, so what would change how the text around it reads is stripped (not refused).
 """
 
 from __future__ import annotations
@@ -31,10 +19,9 @@ from django.utils.crypto import salted_hmac
 
 DATA = Path(__file__).resolve().parent / "data" / "confusables.txt"
 
-#: Format characters a script needs to be written (Persian, Indic; emoji sequences): kept.
+#: Format characters a script needs (Persian, Indic; emoji sequences): kept.
 JOINERS = frozenset({"\u200c", "\u200d"})
-#: General categories stripped from display names: controls, format characters (which include
-#: every bidirectional control: U+200E/F, U+202A-202E, U+2066-2069, U+061C), line and paragraph
+#: Controls, format characters (every bidirectional control among them), line and paragraph
 #: separators, unassigned code points and surrogates.
 STRIPPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cn", "Cs"})
 
@@ -56,8 +43,7 @@ def username_normalise(username: str) -> str:
 
 
 def username_skeleton(username: str) -> str:
-    """TR39's ``skeleton(X)`` (NFD, each character to its prototype, NFD) of the normalised name,
-    then case-folded: two names with the same skeleton look alike."""
+    """TR39's ``skeleton(X)`` of the normalised name, then case-folded."""
     prototypes = _prototypes()
     decomposed = unicodedata.normalize("NFD", username_normalise(username))
     skeleton = unicodedata.normalize("NFD", "".join(prototypes.get(c, c) for c in decomposed))
@@ -65,32 +51,28 @@ def username_skeleton(username: str) -> str:
 
 
 def skeleton_key(username: str) -> str:
-    """What the account stores of its name's skeleton: 64 hex digits, one indexed lookup."""
+    """What the account stores of its name's skeleton (which can be too long for an index)."""
     return hashlib.sha256(username_skeleton(username).encode("utf-8")).hexdigest()
 
 
-#: What a deleted account's username starts with (games.accounts.deletion).
 PLACEHOLDER_PREFIX = "deleted-"
 
 
 def looks_like_staff(name: str) -> bool:
-    """Whether ``name`` looks like (its skeleton, in either case) one of ``RESERVED_NAMES``, by
-    which a player could pass for the server's staff."""
+    """Whether ``name`` looks like one of ``RESERVED_NAMES`` (its skeleton, in either case)."""
     keys = {skeleton_key(name), skeleton_key(name.casefold())}
     return any(skeleton_key(kept) in keys for kept in settings.RESERVED_NAMES)
 
 
 def looks_like_placeholder(username: str) -> bool:
-    """Whether the name starts with the placeholder prefix in any case, width or lookalike
-    letters (its skeleton starts with the prefix's)."""
+    """Whether the name starts with the placeholder prefix in any case, width or lookalike."""
     return username_skeleton(username).startswith(username_skeleton(PLACEHOLDER_PREFIX))
 
 
 def hold_digests(username: str) -> tuple[str, str]:
-    """What a held name is kept as (``UsernameHold``): keyed hashes of the name as its owner would
-    type it again (NFKC, case-folded) and of its skeleton. Keyed, since a username is easily
-    guessed: a copy of the database alone does not tell which names were held. Both, since two
-    names equal in any case need not share a skeleton (``m``'s prototype is ``rn``, not ``M``)."""
+    """Keyed hashes of the name as its owner would type it again and of its skeleton (both:
+    ``m``'s prototype is ``rn``, not ``M``). Keyed: a copy of the database does not tell the
+    names."""
     typed = username_normalise(username).casefold()
     return _keyed(f"name:{typed}"), _keyed(f"skeleton:{username_skeleton(username)}")
 

@@ -1,19 +1,8 @@
-"""The sign-in guard: every way in (an API token, ``/api-auth/``, the admin) is one call to
-Django's ``authenticate``, and so passes through ``GuardedModelBackend``, which asks this guard
-before it hashes a password. Two limits, counted in the cache (shared by every process):
-
-- per client address (an IPv6 client's /64), every attempt: the ``auth`` throttle rate, over
-  every account it tries;
-- per account, the failures from anywhere: after ``LOGIN_FAILURES_PER_ACCOUNT`` of them in a window
-  of ``LOGIN_LOCKOUT_SECONDS`` (opened by the first), the account refuses further attempts until
-  the window closes, so a distributed guesser gets a few tries an hour at most. The lock never
-  applies from an address the account has signed in from before (for ``LOGIN_KNOWN_ADDRESS_DAYS``):
-  an attacker elsewhere cannot lock the owner out, however long they keep trying.
-
-A refused attempt hashes nothing and counts as no failure. The account's name is counted as its
-owner would type it again (NFKC, case-folded). A deleted account's keys go with it
-(:func:`guard_forget`): a later account of the same name inherits neither its lock nor its known
-addresses.
+"""The sign-in guard: every way in goes through Django's ``authenticate``, so through
+``GuardedModelBackend``, which asks this guard before it hashes a password. Per client address
+bucket, every attempt counts against the ``auth`` rate; per account, ``LOGIN_FAILURES_PER_ACCOUNT``
+failures in ``LOGIN_LOCKOUT_SECONDS`` lock it, but never from an address it signed in from
+before, so an attacker elsewhere cannot lock the owner out. A refused attempt hashes nothing.
 """
 
 from __future__ import annotations
@@ -36,14 +25,13 @@ from players.models import Player
 if TYPE_CHECKING:
     from django.http import HttpRequest
 
-#: Set on the request when the guard refused its sign-in, for the API to answer with it.
+#: Set on the request when the guard refused its sign-in.
 REFUSAL_ATTRIBUTE = "login_refusal"
 
 
 class LoginGuard:
     def __init__(self, request: HttpRequest | None, username: str) -> None:
-        # The address's bucket (an IPv6 client's /64): the attempts of one subnet count
-        # together, and an owner whose IPv6 address changes within its /64 stays known.
+        # An owner whose IPv6 address changes within its /64 stays known.
         self.address = client_bucket(request.META) if request is not None else ""
         self._failures_key, self._locked_key, self._known_key = _keys(username)
 
@@ -70,8 +58,7 @@ class LoginGuard:
             cache.add(self._locked_key, time.time() + left, timeout=max(int(left + 0.999), 1))
 
     def succeeded(self) -> None:
-        """Remember the address. Read, changed and written back: of two sign-ins at once one
-        address may be lost, which then just counts as new."""
+        """Remember the address (of two sign-ins at once one may be lost: it counts as new)."""
         if not self.address:
             return
         seconds = int(settings.LOGIN_KNOWN_ADDRESS_DAYS) * 86400
@@ -80,30 +67,24 @@ class LoginGuard:
         known = {address: until for address, until in stored.items() if until > now}
         known.pop(self.address, None)
         known[self.address] = now + seconds
-        # The most recent few: the key stays small, however many places the account signs in from.
         kept = dict(sorted(known.items(), key=lambda item: item[1])[-KNOWN_ADDRESSES_KEPT:])
         cache.set(self._known_key, kept, timeout=seconds)
 
 
-#: The addresses an account's known-address key remembers at most.
 KNOWN_ADDRESSES_KEPT = 32
 
 
 def _keys(username: str) -> tuple[str, str, str]:
-    """An account name's failures, lock and known addresses."""
     account = unicodedata.normalize("NFKC", username).casefold()
     return f"login:failures:{account}", f"login:locked:{account}", f"login:known:{account}"
 
 
 def guard_forget(username: str) -> None:
-    """Delete what the guard keeps of a deleted account's name (with the window's opening time
-    the in-process cache keeps beside its failures)."""
     failures, locked, known = _keys(username)
     cache.delete_many([failures, f"{failures}:opened", locked, known])
 
 
 def _waiting(error: ApiError, seconds: float) -> ApiError:
-    # DRF's Throttled carries its wait: the handler sends it as Retry-After and retry_after.
     error.wait = max(seconds, 0.001)
     return error
 
@@ -138,5 +119,4 @@ class GuardedModelBackend(ModelBackend):
 
 
 def refusal_of(request: HttpRequest | None) -> ApiError | None:
-    """The guard's refusal of this request's sign-in, if it refused it."""
     return getattr(request, REFUSAL_ATTRIBUTE, None) if request is not None else None

@@ -13,23 +13,19 @@ from django.utils.translation import gettext_lazy as _
 
 from players.identity import display_name_clean, skeleton_key, username_normalise
 
-#: Every deleted account's display name (games.accounts.deletion), shown translated.
 DELETED_NAME = gettext_noop("Deleted player")
 
-#: Why a username may not be taken: the same name in another case or width, or a lookalike.
 NameConflict = Literal["taken", "confusable"]
 
 
 class PlayerManager(UserManager["Player"]):
     def get_by_natural_key(self, username: str | None) -> Player:
-        """The account of a username as typed, in any case or width (every sign-in looks it up
-        here: Django's ``ModelBackend``, so the API, ``/api-auth/`` and the admin)."""
+        """The account of a username as typed, in any case or width (every sign-in)."""
         name = username_normalise(username) if isinstance(username, str) else ""
         return self.alias(lowered=Lower("username")).get(lowered=Lower(Value(name)))
 
     def name_conflict(self, username: str, *, exclude_pk: int | None = None) -> NameConflict | None:
-        """Whether ``username`` is taken (in any case) or looks like a taken name: one query on
-        the two indexes."""
+        """Whether ``username`` is taken (in any case) or looks like a taken name: one query."""
         name = username_normalise(username)
         same = Q(lowered=Lower(Value(name)))
         found = self.alias(lowered=Lower("username")).filter(
@@ -48,8 +44,7 @@ class PlayerManager(UserManager["Player"]):
     def display_name_impersonates(
         self, display_name: str, *, username: str, exclude_pk: int | None = None
     ) -> bool:
-        """Whether ``display_name`` looks like (TR39 skeleton) another account's username or the
-        deleted accounts' name, as which it would show everywhere. Its own username is fine."""
+        """Whether ``display_name`` looks like another account's username or a deleted account's."""
         name = display_name_clean(display_name)
         # Skeletons fold case after mapping (TR39 maps ``m`` to ``rn``, not ``M``): both forms.
         keys = {skeleton_key(name), skeleton_key(name.casefold())}
@@ -64,24 +59,17 @@ class PlayerManager(UserManager["Player"]):
 
 
 class Player(AbstractUser):
-    """An account that can sit at games: a person, or a bot driven through the API.
-
-    Its username is stored NFKC-normalised, unique in any case, with the key of its skeleton
-    (``players.identity``); its display name is stored without control or bidi characters. A
-    new password (any form, view or service that sets one) revokes every API token."""
+    """An account that can sit at games: a person, or a bot driven through the API. A new
+    password (any form, view or service that sets one) revokes every API token."""
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
-    #: One of ``settings.LANGUAGES``' codes, or blank: the browser's (``PATCH accounts/me/``).
-    #: The server's negotiation stays the request's (``?lang=``, then ``Accept-Language``): a
-    #: client signed in sends the account's language in ``Accept-Language``.
+    #: One of ``settings.LANGUAGES``' codes, or blank: the browser's.
     language = models.CharField(_("language"), max_length=8, blank=True, default="", db_default="")
-    # players.identity.skeleton_key(username): a lookalike of a taken name is found by one lookup.
     username_skeleton = models.CharField(max_length=64, db_index=True, editable=False, default="")
     # Set by migration 0008 on the accounts registered while a lookalike of theirs already was
     # (before the skeleton was unique): kept as they are, outside the uniqueness below.
     skeleton_shared = models.BooleanField(default=False, db_default=False, editable=False)
-    # Set when the account was deleted (games.accounts.deletion): its rows stay, anonymised, so
-    # the games it played keep their seats and logs.
+    # Set when the account was deleted: its rows stay, anonymised, for the games it played.
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
@@ -95,8 +83,7 @@ class Player(AbstractUser):
                 name="player_username_unique_any_case",
                 violation_error_message=_("A user with that username already exists."),
             ),
-            # Lookalikes refused by the database, not only by the check before the insert: two
-            # registrations of lookalike names at once cannot both pass it.
+            # Two registrations of lookalike names at once cannot both pass the check.
             models.UniqueConstraint(
                 fields=["username_skeleton"],
                 condition=models.Q(skeleton_shared=False),
@@ -131,7 +118,7 @@ class Player(AbstractUser):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_skeleton"}
-        # The digest of the token a new password leaves alone: POST accounts/password/'s own.
+        # The token a new password leaves alone: POST accounts/password/'s own.
         keep_token: str | None = kwargs.pop("keep_token", None)
         with transaction.atomic():  # the new password and the revocation: both or neither
             super().save(*args, **kwargs)
@@ -181,8 +168,7 @@ class RatingChange(models.Model):
     rating_after = models.FloatField()
     deviation_after = models.FloatField()
     created_at = models.DateTimeField(auto_now_add=True)
-    #: Set when the staff voided the game's rating (games.accounts.rating_void): the row stays,
-    #: counted nowhere, and the ratings were replayed without it.
+    #: Set when the staff voided the game's rating: counted nowhere, the ratings replayed without.
     voided_at = models.DateTimeField(_("voided"), null=True, blank=True)
     void_reason = models.CharField(_("why it was voided"), max_length=200, blank=True)
 
@@ -199,13 +185,11 @@ class RatingChange(models.Model):
 
 
 class IdempotencyKey(models.Model):
-    """A client's ``Idempotency-Key`` on a request that creates, and its answer, given again to a
-    retry with the key (config.web.idempotency) until ``expires_at``; beat purges the expired."""
+    """A client's ``Idempotency-Key`` and its answer (config.web.idempotency)."""
 
-    #: Whose key: ``player:<id>``, or ``anonymous`` (registering).
     scope = models.CharField(max_length=40)
     key = models.CharField(max_length=255)
-    #: HMAC of the request (method, path, body): a different request with the key is refused.
+    #: HMAC of the request: a different request with the key is refused.
     fingerprint = models.CharField(max_length=64)
     status = models.PositiveSmallIntegerField(default=0)
     #: The answer's JSON, sealed with the request it answers (it may hold a token).
@@ -223,8 +207,7 @@ class IdempotencyKey(models.Model):
 
 
 class AccountSession(models.Model):
-    """The account a browser session is signed in as (players.sessions): ending an account's
-    sessions is one indexed delete, not a decoding of every session."""
+    """The account a browser session is signed in as (players.sessions)."""
 
     session = models.OneToOneField(
         "sessions.Session", on_delete=models.CASCADE, primary_key=True, related_name="account"
@@ -237,10 +220,9 @@ class AccountSession(models.Model):
 
 class UsernameHold(models.Model):
     """A deleted account's former username, refused to new accounts until ``held_until``
-    (players.name_holds). Kept as two keyed hashes, never the name: the deletion forgets the
-    name, and the hold only has to recognise it when it is typed again."""
+    (players.name_holds), kept as two keyed hashes, never the name."""
 
-    #: players.identity.hold_digests: the name as typed again (NFKC, case-folded), its skeleton.
+    #: players.identity.hold_digests
     name_digest = models.CharField(max_length=64, db_index=True, editable=False)
     skeleton_digest = models.CharField(max_length=64, db_index=True, editable=False)
     held_until = models.DateTimeField(db_index=True, editable=False)
@@ -250,34 +232,28 @@ class UsernameHold(models.Model):
 
 
 class ExportStatus(models.TextChoices):
-    #: Being written by the workers, a batch of games at a time.
     PENDING = "pending", _("Being written")
     READY = "ready", _("Ready")
-    #: A batch could not be written: ask for a new export.
     FAILED = "failed", _("Failed")
 
 
 class AccountExport(models.Model):
-    """An account's data as one JSON document, which the workers write a batch of games at a time
-    into ``AccountExportPart`` rows (``games.accounts.export_files``). One per account: a new
-    request replaces a finished one."""
+    """An account's data as one JSON document, written by the workers a batch of games at a time
+    (``games.accounts.export_files``). One per account."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="data_export")
     status = models.CharField(max_length=8, choices=ExportStatus.choices, default="pending")
     requested_at = models.DateTimeField(default=timezone.now)
-    #: When a batch was last written (one that stalls is queued again by the sweep).
+    #: When a batch was last written (the sweep queues again one that stalls).
     progressed_at = models.DateTimeField(default=timezone.now)
     ready_at = models.DateTimeField(null=True, blank=True)
-    #: Deleted then (the sweep).
     expires_at = models.DateTimeField(db_index=True)
-    #: The parts written so far: the next batch writes part ``parts``.
     parts = models.PositiveIntegerField(default=0)
-    #: The games written so far, and the last one (by creation, then id): the next batch starts
-    #: after it.
+    #: The games written so far, and the last one (by creation, then id).
     games = models.PositiveIntegerField(default=0)
     after_created_at = models.DateTimeField(null=True, blank=True)
     after_game = models.UUIDField(null=True, blank=True)
-    #: The document's bytes so far: as JSON, and as stored (each part gzip-compressed).
+    #: The document's bytes so far: as JSON, and as stored (gzip-compressed).
     size = models.BigIntegerField(default=0)
     stored_size = models.BigIntegerField(default=0)
 
@@ -286,8 +262,7 @@ class AccountExport(models.Model):
 
 
 class AccountExportPart(models.Model):
-    """A piece of an export's document, gzip-compressed on its own (a gzip member): the parts in
-    order are one gzip stream of the whole document."""
+    """A piece of an export's document, a gzip member: the parts in order are one gzip stream."""
 
     export = models.ForeignKey(AccountExport, on_delete=models.CASCADE, related_name="+")
     index = models.PositiveIntegerField()

@@ -1,6 +1,5 @@
-"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS``: until then no new account
-takes it, in any case, width or lookalike letters, so nobody passes for the player the others
-knew by that name. The hold keeps keyed hashes of the name, not the name.
+"""A deleted account's username is held for ``DELETED_NAME_HOLD_DAYS`` (in any case, width or
+lookalike letters), kept as keyed hashes, not the name.
 """
 
 from __future__ import annotations
@@ -16,27 +15,22 @@ from players.models import UsernameHold
 
 
 def username_hold(*, username: str) -> UsernameHold | None:
-    """Hold ``username`` from now (in the caller's transaction: the deletion's); None when
-    ``DELETED_NAME_HOLD_DAYS`` is 0."""
+    """Hold ``username`` from now, in the caller's transaction; None when the hold days are 0."""
     days = float(settings.DELETED_NAME_HOLD_DAYS)
     if days <= 0:
         return None
     name, skeleton = hold_digests(username)
     return UsernameHold.objects.create(
-        name_digest=name,
-        skeleton_digest=skeleton,
-        held_until=timezone.now() + timedelta(days=days),
+        name_digest=name, skeleton_digest=skeleton, held_until=timezone.now() + timedelta(days=days)
     )
 
 
 def username_held(username: str) -> bool:
-    """Whether a hold still stands on this name or one that looks like it."""
     name, skeleton = hold_digests(username)
     holds = UsernameHold.objects.filter(Q(name_digest=name) | Q(skeleton_digest=skeleton))
     return holds.filter(held_until__gt=timezone.now()).exists()
 
 
 def username_holds_purge() -> int:
-    """Delete the holds past their time; how many."""
     deleted, _by_model = UsernameHold.objects.filter(held_until__lte=timezone.now()).delete()
     return deleted

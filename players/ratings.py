@@ -1,9 +1,5 @@
-"""Glicko-2 ratings (Glickman, "Example of the Glicko-2 system"). Pure Python, no Django.
-
-A rating period is one call of ``update``: the player's games against opponents as rated
-before the period. A multi-seat game is one period in which every seat played every other seat,
-scored by placement (``pairwise_results``). The deviation is not capped: without games it grows
-by the volatility each period, as in the paper.
+"""Glicko-2 ratings (Glickman, "Example of the Glicko-2 system"). Pure Python, no Django. A
+multi-seat game is one rating period in which every seat played every other, scored by placement.
 """
 
 from __future__ import annotations
@@ -92,18 +88,14 @@ def update(player: Rating, results: Sequence[tuple[Rating, float]], *, tau: floa
 
 
 def pairwise_results(places: Sequence[int]) -> list[list[float]]:
-    """``[i][j]``: seat i's score against seat j, 1 if it placed ahead, 0.5 level, 0 behind.
-
-    The diagonal follows the same rule (0.5) and is not a game.
-    """
+    """``[i][j]``: seat i's score against seat j, 1 if it placed ahead, 0.5 level, 0 behind."""
     return [[1.0 if a < b else 0.5 if a == b else 0.0 for b in places] for a in places]
 
 
 def update_table(
     ratings: Sequence[Rating], places: Sequence[int], *, tau: float = 0.5
 ) -> list[Rating]:
-    """Every seat's new rating after one game, each seat against every other, all as rated before
-    the game (one rating period)."""
+    """Every seat's new rating after one game, each against every other (one rating period)."""
     if len(ratings) != len(places):
         raise ValueError("one place per rating")
     scores = pairwise_results(places)

@@ -53,16 +53,14 @@ def player_register(*, username: str, password: str, display_name: str = "") -> 
 def _password_validate(password: str, player: Player, field: str = "password") -> None:
     try:
         validate_password(password, user=player)
-    except Exception as exc:  # django's ValidationError: report it as input at fault
+    except Exception as exc:  # Django's ValidationError, in the request's language already
         messages = getattr(exc, "messages", [str(exc)])
-        # Django's validators say what is wrong, already in the request's language.
         raise Refusal.WEAK_PASSWORD.error(field=field, detail=" ".join(messages) or None) from None
 
 
 @transaction.atomic
 def password_set(*, player: Player, password: str) -> None:
-    """A new password for ``player`` (checked by the validators): saving it revokes every API
-    token of the account (``Player.save``), as the admin's and Django's password forms do."""
+    """A new password (checked by the validators): saving it revokes every API token."""
     _password_validate(password, player)
     player.set_password(password)
     player.save(update_fields=["password"])
@@ -71,10 +69,9 @@ def password_set(*, player: Player, password: str) -> None:
 def password_confirm(
     *, player: Player, password: str, request: HttpRequest | None, field: str = "password"
 ) -> None:
-    """The account's password, asked again before it is changed or the account deleted: checked
-    as a sign-in is (``authenticate``, behind the sign-in guard), so a wrong one counts as a
-    failed sign-in and a token in the wrong hands guesses no faster than a sign-in form would.
-    Refused: ``wrong_password`` on ``field``, or the guard's refusal (throttled, locked)."""
+    """The account's password, asked again, checked as a sign-in is (behind the sign-in guard):
+    a wrong one counts as a failed sign-in. Refused: ``wrong_password`` on ``field``, or the
+    guard's refusal."""
     user = authenticate(request, username=player.get_username(), password=password)
     if user is None or user.pk != player.pk:
         raise login_guard.refusal_of(request) or Refusal.WRONG_PASSWORD.error(field=field)
@@ -89,11 +86,9 @@ def password_change(
     request: HttpRequest | None,
     keep_token: AuthToken | None,
 ) -> int:
-    """The account's own change, given its current password: every API token but ``keep_token``
-    (the request's) and every browser session end; how many tokens ended. The account's row is
-    held first: of two changes at once the second checks its current password against the
-    first's new one (and is refused), and a sign-in meanwhile comes first (its token ends here)
-    or finds the new password."""
+    """The account's own change: every API token but ``keep_token`` and every browser session
+    end; how many tokens ended. The row is held first: of two changes at once the second is
+    refused, and a sign-in meanwhile comes first (its token ends here) or finds the new password."""
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
     password_confirm(
         player=player, password=current_password, request=request, field="current_password"
@@ -111,14 +106,11 @@ def password_change(
 def player_update(
     *, player: Player, display_name: str | None = None, language: str | None = None
 ) -> Player:
-    """The account's display name (blank shows its username) and language (blank: the
-    browser's); None leaves a field as it is. The name is checked as at registration. The row is
-    held first (``player_hold``: refused if the account was banned or deleted meanwhile, so a
-    deletion's placeholder name is never written over)."""
+    """The account's display name and language (None: unchanged), its row held first."""
     if language and language not in dict(settings.LANGUAGES):
         raise Refusal.UNKNOWN_LANGUAGE.error()
     player_hold(player=player)
-    # The account's own name may be one (an account named before the list was): as its username.
+    # An account named before the list was may keep its name.
     if display_name and looks_like_staff(display_name) and display_name != player.username:
         raise Refusal.NAME_RESERVED.error(field="display_name")
     if display_name is not None and Player.objects.display_name_impersonates(
@@ -136,12 +128,9 @@ def player_update(
 
 def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> None:
     """Hold the account's row until the transaction ends, for a write that puts the account
-    somewhere (a game it makes or joins, a rematch, a tournament entry), and refuse it if the
-    account was banned or deleted meanwhile (as its token would now be; ``refusal`` when the
-    account is not the one asking). Its cut-off (``games.moderation.actions.player_cut_off``)
-    holds the same row while it lists the account's games and entries, so it never misses a
-    seat taken while it ran. Taken before any game's or tournament's row, as a cut-off takes
-    them, and FOR NO KEY UPDATE, as every lock on an account's row (see ``player_ban``)."""
+    somewhere, and refuse it if the account was banned or deleted meanwhile. Its cut-off
+    (``games.moderation.actions.player_cut_off``) holds the same row, so it never misses a seat
+    taken while it ran. Taken before any game's or tournament's row, FOR NO KEY UPDATE."""
     rows = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
     if not rows.filter(is_active=True).exists():
         raise refusal.error()
@@ -150,15 +139,12 @@ def player_hold(*, player: Player, refusal: Refusal = Refusal.INVALID_TOKEN) -> 
 def token_create(
     *, username: str, password: str, request: HttpRequest | None = None
 ) -> tuple[AuthToken, str]:
-    """Check the credentials and issue a new token: returned raw once, stored only hashed. The
-    account's expired tokens go now (players.auth does not look for them on every request)."""
+    """Check the credentials and issue a new token; the account's expired tokens go now."""
     player = authenticate(request, username=username, password=password)
     if player is None or not player.is_active:
         raise login_guard.refusal_of(request) or Refusal.INVALID_CREDENTIALS.error()
     with transaction.atomic():
-        # The account's row held while the token is made, as a password change holds it: a
-        # change that committed since the password was checked refuses this sign-in (its
-        # password is no more the account's); one that comes after ends this token too.
+        # Held as a password change holds it: one committed since the check refuses this sign-in.
         locked = Player.objects.select_for_update(no_key=True).filter(pk=player.pk)
         if locked.values_list("password", "is_active").first() != (player.password, True):
             raise Refusal.INVALID_CREDENTIALS.error()
@@ -169,8 +155,7 @@ def token_create(
                 sender=AuthToken, username=player.get_username(), source="other_token"
             )
         instance, raw = AuthToken.objects.create(user=player)
-        # The oldest past TOKENS_PER_ACCOUNT: a client that signs in at every start cannot pile
-        # up tokens (each one a row every request of the account may read).
+        # The oldest past TOKENS_PER_ACCOUNT: a client signing in at every start piles up none.
         stale = tokens.order_by("-created", "-pk")[int(settings.TOKENS_PER_ACCOUNT) :]
         AuthToken.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
     return instance, raw

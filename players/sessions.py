@@ -1,10 +1,6 @@
-"""Browser sessions (the admin's, the browsable API's), indexed by the account signed in.
-
-Django keeps a session's account inside its encoded data: finding an account's sessions meant
-decoding every live session, on every ban and deletion. Here each sign-in (``user_logged_in``)
-writes an ``AccountSession`` row, so ending an account's sessions is one indexed delete. The row
-goes with its session (CASCADE), and follows it to a new key: ``update_session_auth_hash`` (the
-admin's own password change) cycles the key without signing in again (``SESSION_ENGINE``).
+"""Browser sessions indexed by the account signed in (``AccountSession``): ending an account's
+sessions is one indexed delete, not a decoding of every session. The row follows its session to a
+new key (``cycle_key``).
 """
 
 from __future__ import annotations
@@ -51,7 +47,6 @@ def index_sign_in(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 
 
 def sessions_end(*, player: Player) -> int:
-    """Delete the account's sessions; how many there were."""
     keys = AccountSession.objects.filter(player=player).values("session_id")
     _deleted, by_model = Session.objects.filter(session_key__in=keys).delete()
     return int(by_model.get(Session._meta.label, 0))

@@ -1,10 +1,6 @@
-"""Stream tickets: how a browser opens the account stream without putting its token in a URL.
-
-``EventSource`` cannot set headers, and a URL ends up in access logs, proxies and browser
-history. A ticket goes there instead: made by ``POST stream/tickets/`` (with the token in its
-header), good for ``STREAM_TICKET_SECONDS`` and one stream. The cache keeps only its hash.
-Redeeming reads, then deletes, and only the delete that removed the key wins: two streams racing
-with one ticket cannot both open.
+"""Stream tickets: a browser's ``EventSource`` cannot set headers, and a URL ends up in logs, so a
+ticket goes there instead of the token, good for one stream. The cache keeps only its hash; only
+the delete that removed the key wins, so two streams racing with one ticket cannot both open.
 """
 
 from __future__ import annotations

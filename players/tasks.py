@@ -11,12 +11,10 @@ from players.name_holds import username_holds_purge
 
 @shared_task(name="players.tasks.purge_idempotency_keys")
 def purge_idempotency_keys() -> int:
-    """Delete the idempotency keys past their expiry (a retry after it creates again)."""
     deleted, _ = IdempotencyKey.objects.filter(expires_at__lte=timezone.now()).delete()
     return deleted
 
 
 @shared_task(name="players.tasks.purge_username_holds")
 def purge_username_holds() -> int:
-    """Delete the holds on deleted accounts' usernames past their time (players.name_holds)."""
     return username_holds_purge()

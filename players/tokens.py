@@ -1,13 +1,6 @@
-"""An account's API tokens as it lists them (``GET accounts/tokens/``) and revokes them one by one.
-
-knox stores a token as the SHA-512 digest of its secret and the secret's first characters:
-neither is shown. A token's public id is the start of the SHA-256 of its digest
-(:func:`token_id`): it tells nothing of the secret and needs no column of knox's table.
-
-When a token was last used is noted in the cache, not the database (an authenticated request
-would otherwise write its token's row), with the request's throttle count in its one round trip
-(``config.web.throttling.carry``), at most once a minute per process. A note lasts as long as its
-token, and is ``null`` for a token not used since the cache lost it.
+"""An account's API tokens as it lists and revokes them. A token's public id is the start of the
+SHA-256 of knox's digest: it tells nothing of the secret. When a token was last used is noted in
+the cache (not its row), with the request's throttle count, at most once a minute per process.
 """
 
 from __future__ import annotations
@@ -29,9 +22,7 @@ from config.vocabulary.refusals import Refusal
 from config.web.throttling import carry
 from players.models import Player
 
-#: A token's public id: this many hex digits of the SHA-256 of its digest (64 bits).
-ID_LENGTH = 16
-#: Seconds between two notes of one token's use by one process.
+ID_LENGTH = 16  # hex digits: 64 bits
 USE_NOTED_EVERY = 60.0
 # Per process: when each token's use was last noted (monotonic seconds), by id.
 _noted: dict[str, float] = {}
@@ -78,7 +69,6 @@ def _live(player: Player) -> list[AuthToken]:
 
 
 def tokens_list(*, player: Player, current: AuthToken | None) -> list[TokenRow]:
-    """The account's live tokens, newest first, ``current`` (the request's) marked."""
     tokens = _live(player)
     ids = [token_id(token) for token in tokens]
     used = cache.get_many([_used_key(public_id) for public_id in ids])

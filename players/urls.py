@@ -2,8 +2,7 @@ from django.urls import path
 
 from players import api, credentials_api
 
-# accounts/me/ (with its deletion), the export, profiles and leaderboards read games too: they
-# are games.accounts.urls.
+# accounts/me/, the export, profiles and leaderboards read games too: games.accounts.urls.
 urlpatterns = [
     path("accounts/register/", api.RegisterView.as_view(), name="account-register"),
     path("accounts/token/", api.TokenObtainView.as_view(), name="account-token"),

@@ -1,2 +1,1 @@
-"""What `make run` and `make serve` run: their Procfiles, the supervisor over them (supervise),
-nginx's templates (render_nginx)."""
+"""What `make run` and `make serve` run: their Procfiles, supervisor, nginx's templates."""

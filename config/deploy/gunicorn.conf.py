@@ -1,9 +1,5 @@
-"""gunicorn for the WSGI tier (the REST API, admin, docs): `make serve`, docker-compose.
-
-Sync workers: a request's database waits are short (one transaction of a few round trips), and
-the slow clients are the proxy's to absorb. WEB_CONCURRENCY processes (gunicorn reads it itself;
-twice the cores by default), each with one database connection (see docs/operations.md,
-"Connection budget").
+"""gunicorn for the WSGI tier: sync workers (a request's database waits are short, and the slow
+clients are the proxy's to absorb), each with one database connection.
 """
 
 import gc
@@ -14,10 +10,8 @@ from typing import Any
 
 bind = os.environ.get("API_BIND", "127.0.0.1:8001")
 workers = int(os.environ.get("WEB_CONCURRENCY", str(2 * multiprocessing.cpu_count())))
-# Without Redis the throttles and the sign-in guard count in each process's own memory (Django's
-# local cache): N workers would let a client make N times every limit's attempts. One worker may
-# run so; more share their counts in Redis, or do not start. `make serve` runs this file as a
-# script for the same check before it starts anything.
+# Without Redis the throttles and the sign-in guard count in each process's own memory: N workers
+# would let a client make N times every limit's attempts. (`make serve` runs this check too.)
 if workers > 1 and not os.environ.get("REDIS_URL"):
     raise SystemExit(
         f"WEB_CONCURRENCY={workers} gunicorn workers without REDIS_URL would each keep their own "
@@ -29,18 +23,16 @@ graceful_timeout = 20
 # The proxy in front keeps connections; a sync worker answers one request per connection.
 keepalive = 0
 accesslog = None
-# Per process, so that several tiers (or test servers) on one machine do not share one.
+# Per process: several tiers (or test servers) on one machine do not share one.
 control_socket = os.environ.get("GUNICORN_CONTROL_SOCKET", f"/tmp/dice-gunicorn-{bind}.ctl")
 # Trust X-Forwarded-* only from the proxy on this machine (or FORWARDED_ALLOW_IPS).
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
-# Request line and header limits (gunicorn's defaults, said here): nginx refuses past 8 KiB first.
+# gunicorn's defaults, said here: nginx refuses past 8 KiB first.
 limit_request_line = 4094
 limit_request_fields = 100
 limit_request_field_size = 8190
 
-# gunicorn's own lines (start, workers, errors) in the same JSON shape as the application's
-# (config/observability/logs.py) under LOG_FORMAT=json, the default with DEBUG off; its text format
-# otherwise.
+# gunicorn's own lines in the application's JSON shape under LOG_FORMAT=json.
 _debug = os.environ.get("DEBUG", "true").strip().lower() in {"1", "true", "yes", "on"}
 if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
     logconfig_dict = {
@@ -69,8 +61,7 @@ if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
     def _access_log_enabled(self: Any) -> bool:
         return bool(self.cfg.accesslog)
 
-    # gunicorn's logger, without the access line per request that a logging configuration
-    # turns on (gunicorn 27 builds it whatever its level): the application's ACCESS_LOG says it.
+    # No access line per request, which a logging configuration turns on (ACCESS_LOG says it).
     logger_class = type(
         "Logger",
         (import_module("gunicorn.glogging").Logger,),
@@ -79,17 +70,14 @@ if os.environ.get("LOG_FORMAT", "text" if _debug else "json") == "json":
 
 
 def post_worker_init(worker: object) -> None:
-    """The application is loaded: its modules, settings and URL patterns live as long as the
-    worker. Frozen out of the garbage collector's reach, they are no longer walked by each full
-    collection, which took some 65 ms of a worker's CPU every few hundred moves (a pause for the
-    requests waiting on it) and takes about 5 frozen (bench/README.md, serve.py)."""
+    """Frozen out of the garbage collector's reach, the application's modules are no longer
+    walked by each full collection (some 65 ms of a worker's CPU every few hundred moves)."""
     gc.collect()
     gc.freeze()
 
 
 def child_exit(server: object, worker: object) -> None:
-    """A worker gone: its live gauges leave the sum (PROMETHEUS_MULTIPROC_DIR;
-    config.observability.metrics)."""
+    """A worker gone: its live gauges leave the sum."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 

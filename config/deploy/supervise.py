@@ -1,21 +1,9 @@
 """Run the processes of a Procfile under supervisor, for `make run` and `make serve`: a process
-that dies is started again; one that cannot start at all (it exits within ``START_SECONDS``, three
-times in a row) stops the whole stack, loudly, with exit status 1.
+that dies is started again; one that cannot start at all (``START_RETRIES`` quick exits) stops the
+whole stack with exit status 1. Each line runs under ``sh -c`` for its ``${NAME:-default}``.
 
-Usage: ``python config/deploy/supervise.py PROCFILE FOLDER``. It writes FOLDER/supervisord.conf,
-one program per Procfile line, and runs supervisord in the foreground; every process's output
-goes to this one's, as honcho's did. The Procfile stays the one list of commands (the tests start
-its lines as they are: tests/serving/stacks.py); each line runs under ``sh -c`` so that its
-``${NAME:-default}`` are filled in from the environment, which every process inherits.
-
-Why supervisor: a process manager kept for twenty years, in pure Python (pinned in pyproject: it
-installs with the rest, no system package), that restarts what exits, stops each process with its
-group (gunicorn's, uvicorn's and Celery's children go with them) and says in its own lines what it
-did ("exited: worker (terminated by SIGKILL; not expected)", "spawned: 'worker'"). honcho, before
-it, stopped everything when one process ended.
-
-``python config/deploy/supervise.py --listen`` is the event listener that stops the stack when a
-process goes FATAL (supervisor's event protocol: READY, a header line, a payload, RESULT).
+Usage: ``python config/deploy/supervise.py PROCFILE FOLDER``; ``--listen FOLDER`` is the event
+listener that stops the stack when a process goes FATAL.
 """
 
 from __future__ import annotations
@@ -31,18 +19,13 @@ from pathlib import Path
 from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[2]
-#: A process must stay up this long to count as started; a quicker exit is a failed start.
-START_SECONDS = 2
-#: Failed starts in a row before supervisor gives up on a process (FATAL): then all stop.
-START_RETRIES = 3
-#: How long a process has to stop after SIGTERM before it (and its group) is killed.
-STOP_SECONDS = 10
-#: Left in FOLDER by the listener: a process could not start.
+START_SECONDS = 2  # a quicker exit is a failed start
+START_RETRIES = 3  # failed starts in a row before a process is FATAL: then all stop
+STOP_SECONDS = 10  # after SIGTERM, before the process's group is killed
 FATAL_MARK = "fatal"
 
 
 def procfile(text: str) -> dict[str, str]:
-    """The Procfile's commands by process name."""
     lines = (line.split(":", 1) for line in text.splitlines() if ":" in line)
     return {name.strip(): cmd.strip() for name, cmd in lines if not name.lstrip().startswith("#")}
 
@@ -58,9 +41,7 @@ def render(processes: dict[str, str], folder: Path, python: str = sys.executable
     sections = [
         "[supervisord]",
         "nodaemon=true",
-        # Its own lines once, through the log file (not echoed to the output besides).
         "silent=true",
-        # Whoever starts it: supervisord then does not warn that, as root, it keeps being root.
         f"user={os.getuid()}",
         f"logfile={out[0]}",
         f"logfile_maxbytes={out[1]}",
@@ -90,7 +71,7 @@ def render(processes: dict[str, str], folder: Path, python: str = sys.executable
         "[eventlistener:stop-on-fatal]",
         f"command={_escaped(shlex.join(listener))}",
         "events=PROCESS_STATE_FATAL",
-        # Its standard output is the protocol's channel; what it says goes to standard error.
+        # Its standard output is the protocol's channel.
         "stderr_logfile=/dev/stderr",
         "stderr_logfile_maxbytes=0",
         "",
@@ -125,25 +106,21 @@ def run(procfile_path: Path, folder: Path) -> int:
     conf = folder / "supervisord.conf"
     conf.write_text(render(procfile(procfile_path.read_text()), folder.resolve()))
     supervisord = shutil.which("supervisord") or str(Path(sys.executable).parent / "supervisord")
-    # supervisord writes each process's lines through an opening of its own of /dev/stdout (in
-    # append mode) and its own lines through the inherited one: when the output is a file opened
-    # without O_APPEND, their offsets would differ and each write over the others.
+    # supervisord writes through its own opening of /dev/stdout and through the inherited one: on
+    # a file opened without O_APPEND their offsets would differ and each write over the others.
     for fd in (sys.stdout.fileno(), sys.stderr.fileno()):
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_APPEND)
     child = subprocess.Popen([supervisord, "-c", str(conf)])
 
-    # make's group gets Ctrl-C and a group's SIGTERM, supervisord with it; a signal sent to this
-    # process alone is passed on. supervisord stops its processes once, however often it is
-    # told; a hang-up stops them too (to supervisord alone it would mean "read your file again").
+    # A signal to this process alone is passed on; a hang-up stops too (to supervisord it would
+    # mean "read your file again").
     def forward(signum: int, _frame: object) -> None:
         child.send_signal(signal.SIGINT if signum == signal.SIGINT else signal.SIGTERM)
 
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, forward)
     status = child.wait()
-    if (folder / FATAL_MARK).exists():
-        return 1
-    return status
+    return 1 if (folder / FATAL_MARK).exists() else status
 
 
 if __name__ == "__main__":

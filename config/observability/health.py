@@ -1,12 +1,6 @@
-"""Health: ``/health/live`` answers from the process alone (the baseline of the HTTP benchmark);
-``/health/ready`` (and ``/health/``, its former name) checks what a request needs, the database
-and Redis; ``/health/deep`` also asks the workers, for the operators only (``config.web.internal``).
-
-Readiness is what a load balancer polls, so it must be cheap and never lie: each process keeps its
-last answer for ``HEALTH_CACHE_SECONDS`` (so a flood of probes costs one check a second or two),
-Redis is pinged on the process's one client (not a new connection per call), and the answer is
-200 "ok" only when every check is ok. Asking the workers (a broadcast to each, waiting for their
-replies) is no part of it: it is slow, and a web process can serve while a worker restarts.
+"""Health: ``/health/live`` (the process alone), ``/health/ready`` (the database and Redis, kept
+``HEALTH_CACHE_SECONDS`` per process: a load balancer polls it) and ``/health/deep`` (also the
+workers, for the operators: slow, and a web process can serve while a worker restarts).
 """
 
 from __future__ import annotations
@@ -57,14 +51,7 @@ def _workers() -> str:
         return f"error: {exc.__class__.__name__}"
 
 
-def _healthy(checks: dict[str, str]) -> bool:
-    return all(value == "ok" or value.startswith("ok:") or value == "not configured"
-               for value in checks.values())  # fmt: skip
-
-
 class _Cached:
-    """The last readiness checks of this process, and when they were made."""
-
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.checks: dict[str, str] | None = None
@@ -83,7 +70,7 @@ _cached = _Cached()
 
 
 def _answer(checks: dict[str, Any]) -> JsonResponse:
-    healthy = _healthy(checks)
+    healthy = all(v in ("ok", "not configured") or v.startswith("ok:") for v in checks.values())
     return JsonResponse(
         {"status": "ok" if healthy else "error", "checks": checks}, status=200 if healthy else 503
     )

@@ -1,15 +1,7 @@
-"""Log records with their context: one JSON line each (``LOG_FORMAT=json``), or a line for people
-(``text``, ``make run``'s default).
-
-Every record carries the request id, and the user and the game where they are known. The
-context is one ``ContextVar`` per request, task or fired timer (``bind``); the request's user and
-game are read from the request only when a record is written, so a request that logs nothing
-pays for none of it (the move path logs nothing).
-
-- a web request: ``config.web.request_context`` binds the ``X-Request-ID`` (or one it makes);
-- a Celery task: ``config.observability.task_context`` carries the id of the request that queued it
-in the task's headers and binds it, with the task's game, in the worker;
-- the timers process: each timer fired binds an id of its own and its game.
+"""Log records with their context (request id, user, game): one JSON line each, or a line for
+people. The context is one ``ContextVar`` per request, task or fired timer (``bind``); the
+request's user and game are read only when a record is written, so a request that logs nothing
+pays for none of it.
 """
 
 from __future__ import annotations
@@ -36,13 +28,12 @@ FIELDS = ("request_id", "user_id", "game_id", "task")
 
 
 class LogContext(NamedTuple):
-    """Immutable, and a tuple: made and replaced in well under a microsecond (every request)."""
+    """Immutable, and a tuple: made and replaced in well under a microsecond."""
 
     request_id: str | None = None
     user_id: int | None = None
     game_id: str | None = None
     task: str | None = None
-    # The web request, read for its user and game only when a record is written.
     request: HttpRequest | None = None
 
 
@@ -55,7 +46,6 @@ def new_request_id() -> str:
 
 
 def request_id_from(value: str | None) -> str:
-    """The client's id if it is a sensible one, else a new one."""
     if value and _VALID_ID.match(value):
         return value
     return new_request_id()
@@ -75,7 +65,6 @@ def bind(**fields: Any) -> Token[LogContext]:
 
 
 def bind_request(request_id: str, request: HttpRequest) -> Token[LogContext]:
-    """A web request's context, afresh (the middleware's, at every request)."""
     return _context.set(LogContext(request_id, None, None, None, request))
 
 
@@ -108,24 +97,18 @@ def _request_game_id(request: HttpRequest) -> str | None:
 
 
 class ContextFilter(logging.Filter):
-    """Sets the context fields on every record a handler writes (None where unknown); a field
-    passed in ``extra`` wins."""
+    """Sets the context fields on every record (None where unknown); a field in ``extra`` wins."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         context = _context.get()
         request = context.request
-        # django.request's lines (4xx, 5xx) are written once the middleware has returned: their
-        # request, passed with the record, has its id.
+        # django.request's lines come once the middleware has returned, with their request.
         attached = getattr(record, "request", None)
         if request is None and attached is not None and hasattr(attached, "resolver_match"):
             request = attached
             context = context._replace(request_id=getattr(attached, "request_id", None))
-        values = {
-            "request_id": context.request_id,
-            "user_id": context.user_id,
-            "game_id": context.game_id,
-            "task": context.task,
-        }
+        values = context._asdict()
+        del values["request"]
         if request is not None:
             values["user_id"] = values["user_id"] or _request_user_id(request)
             values["game_id"] = values["game_id"] or _request_game_id(request)
@@ -136,8 +119,7 @@ class ContextFilter(logging.Filter):
 
 
 class JsonFormatter(_JsonFormatter):
-    """One JSON object per line: time (ISO 8601, UTC), level, logger, message, then the context
-    fields that are known and any ``extra``; a traceback as ``exc_info``."""
+    """One JSON object per line: time, level, logger, message, the known context, any ``extra``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("timestamp", "time")
@@ -149,14 +131,13 @@ class JsonFormatter(_JsonFormatter):
         ordered: dict[str, Any] = {}
         for name in ("time", "level", "logger", "message"):
             ordered[name] = log_data.pop(name, None)
-        # The request id always (null outside a request, task or timer); the rest when known.
+        # The request id always; the rest when known.
         ordered["request_id"] = log_data.pop("request_id", None)
         for name in FIELDS[1:]:
             value = log_data.pop(name, None)
             if value is not None:
                 ordered[name] = value
-        # The request object django.request passes is not for the line (its context is).
-        log_data.pop("request", None)
+        log_data.pop("request", None)  # django.request's
         log_data.pop("color_message", None)  # uvicorn's, with terminal colours
         ordered.update(log_data)
         return ordered
@@ -181,8 +162,6 @@ class TextFormatter(logging.Formatter):
 
 
 def logging_config(*, log_format: str, level: str, access_log: bool = False) -> dict[str, Any]:
-    """settings.LOGGING: one console handler on the root logger, in ``log_format``; the access
-    log (``dice.access``) at INFO when asked, else quiet."""
     if log_format not in {"json", "text"}:
         raise ValueError("LOG_FORMAT must be json or text")
     return {
@@ -202,9 +181,7 @@ def logging_config(*, log_format: str, level: str, access_log: bool = False) -> 
         },
         "loggers": {
             "dice.access": {"level": "INFO" if access_log else "WARNING"},
-            # A Host the service does not answer for is refused (400 disallowed_host, in the
-            # HTTP metrics): no server error, and anyone may send one, so no ERROR line and
-            # traceback each, which would flood the operators' alerts.
+            # Anyone may send a foreign Host (400 disallowed_host): no ERROR line and traceback.
             "django.security.DisallowedHost": {"level": "CRITICAL"},
         },
         "root": {"handlers": ["console"], "level": level},

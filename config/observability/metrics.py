@@ -1,11 +1,8 @@
-"""Prometheus metrics: moves, their latency, timer lag, open streams, HTTP requests, Celery tasks,
-queues. ``GET /metrics``; the workers and the timers process export theirs on ``METRICS_PORT``.
+"""Prometheus metrics (``GET /metrics``; the workers and the timers process on ``METRICS_PORT``).
 
-Several processes (gunicorn's workers, the stream tier's, a Celery worker's pool) each count
-their own; PROMETHEUS_MULTIPROC_DIR, a directory shared by the processes of one machine and
-emptied before they start (``make serve`` does), has any of them export the sum of all
-(prometheus_client's multiprocess mode). It must be set before a process starts: the metrics
-below choose where they keep their values when this module is imported.
+PROMETHEUS_MULTIPROC_DIR, shared by the processes of one machine, has any of them export the sum
+of all. It must be set before a process starts: the metrics below choose where they keep their
+values when this module is imported.
 """
 
 from __future__ import annotations
@@ -42,7 +39,7 @@ TIMER_LAG_SECONDS = Histogram(
 )
 STREAMS_OPEN = Gauge("dice_streams_open", "Open event streams", multiprocess_mode="livesum")
 
-# The WSGI tier's requests (config.web.request_context), by route: the URL's name, never its path.
+# By route: the URL's name, never its path (config.web.request_context).
 HTTP_REQUESTS = Counter(
     "dice_http_requests_total", "HTTP requests answered", ["route", "method", "status"]
 )
@@ -52,7 +49,6 @@ HTTP_SECONDS = Histogram(
     ["route"],
     buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5),
 )
-# The Celery tasks (config.observability.task_context): how long each ran and how it ended.
 TASK_SECONDS = Histogram(
     "dice_task_seconds",
     "Time a Celery task ran",
@@ -71,8 +67,7 @@ class _ThisProcess(Collector):
 
 
 def export_registry(*, queues: bool = True) -> CollectorRegistry:
-    """What a process exports: every process's metrics of this machine in multiprocess mode, else
-    its own; with ``queues``, the queues' and timers' depths, read at each scrape."""
+    """Every process's metrics of this machine (multiprocess), else its own; and the queues'."""
     registry = CollectorRegistry()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.MultiProcessCollector(registry)
@@ -86,7 +81,6 @@ def export_registry(*, queues: bool = True) -> CollectorRegistry:
 
 
 def exposition(*, queues: bool = True) -> bytes:
-    """The text Prometheus scrapes (``export_registry``)."""
     return generate_latest(export_registry(queues=queues))
 
 

@@ -1,11 +1,5 @@
-"""Work waiting, read when Prometheus scrapes (``dice_queue_depth``, ``dice_timers_pending``,
-``dice_timers_overdue``) and by the admin's dashboard: never on a request's path.
-
-- the Celery queues (``celery`` and ``timers``, or ``CELERY_QUEUE``'s names): a list per queue in
-  Redis (LLEN), or the files of the broker in files (``make run``); nothing for an in-memory
-  broker (tests);
-- the games' timers: the sorted set with Redis, else the active games with a deadline; overdue
-  ones are past their due time and not yet fired (the timers process is late or down).
+"""Work waiting (the Celery queues, the games' timers), read when Prometheus scrapes and by the
+admin's dashboard: never on a request's path.
 """
 
 from __future__ import annotations
@@ -20,7 +14,6 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
-#: The metrics this module's collector exports.
 METRIC_NAMES = ("dice_queue_depth", "dice_timers_pending", "dice_timers_overdue")
 
 
@@ -90,7 +83,7 @@ class QueueDepthCollector(Collector):
 
 
 def _safely(read: Callable[[], Iterable[GaugeMetricFamily]]) -> Iterator[GaugeMetricFamily]:
-    # A scrape reports what it can: Redis or the database away leaves these out, logged.
+    # A scrape reports what it can.
     try:
         yield from read()
     except Exception as exc:

@@ -1,9 +1,5 @@
-"""Celery tasks in the logs and the metrics.
-
-A task queued while a request (or another task) is bound carries its request id in the message's
-headers (``before_task_publish``); the worker binds it, with the task's name and game, for the
-task's log records, and times the task (``dice_task_seconds``, ``dice_tasks_total``,
-``dice_task_failures_total``). Connected by ``config.celery_app``, in every process that has it.
+"""Celery tasks in the logs and the metrics: a task carries the request id it was queued under in
+its headers, and the worker binds it, with the task's name and game, and times the task.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The workers' and the timers process's metrics, each on a port of its own (``METRICS_PORT``):
-``serve_metrics`` starts prometheus_client's HTTP server in the process that calls it.
-
-A Celery worker runs its tasks in pool processes: their figures reach the exporter, in the
-worker's main process, only through PROMETHEUS_MULTIPROC_DIR (set it for a worker that exports).
-With that directory shared by every process of a machine, the web tier's ``/metrics`` adds them
-up as well, and no port is needed (``make run``).
+"""The workers' and the timers process's metrics, each on its ``METRICS_PORT``. A worker's pool
+processes reach its exporter only through PROMETHEUS_MULTIPROC_DIR.
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
-"""Every shortcut the hot paths take through Django's internals, in one place, each with the plain
-ORM path beside it (``ORM_SHORTCUTS=false`` takes those).
+"""Every shortcut the hot paths take through Django's internals, each with the plain ORM path
+beside it (``ORM_SHORTCUTS=false`` takes those): building SQL costs the ORM about a millisecond of
+CPU per statement, more than PostgreSQL takes to run it.
 
-Building SQL costs Django's ORM about a millisecond of CPU per statement, more than PostgreSQL
-takes to run it, and every request reads a token and a game, and every move writes its events
-and its snapshot. So:
-
-- ``PreparedSelect``: a ``select_related`` queryset compiled once per connection, then run with a
-  new value each time, its rows made instances by the ORM's own code (``ModelIterable``:
-  converters, ``Model.from_db``, the ``select_related`` populators);
-- ``rows_insert`` and ``fields_update``: an INSERT of many rows and an UPDATE of some columns,
-  built once per shape, every value through its field's ``get_db_prep_save`` as the ORM sends it;
-- ``prefetched``: objects read with an instance set as its related manager's cache, as
-  ``prefetch_related`` would, without its second query.
-
-What they rely on is private to Django: the compiler's ``select`` and ``klass_info``,
-``get_related_populators``, ``Model._state``, a queryset's ``_result_cache``, an instance's
-``_prefetched_objects_cache``. ``tests/reliability/test_orm_shortcuts.py`` fails on any Django
-release but ``CHECKED_WITH`` (check them, then raise it) and proves each shortcut gives what its
-plain path gives.
+What they rely on is private to Django: ``tests/reliability/test_orm_shortcuts.py`` fails on any
+Django release but ``CHECKED_WITH`` (check them, then raise it) and proves each shortcut gives what
+its plain path gives.
 """
 
 from __future__ import annotations
@@ -56,8 +43,9 @@ class _Compiled:
 
 
 class PreparedSelect(Generic[M]):
-    """``build(value)``: the queryset for one value of ``field`` (its only parameter); ``sample``:
-    a valid value, to compile it with. Calling it gives the queryset's rows as model instances."""
+    """A ``select_related`` queryset compiled once per connection, then run with a new value each
+    time, its rows made instances by the ORM's own code. ``build(value)``: the queryset for one
+    value of ``field``; ``sample``: a valid value, to compile it with."""
 
     def __init__(
         self, build: Callable[[Any], QuerySet[M]], field: Field[Any, Any], sample: Any
@@ -122,9 +110,6 @@ class PreparedSelect(Generic[M]):
         return found
 
 
-# --- writes -------------------------------------------------------------------------------------
-
-
 @cache
 def _fields(model: type[Model], names: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
     fields = []
@@ -158,8 +143,7 @@ def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
 
 
 def rows_insert(model: type[M], names: Sequence[str], rows: Sequence[M]) -> None:
-    """``bulk_create(rows)`` of the columns ``names``, not built anew nor reading the keys back;
-    the rows are then stored (``_state.adding`` False), as ``bulk_create`` leaves them."""
+    """``bulk_create(rows)`` of the columns ``names``, built once per shape, keys not read back."""
     if not rows:
         return
     if not shortcuts_on():
@@ -179,8 +163,7 @@ def rows_insert(model: type[M], names: Sequence[str], rows: Sequence[M]) -> None
 
 
 def fields_update(instance: Model, names: Sequence[str]) -> None:
-    """Write these fields of the instance's row, as ``instance.save(update_fields=names)``
-    would (no signals: nothing here listens to these models' saves)."""
+    """``instance.save(update_fields=names)``, built once per shape (no signals)."""
     if not shortcuts_on():
         instance.save(update_fields=names)
         return
@@ -195,12 +178,9 @@ def fields_update(instance: Model, names: Sequence[str]) -> None:
         cursor.execute(_update_sql(model, key), params)
 
 
-# --- reads already in hand ----------------------------------------------------------------------
-
-
 def prefetched(instance: Model, name: str, objects: list[Any]) -> None:
-    """Make ``objects`` (read with ``instance``, in the manager's order) what
-    ``instance.<name>.all()`` gives, as ``prefetch_related`` would, without its query."""
+    """Make ``objects`` (in the manager's order) what ``instance.<name>.all()`` gives, as
+    ``prefetch_related`` would, without its query."""
     if not shortcuts_on():
         cache_ = getattr(instance, "_prefetched_objects_cache", {})
         cache_.pop(name, None)

@@ -1,8 +1,6 @@
-"""The process's one Redis client, and a batch that sends several steps' commands in one round trip.
-
-A move's notes and timer follow its commit (``games.followups.advance``): a command or two each,
-whose cost is the round trip. A batch sends them in one pipeline, not a transaction: a failure
-is logged, never raised (streams re-read the log, the sweep fires a lost timer).
+"""The process's one Redis client, and a batch that sends several commands in one round trip, not a
+transaction: a failure is logged, never raised (streams re-read the log, the sweep fires a lost
+timer).
 """
 
 from __future__ import annotations
@@ -53,7 +51,6 @@ class CommandBatch:
 
 @contextmanager
 def redis_batch() -> Iterator[CommandBatch]:
-    """Gather commands in the block; send them in one round trip at its end."""
     batch = CommandBatch()
     try:
         yield batch

@@ -1,6 +1,4 @@
-"""The error catalogue: ``GET /api/v1/errors/`` lists every code the API can answer, and
-``GET /api/v1/errors/{code}/`` is the page each problem's ``type`` names. Words in the request's
-language; the codes, statuses and fields never change."""
+"""The error catalogue: ``GET /api/v1/errors/`` and the page each problem's ``type`` names."""
 
 from __future__ import annotations
 
@@ -35,11 +33,8 @@ class ErrorListSerializer(serializers.Serializer[dict[str, Any]]):
 
 def describe(code: str, origin: str) -> dict[str, Any]:
     named = BY_CODE[code]
-    details: list[str] = []
-    for refusal in Refusal:
-        words = str(refusal.message)
-        if refusal.code == code and words not in details:
-            details.append(words)
+    # Every distinct word of the code, in the table's order.
+    details = list(dict.fromkeys(str(r.message) for r in Refusal if r.code == code))
     return {
         "code": code,
         "status": named.status,

@@ -1,10 +1,5 @@
-"""The API's exceptions: one class per kind of refusal, each raised from its entry of the one
-vocabulary, ``config.vocabulary.refusals`` (``raise Refusal.BOX_USED.error(field="box")``).
-
-The classes exist so callers can catch a kind of refusal (``except Conflict``); the code, status
-and words always come from the entry. ``error_body`` is the shape of every refusal, which
-``config.vocabulary.exception_handler`` renders (validation errors add their list) and the stream
-tier sends.
+"""The API's exceptions, one class per kind of refusal so that callers can catch a kind (``except
+Conflict``); the code, status and words always come from the entry (config.vocabulary.refusals).
 """
 
 from __future__ import annotations
@@ -20,16 +15,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)  # eq=False: comparing lazy words would translate them at import
 class Entry:
-    """A row of the vocabulary (config.vocabulary.refusals.Refusal): one refusal as clients see
-    it."""
-
     code: str
     status: int
     message: StrPromise
     #: The input at fault when the raiser names none.
     field: str | None = None
-    #: Django REST framework's class of this refusal, which the exception raised also is: DRF's
-    #: views treat some of them apart (a 401 gets its ``WWW-Authenticate`` header).
+    #: DRF's class of this refusal, which the exception raised also is (a 401's WWW-Authenticate).
     drf_class: type[exceptions.APIException] | None = None
 
     @property
@@ -41,9 +32,7 @@ class Entry:
 class ApiError(exceptions.APIException):
     """A refused request. Made by ``Refusal.error``, which picks the class of the entry's status."""
 
-    #: Seconds after which a retry may succeed (a throttled request, the database out of reach):
-    #: DRF's handler sends it as ``Retry-After``, as it does a ``Throttled``'s, and the body as
-    #: ``retry_after``.
+    #: Seconds after which a retry may succeed: DRF's handler sends it as ``Retry-After``.
     wait: float | None = None
 
     def __init__(
@@ -84,22 +73,18 @@ _CLASSES: dict[int, type[ApiError]] = {
 }
 
 
-def error_class(entry: Entry) -> type[ApiError]:
-    """The class of a refusal: of its status, or also DRF's own class where it has one."""
-    if entry.drf_class is not None:
-        return _also_drfs(entry.drf_class)
-    return _CLASSES.get(entry.status, ApiError)
-
-
 _DRF_KINDS: dict[type[exceptions.APIException], type[ApiError]] = {}
 
 
-def _also_drfs(drf_class: type[exceptions.APIException]) -> type[ApiError]:
+def error_class(entry: Entry) -> type[ApiError]:
+    """The class of a refusal: of its status, or also DRF's own class where it has one."""
+    drf = entry.drf_class
+    if drf is None:
+        return _CLASSES.get(entry.status, ApiError)
     # DRF's views recognise their classes: an AuthenticationFailed gets the WWW-Authenticate header.
-    if drf_class not in _DRF_KINDS:
-        name = drf_class.__name__
-        _DRF_KINDS[drf_class] = type(name, (ApiError, drf_class), {"__module__": __name__})
-    return _DRF_KINDS[drf_class]
+    if drf not in _DRF_KINDS:
+        _DRF_KINDS[drf] = type(drf.__name__, (ApiError, drf), {"__module__": __name__})
+    return _DRF_KINDS[drf]
 
 
 def error_body(exc: exceptions.APIException) -> dict[str, Any]:

@@ -1,13 +1,5 @@
-"""The one handler that renders every refusal of the API the same way (REST_FRAMEWORK's
-EXCEPTION_HANDLER); the stream tier sends the same bodies (``config.vocabulary.errors.error_body``).
-
-Every error is an RFC 9457 problem (``application/problem+json``, config.vocabulary.problems):
-``type`` (the
-code's page), ``title``, ``status``, then ``{"code": ..., "detail": ..., "field": ...}``: ``code``
-is stable and never translated, ``detail`` is for people in the request's language, ``field``
-names the input at fault (``null`` when none). Validation errors add ``errors``, one entry per
-field; refused moves may add ``params``, machine-readable specifics such as the dice that do not
-count.
+"""The one handler that renders every refusal of the API as an RFC 9457 problem (REST_FRAMEWORK's
+EXCEPTION_HANDLER); validation errors add ``errors``, one entry per field at fault.
 """
 
 from __future__ import annotations

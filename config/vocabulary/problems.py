@@ -1,14 +1,6 @@
-"""Every refusal as an RFC 9457 problem details object (``application/problem+json``).
-
-The body of ``config.vocabulary.errors.error_body`` (``code``, ``detail``, ``field``, ``params``
-...: what
-clients read) with RFC 9457's members in front: ``type``, the URL of the code's page in the API
-(``GET /api/v1/errors/{code}/``, which the error catalogue serves), ``title``, the code's words
-(one per code, in the request's language), and ``status``, the HTTP status.
-
-The WSGI tier's exception handler, ``ApiProblemMiddleware`` (Django's own answers under
-``/api/v1/``: an unknown path or a malformed id, a method not allowed, a body too large, a
-server error) and the stream tier all answer through ``problem_body``.
+"""Every refusal as an RFC 9457 problem (``application/problem+json``): ``error_body`` with
+``type`` (the code's page, ``GET /api/v1/errors/{code}/``), ``title`` and ``status`` in front.
+Both tiers and ``ApiProblemMiddleware`` (Django's own answers under ``/api/v1/``) answer so.
 """
 
 from __future__ import annotations
@@ -26,13 +18,11 @@ from config.vocabulary.refusals import Refusal
 
 PROBLEM_JSON = "application/problem+json"
 API_PREFIX = "/api/v1/"
-#: The error catalogue's pages (config.urls: ``errors/<code>/``).
 ERRORS_PATH = f"{API_PREFIX}errors/"
 
 
 def _canonical() -> dict[str, Refusal]:
-    """The entry that names each code: DRF's own words where it has them (``not_found``: "Not
-    found."), else the first entry of the code."""
+    """The entry that names each code: DRF's own words where it has them, else its first entry."""
     chosen: dict[str, Refusal] = {}
     for refusal in Refusal:
         if refusal.code not in chosen or refusal.value.drf_words:
@@ -40,12 +30,10 @@ def _canonical() -> dict[str, Refusal]:
     return chosen
 
 
-#: Each code's entry: its title, status and field in the catalogue.
 BY_CODE = _canonical()
 
 
 def type_url(code: str, origin: str) -> str:
-    """The code's page: ``origin`` is the scheme and host the request came to."""
     return f"{origin}{ERRORS_PATH}{code}/"
 
 
@@ -61,20 +49,11 @@ def problem_head(code: str, status: int, origin: str) -> dict[str, Any]:
 
 
 def origin_of(request: HttpRequest) -> str:
-    """The scheme and host the request came to; none (a relative ``type``) for a host outside
-    ``ALLOWED_HOSTS``, which nothing the service answers may name."""
+    """The scheme and host the request came to; none (a relative ``type``) for a foreign host."""
     try:
         return f"{request.scheme}://{request.get_host()}"
     except DisallowedHost:
         return ""
-
-
-def host_allowed(request: HttpRequest) -> bool:
-    try:
-        request.get_host()
-    except DisallowedHost:
-        return False
-    return True
 
 
 def problem_response(request: HttpRequest, exc: ApiError) -> HttpResponse:
@@ -98,37 +77,26 @@ _DJANGO_STATUSES = {
 }
 
 
-def _is_json(response: HttpResponse) -> bool:
-    content_type = response.get("Content-Type", "")
-    return content_type.startswith(("application/json", PROBLEM_JSON))
-
-
 class ApiProblemMiddleware(MiddlewareMixin):
-    """Under ``/api/v1/``: any error Django answers itself (an HTML page: no route, a malformed
-    id, a server error) becomes the problem of its status. Answers of the stream tier, the API's
-    views, its exception handler and ``BodyLimitMiddleware`` are problems already."""
+    """Under ``/api/v1/``: any error Django answers itself (an HTML page) becomes the problem of
+    its status."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        if not request.path.startswith(API_PREFIX) or response.status_code < 400:
+        status = response.status_code
+        if not request.path.startswith(API_PREFIX) or status < 400 or response.streaming:
             return response
-        if response.streaming or _is_json(response):
+        if response.get("Content-Type", "").startswith(("application/json", PROBLEM_JSON)):
             return response
-        return _as_problem(request, response)
-
-
-def _as_problem(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    status = response.status_code
-    refusal = _DJANGO_STATUSES.get(status, Refusal.SERVER_ERROR)
-    if status == 400 and not host_allowed(request):  # Django's DisallowedHost, as the streams'
-        refusal = Refusal.DISALLOWED_HOST
-    if refusal is Refusal.METHOD_NOT_ALLOWED:
-        words = refusal.message.format(method=request.method)
+        refusal = _DJANGO_STATUSES.get(status, Refusal.SERVER_ERROR)
+        if status == 400 and not origin_of(request):  # Django's DisallowedHost, as the streams'
+            refusal = Refusal.DISALLOWED_HOST
+        words = None
+        if refusal is Refusal.METHOD_NOT_ALLOWED:
+            words = refusal.message.format(method=request.method)
         error = refusal.error(detail=words)
-    else:
-        error = refusal.error()
-    error.status_code = status
-    problem = problem_response(request, error)
-    for header in ("Allow", "Retry-After"):
-        if header in response:
-            problem[header] = response[header]
-    return problem
+        error.status_code = status
+        problem = problem_response(request, error)
+        for header in ("Allow", "Retry-After"):
+            if header in response:
+                problem[header] = response[header]
+        return problem

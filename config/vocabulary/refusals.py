@@ -1,15 +1,9 @@
 """Every refusal the API can give, in one table: its stable code, HTTP status, words and field.
 
-Modelled on Django REST framework's exceptions (``default_code``, ``status_code``,
-``default_detail``), as one enum instead of one class per refusal, so that every layer (services,
-views, tournaments, accounts, the stream tier, the rules engines' ``RuleError`` codes) raises
-through it and nothing adds codes from elsewhere: ``raise Refusal.BOX_USED.error(...)``.
-
-Two entries may share a code when the words differ by where it is refused (``not_found`` of a game
-or a tournament); the rules engines' codes are looked up by code, and each has exactly one entry.
-A code with no entry is a programming error: ``tests/api/test_refusals.py`` finds every code the
-rules raise and every entry the code names; ``tests/i18n/test_refusal_words.py`` checks that each
-entry is translated in every language.
+Modelled on DRF's exceptions, as one enum instead of one class per refusal: every layer raises
+through it (``raise Refusal.BOX_USED.error(...)``). Two entries may share a code when the words
+differ by where it is refused; the rules engines' codes each have exactly one entry
+(``tests/api/test_refusals.py``).
 """
 
 from __future__ import annotations
@@ -62,20 +56,19 @@ class Refusal(enum.Enum):
         http.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         _("The request body is too large."),
     )
-    # Sent by the proxy (config/deploy/nginx), which has no translations: its words are English.
+    # Sent by the proxy (config/deploy/nginx) in English.
     HEADERS_TOO_LARGE = Entry(
         "headers_too_large",
         http.HTTP_431_REQUEST_HEADER_FIELDS_TOO_LARGE,
         _("The request headers are too large."),
     )
     JSON_TOO_DEEP = Entry("json_too_deep", BAD, _("The JSON body is nested too deeply."))
-    # A Host outside ALLOWED_HOSTS (both tiers): its problem's type is relative, naming no host.
+    # Its problem's type is relative, naming no host.
     DISALLOWED_HOST = Entry(
         "disallowed_host", BAD, _("This server does not answer for that host name."), "Host"
     )
     SERVER_ERROR = Entry("server_error", SERVER, _("The server failed to answer this request."))
-    # The database out of reach (stopped, restarting, cut off): not a failure of the request, so
-    # not a 500; Retry-After says when to ask again (config.web.outage).
+    # The database out of reach: not a failure of the request (config.web.outage).
     SERVICE_UNAVAILABLE = Entry(
         "service_unavailable",
         http.HTTP_503_SERVICE_UNAVAILABLE,
@@ -85,7 +78,6 @@ class Refusal(enum.Enum):
         ),
     )
     UNKNOWN_ERROR_CODE = Entry("not_found", MISSING, _("There is no error with this code."))
-    # Idempotency-Key on the requests that create (config.web.idempotency)
     INVALID_IDEMPOTENCY_KEY = Entry(
         "invalid_idempotency_key",
         BAD,
@@ -104,30 +96,26 @@ class Refusal(enum.Enum):
     USERNAME_TAKEN = Entry(
         "username_taken", CONFLICT, _("This username is already taken."), "username"
     )
-    # The same name as another's in other letters that look alike (players.identity).
     USERNAME_CONFUSABLE = Entry(
         "username_confusable",
         CONFLICT,
         _("This username looks too much like an existing one."),
         "username",
     )
-    # A deleted account's placeholder name (players.identity.PLACEHOLDER_PREFIX), in any case or
-    # lookalike letters: nobody passes for a deleted account.
+    # Nobody passes for a deleted account (players.identity.PLACEHOLDER_PREFIX).
     USERNAME_RESERVED = Entry(
         "username_reserved",
         BAD,
         _("Usernames starting with “deleted-” are kept for deleted accounts."),
         "username",
     )
-    # A deleted account's former name, for DELETED_NAME_HOLD_DAYS (players.name_holds).
     USERNAME_HELD = Entry(
         "username_held",
         CONFLICT,
         _("This username belonged to an account deleted recently: it is held for a while."),
         "username",
     )
-    # A name like one of RESERVED_NAMES (players.identity.looks_like_staff): nobody passes for
-    # the server's staff, by username or display name.
+    # A name like one of RESERVED_NAMES, as a username or display name.
     NAME_RESERVED = Entry(
         "name_reserved", BAD, _("This name is kept for the server's staff."), "username"
     )
@@ -137,17 +125,13 @@ class Refusal(enum.Enum):
         _("This display name looks like another player's username."),
         "display_name",
     )
-    # PATCH accounts/me/: a language the server does not speak (settings.LANGUAGES).
     UNKNOWN_LANGUAGE = Entry(
-        "unknown_language",
-        BAD,
-        _("This language is not one the server speaks."),
-        "language",
+        "unknown_language", BAD, _("This language is not one the server speaks."), "language"
     )
     INVALID_CREDENTIALS = Entry(
         "invalid_credentials", UNAUTHORISED, _("Wrong username or password.")
     )
-    # The account's export (games.accounts.export_files): written by the workers, then downloaded.
+    # The account's export (games.accounts.export_files).
     EXPORT_NOT_FOUND = Entry(
         "not_found",
         MISSING,
@@ -158,7 +142,7 @@ class Refusal(enum.Enum):
         CONFLICT,
         _("The export is not ready: see its status at accounts/me/export/."),
     )
-    # The sign-in guard (players.login_guard): Retry-After says when to try again.
+    # The sign-in guard (players.login_guard).
     LOGIN_THROTTLED = Entry(
         "login_throttled",
         http.HTTP_429_TOO_MANY_REQUESTS,
@@ -194,12 +178,10 @@ class Refusal(enum.Enum):
         "token_required", BAD, _("Revoking one token needs a request made with that token.")
     )
     UNKNOWN_KIND = Entry("unknown_kind", BAD, _("There is no such game."), "kind")
-    # Deleting an account (DELETE accounts/me/) and changing its password (POST
-    # accounts/password/, on current_password) ask for its password again.
+    # Deleting an account and changing its password ask for it again.
     WRONG_PASSWORD = Entry(
         "wrong_password", FORBIDDEN, _("This is not the account's password."), "password"
     )
-    # DELETE accounts/tokens/{id}/: none of the account's live tokens has this id.
     TOKEN_NOT_FOUND = Entry("not_found", MISSING, _("No such token."))
 
     # --- games -------------------------------------------------------------------------------
@@ -219,10 +201,7 @@ class Refusal(enum.Enum):
         _("You have too many games waiting for players: start or cancel one first."),
     )
     ASSISTANCE_NOT_ALLOWED = Entry(
-        "assistance_not_allowed",
-        BAD,
-        _("A rated game has no hints or previews."),
-        "assistance",
+        "assistance_not_allowed", BAD, _("A rated game has no hints or previews."), "assistance"
     )
     GAME_NOT_FOUND = Entry("not_found", MISSING, _("No such game."))
     INVALID_IF_MATCH = Entry(
@@ -343,15 +322,10 @@ class Refusal(enum.Enum):
     SEEK_NOT_FOUND = Entry("not_found", MISSING, _("No such seek."))
     SEEK_NOT_OPEN = Entry("seek_not_open", CONFLICT, _("This seek is no longer open."))
     TOO_MANY_OPEN_SEEKS = Entry(
-        "too_many_open_seeks",
-        CONFLICT,
-        _("You have too many open seeks: withdraw one first."),
+        "too_many_open_seeks", CONFLICT, _("You have too many open seeks: withdraw one first.")
     )
     RATED_SEEK_NEEDS_CLOCK = Entry(
-        "rated_seek_needs_clock",
-        BAD,
-        _("A rated game needs a turn clock."),
-        "turn_clock_seconds",
+        "rated_seek_needs_clock", BAD, _("A rated game needs a turn clock."), "turn_clock_seconds"
     )
     RATED_OPTION_NOT_ALLOWED = Entry(
         "rated_option_not_allowed",
@@ -395,15 +369,14 @@ class Refusal(enum.Enum):
     # Moderation (the admin's actions)
     NOT_RATED = Entry("not_rated", CONFLICT, _("This game has no rating changes to void."))
 
-    # --- the rules engines' codes (games.rules.RuleError): a malformed command is 400, a
-    # well-formed move the position does not allow is 409 ------------------------------------
+    # --- the rules engines' codes (games.rules.RuleError): malformed 400, not allowed 409 -----
     UNKNOWN_MOVE = Entry("unknown_move", BAD, _("Unknown move type."), "type")
     INVALID_DICE_INDICES = Entry(
         "invalid_dice_indices",
         BAD,
         _("Dice must be given as distinct positions of the current roll."),
     )
-    # A list of dice longer than the game's dice, refused before any of its items is read.
+    # Refused before any of the list's items is read.
     TOO_MANY_DICE = Entry("too_many_dice", BAD, _("This names more dice than the game has."))
     UNKNOWN_BOX = Entry("unknown_box", BAD, _("There is no such box on the score sheet."), "box")
     INVALID_OPTION = Entry("invalid_option", BAD, _("This game option is not valid."))
@@ -491,9 +464,7 @@ class Refusal(enum.Enum):
         "registration_closed", CONFLICT, _("Registration for this tournament is closed.")
     )
     REGISTRATION_NOT_OPEN = Entry(
-        "registration_not_open",
-        CONFLICT,
-        _("Registration for this tournament has not opened yet."),
+        "registration_not_open", CONFLICT, _("Registration for this tournament has not opened yet.")
     )
     ALREADY_REGISTERED = Entry(
         "already_registered", CONFLICT, _("You are already registered for this tournament.")
@@ -515,8 +486,7 @@ class Refusal(enum.Enum):
         "tournament_not_paused", CONFLICT, _("This tournament is not paused.")
     )
 
-    # --- Django REST framework's own, which it raises itself (and the stream tier, which has the
-    # same refusals without DRF's views) --------------------------------------------------------
+    # --- Django REST framework's own (which the stream tier raises too) ---------------------
     # knox's words for a token it does not know (players.auth)
     INVALID_TOKEN = Entry(
         "authentication_failed",
@@ -557,16 +527,13 @@ class Refusal(enum.Enum):
         params: dict[str, Any] | None = None,
         detail: str | None = None,
     ) -> ApiError:
-        """The exception to raise: ``field`` defaults to the entry's (pass None for none),
-        ``params`` are machine-readable specifics, ``detail`` replaces the entry's words only
-        where they come from elsewhere already translated (Django's password validators)."""
+        """The exception: ``field`` defaults to the entry's; a ``detail`` is translated already."""
         at_fault = self.field if field is _Table.FIELD else field
         return error_class(self.value)(self.value, field=at_fault, params=params, detail=detail)
 
     @classmethod
     def of_code(cls, code: str) -> Refusal:
-        """The one entry of ``code``; ``KeyError`` for a code with none or with several (a
-        programming error, which the tests find for every code the rules raise)."""
+        """The one entry of ``code``; ``KeyError`` for a code with none or with several."""
         return _BY_UNIQUE_CODE[code]
 
 

@@ -1,15 +1,9 @@
-"""The request body limit under ``make run``, by the bytes that arrive: an ASGI wrapper.
+"""The request body limit under ``make run`` (no nginx), by the bytes that arrive: an ASGI wrapper.
 
-``BodyLimitMiddleware`` (config.web.middleware) refuses a body by its ``Content-Length``, and nginx
-refuses by its bytes in ``make serve`` and docker compose. Under ``make run`` there is no nginx,
-and Django's ASGI handler reads a body whole (spooled to disk past 2.5 MB) before any middleware
-runs: a chunked body, which has no ``Content-Length``, would be read to its end, however long,
-before it is refused. This wrapper counts the bytes of each ``http.request`` message as the
-application reads them; once they pass ``MAX_REQUEST_BODY_BYTES`` it answers 413
-``request_too_large`` (the API's problem, with ``Connection: close``, so that the server reads
-nothing more of it) and tells the application the client went away (``http.disconnect``),
-which Django's handler takes as an aborted request. A declared ``Content-Length`` past the
-limit is refused before a byte is read.
+Django's ASGI handler reads a body whole before any middleware runs, so a chunked body would be
+read to its end before it is refused. This counts the bytes as the application reads them; past
+``MAX_REQUEST_BODY_BYTES`` it answers 413 with ``Connection: close`` and tells the application
+the client went away (``http.disconnect``).
 """
 
 from __future__ import annotations
@@ -43,8 +37,6 @@ def declared_length(scope: Scope) -> int | None:
 
 
 def limit_body(app: App) -> App:
-    """``app`` behind the limit: every HTTP request's body is counted as it is received."""
-
     async def limited(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await app(scope, receive, send)
@@ -85,8 +77,7 @@ def limit_body(app: App) -> App:
 
 
 async def too_large(scope: Scope, send: Send, limit: int) -> None:
-    # Answered as the stream tier answers a problem (the request's language, CORS, the type on
-    # the host asked for only when it is the service's): Django has no request yet.
+    # Answered as the stream tier answers a problem: Django has no request yet.
     request = Request(scope)
     with translation.override(request.language):
         refusal = Refusal.REQUEST_TOO_LARGE.error(params={"limit": limit})

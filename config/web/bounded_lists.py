@@ -1,11 +1,5 @@
-"""Every list the API reads is bounded in length, and the bound is checked before any item is.
-
-DRF's ``ListField(max_length=...)`` checks its length only after it has validated every item (its
-``MaxLengthValidator`` runs on the validated list), so a body of 100,000 items is validated item
-by item before it is refused. ``BoundedListField`` refuses it first, with DRF's own code
-(``max_length``, in ``errors``, on the field). A nested serializer's list (``many=True``) takes
-``max_length`` as it is: DRF's ``ListSerializer`` already checks it first. The rules' own lists
-(a move's ``hold`` and ``keep``) are bounded where the rules read them (``too_many_dice``).
+"""A list bounded before any item is validated: DRF's ``ListField(max_length=...)`` checks the
+length only after every item (DRF's ``ListSerializer`` already checks it first).
 """
 
 from __future__ import annotations

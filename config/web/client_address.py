@@ -1,20 +1,10 @@
-"""The address of the client behind a request, and the bucket it is counted in: what throttles,
-the sign-in guard and the stream caps key on.
+"""The address of the client behind a request, and the bucket its per-address counts key on.
 
-``X-Forwarded-For`` is a list anyone can start: a client sends ``X-Forwarded-For: 1.2.3.4`` and
-each proxy on the way appends the address it received the request from. Only the entries that our
-own proxies appended are true, and there are exactly ``TRUSTED_PROXIES`` of them, at the end of the
-list: with one proxy (``make serve``'s nginx) the client is the last entry; with a load balancer in
-front of it, the one before. With no trusted proxy (``make run``: clients connect to the server
-itself), the header is ignored and the socket's peer is the client. A request with fewer entries
-than trusted proxies did not come through them all (it reached a loopback port directly): the
-socket's peer is the client then too. So a client that rotates the header changes nothing.
-
-Every per-address count keys on ``address_bucket``: an IPv4 address is its own bucket, but an
-IPv6 client holds a whole /64 (one subnet, by the usual allocation, is one customer's), and
-would otherwise have 2^64 buckets for every limit. So IPv6 addresses count by their first
-``IPV6_BUCKET_PREFIX`` bits (64); an IPv4-mapped IPv6 address (``::ffff:192.0.2.1``, what a
-dual-stack socket reports for an IPv4 peer) counts as the IPv4 address it maps.
+``X-Forwarded-For`` is a list anyone can start: only the last ``TRUSTED_PROXIES`` entries, which
+our own proxies appended, are true. With fewer entries than that (or none trusted), the socket's
+peer is the client, so a client that rotates the header changes nothing. An IPv6 client holds a
+whole /64 and would otherwise have 2^64 buckets: it counts by its first ``IPV6_BUCKET_PREFIX``
+bits; an IPv4-mapped address counts as the IPv4 address it maps.
 """
 
 from __future__ import annotations
@@ -27,7 +17,6 @@ from django.conf import settings
 
 
 def client_address(meta: Mapping[str, Any]) -> str:
-    """The client's address, from a WSGI environ (``request.META``)."""
     return address_behind_proxies(
         str(meta.get("REMOTE_ADDR") or ""), meta.get("HTTP_X_FORWARDED_FOR"), trusted_proxies()
     )
@@ -48,14 +37,11 @@ def address_behind_proxies(peer: str, forwarded_for: str | None, proxies: int) -
 
 
 def client_bucket(meta: Mapping[str, Any]) -> str:
-    """The bucket of the client of a WSGI environ: what its per-address counts key on."""
     return address_bucket(client_address(meta))
 
 
 def address_bucket(address: str) -> str:
-    """The key an address is counted under: IPv4 itself, IPv6 its network of
-    ``IPV6_BUCKET_PREFIX`` bits (``2001:db8:1:2::/64``), anything else (no address, a Unix socket's
-    name) as it is."""
+    """IPv4 itself, IPv6 its network of ``IPV6_BUCKET_PREFIX`` bits, anything else as it is."""
     try:
         parsed = ipaddress.ip_address(address.strip())
     except ValueError:

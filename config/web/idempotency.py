@@ -1,25 +1,11 @@
-"""``Idempotency-Key`` on every POST that writes: those that create (register, a game, a seek, a
-tournament, an entry) and those that act on a game (join, start, a move, resign, abort, claim,
-leave, a rematch offer), so that a client retrying after a lost answer is never played twice.
+"""``Idempotency-Key`` on every POST that writes, so that a client retrying after a lost answer
+is never played twice: a 2xx answer is kept with the key and replayed (``Idempotent-Replayed``)
+to the same request; another request with the key is refused; a refusal keeps nothing.
 
-A client sends ``Idempotency-Key: <1 to 255 printable characters>`` (a UUID is a good key) and
-may send the request again, as often as it likes, until it has an answer:
-
-- the first request with a key runs and its answer (a 2xx) is kept with the key;
-- a retry (the same account, the same key, the same method, path and body) runs nothing and gets
-  that answer again, with ``Idempotent-Replayed: true``;
-- a different request with a key already used is refused: 422 ``idempotency_key_reused``;
-- a refused request (4xx) keeps nothing: a retry runs again, as it would without a key;
-- keys are kept ``IDEMPOTENCY_KEY_TTL`` (24 h, ``IDEMPOTENCY_KEY_HOURS``); after that the key is
-  free again.
-
-Race-safe: the key's row (``players.models.IdempotencyKey``, unique per account and key) is
-inserted in the same transaction as what the request creates, before it. A second request with
-the key waits on that row's unique index until the first commits (PostgreSQL), or on the write
-lock (SQLite), then finds it and answers from it: two racing requests create once.
-
-The answer kept may hold a secret (register answers a token): it is sealed with a key stream
-drawn from ``SECRET_KEY`` and the request itself, so the table alone does not give it back.
+Race-safe: the key's row (unique per account and key) is inserted in the same transaction as what
+the request creates, before it, so a second request with the key waits on its unique index (or
+SQLite's write lock) and answers from it. The answer may hold a secret (a token): it is sealed
+with a key stream drawn from ``SECRET_KEY`` and the request, so the table alone does not give it.
 """
 
 from __future__ import annotations

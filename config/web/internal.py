@@ -1,9 +1,5 @@
-"""Endpoints for the operators only (``/metrics``, ``/health/deep``): they say how the service is
-built and what it is doing, and the deep check makes work for every worker.
-
-A request may reach them with ``Authorization: Bearer <INTERNAL_TOKEN>``, or, when no token is
-set, from this machine only: its client address (``config.web.client_address``, so a request through
-the proxy is judged by where it came from, not by the proxy's loopback hop) is a loopback one.
+"""Endpoints for the operators only (``/metrics``, ``/health/deep``): with ``Authorization: Bearer
+<INTERNAL_TOKEN>``, or, when no token is set, from a loopback client address (not the proxy's hop).
 """
 
 from __future__ import annotations
@@ -26,7 +22,7 @@ View = Callable[[HttpRequest], HttpResponse]
 def internal_only(view: View) -> View:
     @wraps(view)
     def guarded(request: HttpRequest) -> HttpResponse:
-        if admitted(request):
+        if admitted_as(request.headers.get("Authorization", ""), client_address(request.META)):
             return view(request)
         refusal = Refusal.INTERNAL_ONLY.error()
         return JsonResponse(error_body(refusal), status=refusal.status_code)
@@ -34,13 +30,8 @@ def internal_only(view: View) -> View:
     return guarded
 
 
-def admitted(request: HttpRequest) -> bool:
-    return admitted_as(request.headers.get("Authorization", ""), client_address(request.META))
-
-
 def admitted_as(authorization: str, address: str) -> bool:
-    """The rule for a request with this ``Authorization`` header from this client address (the
-    stream tier's ``/metrics`` asks it too)."""
+    """The rule (the stream tier's ``/metrics`` asks it too)."""
     token = str(getattr(settings, "INTERNAL_TOKEN", "") or "")
     if token:
         return compare_digest(authorization.encode(), f"Bearer {token}".encode())

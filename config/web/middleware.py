@@ -1,11 +1,5 @@
-"""The project's middleware: the language of each request, and sessions and messages that cost
-nothing to a request that does not use them (an API request with a token).
-
-``LocaleMiddleware``: the language of each request is ``?lang=xx``, else ``Accept-Language``, else
-English. Django's own reads ``Accept-Language`` (and the language cookie), falls back to
-``LANGUAGE_CODE`` and sets ``Content-Language`` on every response; this subclass adds a ``lang``
-query parameter for clients that cannot set headers; a ``lang`` that is not one of ``LANGUAGES``
-(after reducing ``fr-CA`` to ``fr``) is ignored, so the header decides.
+"""The project's middleware: ``?lang=`` before ``Accept-Language`` (for clients that cannot set
+headers), and sessions and messages that cost nothing to a request that does not use them.
 """
 
 from __future__ import annotations
@@ -42,11 +36,7 @@ class LocaleMiddleware(locale.LocaleMiddleware):
 
 
 def query_language(request: HttpRequest) -> str | None:
-    """The supported language named by ``?lang=``, or None; the parameter is consumed.
-
-    It is taken out of ``request.GET`` so that views reading every parameter as a filter (the
-    admin's change lists) do not refuse it; links built from the raw query string keep it.
-    """
+    """The language of ``?lang=``, taken out of ``request.GET`` (the admin's filters refuse it)."""
     if QUERY_PARAMETER not in request.GET:
         return None
     query = request.GET.copy()
@@ -54,30 +44,17 @@ def query_language(request: HttpRequest) -> str | None:
     query._mutable = False
     # Made immutable again, as Django's own request.GET is: the stubs' (stub-only) type for it.
     request.GET = cast("_ImmutableQueryDict", query)
-    code = raw.strip().lower().replace("_", "-")
-    if not code:
-        return None
-    try:
-        return translation.get_supported_language_variant(code)
+    try:  # LookupError for an empty code too
+        return translation.get_supported_language_variant(raw.strip().lower().replace("_", "-"))
     except LookupError:
         return None
 
 
 class SessionMiddleware(sessions.SessionMiddleware):
-    """Django's, with the session store made when something first reads ``request.session``.
-
-    The admin and the browsable API use sessions; a request with an API token never touches its
-    session. Without a session cookie there is then nothing to save, delete or vary on: the
-    response is left as is, exactly as Django's middleware leaves it for a session nobody read.
-
-    Both classes' ``process_response`` are typed as django-stubs type the methods they extend
-    (``HttpResponse``); Django hands them any response, streaming ones included, and neither
-    reads more than every response has.
-    """
+    """Django's, with the session store made when something first reads ``request.session``."""
 
     def process_request(self, request: HttpRequest) -> None:
         session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        # A lazy proxy that forwards every attribute to the store it makes when first used.
         request.session = cast(
             SessionBase, SimpleLazyObject(lambda: self.SessionStore(session_key))
         )
@@ -91,8 +68,7 @@ class SessionMiddleware(sessions.SessionMiddleware):
 
 
 class MessageMiddleware(messages.MessageMiddleware):
-    """Django's, with the message storage (a cookie signer and a session store) made only when a
-    view or template uses it, which no API request does."""
+    """Django's, with the message storage made only when a view or template uses it."""
 
     def process_request(self, request: HttpRequest) -> None:
         # Django's MessageMiddleware sets this private attribute, which HttpRequest's stub does
@@ -112,8 +88,7 @@ def _never_read(request: HttpRequest, attribute: str) -> bool:
 
 class BodyLimitMiddleware(MiddlewareMixin):
     """Refuses a body longer than ``MAX_REQUEST_BODY_BYTES`` by its ``Content-Length``, before
-    anything reads it, as an RFC 9457 problem (413, config.vocabulary.problems). Django's own check
-    (``RequestDataTooBig``) comes only when the body is read, and answers with an HTML page."""
+    anything reads it (Django's ``RequestDataTooBig`` comes only then, as an HTML page)."""
 
     def process_request(self, request: HttpRequest) -> HttpResponse | None:
         limit = int(settings.MAX_REQUEST_BODY_BYTES)

@@ -1,20 +1,10 @@
-"""The database (or Redis) out of reach: what a request that needed it is answered.
+"""The database (or Redis) out of reach: the request is not at fault and the server is not
+broken, so it is answered 503 ``service_unavailable`` with ``Retry-After``, never a 500, by every
+tier (the API's exception handler, ``handler500``, the stream tier's reads).
 
-While PostgreSQL is stopped, restarting or cut off, a request fails at its connection (refused,
-or the pool's wait for one over: ``PoolTimeout``) or in the middle of a query (the server gone).
-While Redis is (every request's throttle and sign-in guard count there), the same: a refused or
-timed-out connection, each bounded to two seconds (settings: ``CACHES``, ``redis_client``).
-The request is not at fault and the server is not broken: it is answered 503
-``service_unavailable`` with ``Retry-After``, never a 500. Every tier answers so: the API's
-exception handler (DRF's views), ``server_error`` (Django's ``handler500``, for the rest: it runs
-while the exception is being handled) and the stream tier's reads (``games.streams.reads``).
-
-How long a request may wait for the database is bounded in settings (``connect_timeout``, the
-pool's ``timeout``); the pool checks each connection it lends and drops a broken one, so it
-reconnects by itself once the database is back. Once a process has met the outage, its requests
-wait for a connection only ``BRIEF_WAIT_SECONDS`` until one is lent again: a sync worker held the
-pool's whole wait by each request would make the requests queued behind it wait that many times
-over, so the bound would grow with the load.
+Once a process has met the outage, its requests wait for a connection only
+``BRIEF_WAIT_SECONDS`` until one is lent again: a sync worker held the pool's whole wait by each
+request would make the requests queued behind it wait that many times over.
 """
 
 from __future__ import annotations
@@ -37,23 +27,17 @@ from config.vocabulary.refusals import Refusal
 
 log = logging.getLogger(__name__)
 
-#: What ``Retry-After`` says: about the time the pool takes to notice the database is back (it
-#: tries to connect again about every second, see settings).
+#: About the time the pool takes to notice the database is back.
 RETRY_AFTER_SECONDS = 2
-#: The wait for a connection while the database is out of reach: about what making one takes.
-#: The pool goes on trying to connect meanwhile (each borrower starts a try if none is under way),
-#: and the first connection lent gives the pool its whole wait back.
+#: About what making a connection takes; the first connection lent gives the whole wait back.
 BRIEF_WAIT_SECONDS = 0.25
-# SQLSTATEs of a server that cannot serve anyone, whatever the request: a connection exception
-# (class 08), a shutdown or a start under way (57P01-57P03), no connection slot or resource left
-# (class 53). A failure without a state is the connection's own (refused, closed, timed out).
+# SQLSTATEs of a server that cannot serve anyone: connection exception, no resource left, shutdown
+# or start-up. A failure without a state is the connection's own.
 _SERVER_STATES = ("08", "53", "57P01", "57P02", "57P03")
 
 
 def out_of_reach(exc: BaseException | None) -> bool:
-    """Whether ``exc``, or one it was raised from (Django wraps psycopg's), says the database or
-    Redis cannot be reached. A deadlock, a cancelled query or a constraint is the request's own:
-    no."""
+    """Whether ``exc`` or its cause says the database or Redis cannot be reached."""
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -89,9 +73,7 @@ def _reachable_again(sender: object, connection: BaseDatabaseWrapper, **kwargs: 
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: 503 when the exception being handled is the database out of reach, else
-    500; a problem under ``/api/v1/`` (from any middleware, even one outside
-    ``ApiProblemMiddleware``), Django's page or plain words elsewhere."""
+    """``handler500``: 503 when the database is out of reach, else 500; problems under the API."""
     api = request.path.startswith(API_PREFIX)
     if not out_of_reach(sys.exc_info()[1]):
         if api:

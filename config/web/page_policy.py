@@ -1,11 +1,6 @@
-"""The pages' Content-Security-Policy (the greeting at ``/``, the web client at ``/play/`` and the
-admin): a script can come only from this origin's files, never from markup, so an injected name or
-note cannot run as code where the web client keeps its token (``localStorage``) or where staff act.
-The API answers JSON, which no browser runs, and needs none.
-
-The greeting and the web client have no inline script or style (tests/webclient runs the client
-under this policy and fails on any violation). Django's admin has no inline script either, but
-styles some elements inline: its styles may be inline, its scripts may not.
+"""The pages' Content-Security-Policy (``/``, ``/play/``, the admin): scripts only from this
+origin's files, so an injected name cannot run where the web client keeps its token or staff act.
+Django's admin styles some elements inline: its styles may be inline, its scripts may not.
 """
 
 from __future__ import annotations
@@ -19,31 +14,22 @@ _COMMON = (
     "frame-ancestors 'none'"
 )
 _PAGE = f"{_COMMON}; style-src 'self'"
-#: By path prefix.
-POLICIES = {
-    "/play/": _PAGE,
-    "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'",
-}
-#: By the whole path: every path starts with "/", the greeting's.
+POLICIES = {"/play/": _PAGE, "/admin/": f"{_COMMON}; style-src 'self' 'unsafe-inline'"}
+#: By the whole path: every path starts with "/".
 EXACT_POLICIES = {"/": _PAGE}
-#: Browser features no page of ours uses, refused to whatever runs in them.
+#: Browser features no page of ours uses.
 PERMISSIONS = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 
 
 class PagePolicyMiddleware(MiddlewareMixin):
-    """Both sync and async (MiddlewareMixin): a sync-only middleware would make every open
-    stream hold a thread under ASGI."""
+    """Sync and async: a sync-only middleware would make every open stream hold a thread."""
 
     def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
-        policy = policy_for(request.path)
+        path = request.path
+        policy = EXACT_POLICIES.get(path) or next(
+            (p for prefix, p in POLICIES.items() if path.startswith(prefix)), None
+        )
         if policy is not None:
             response.headers.setdefault("Content-Security-Policy", policy)
             response.headers.setdefault("Permissions-Policy", PERMISSIONS)
         return response
-
-
-def policy_for(path: str) -> str | None:
-    """The policy of the page at ``path``; None for the API and the rest."""
-    if path in EXACT_POLICIES:
-        return EXACT_POLICIES[path]
-    return next((p for prefix, p in POLICIES.items() if path.startswith(prefix)), None)

@@ -1,9 +1,5 @@
-"""The API's JSON parser: DRF's, bounded in depth.
-
-Python's JSON decoder recurses once per nesting level: a body of a hundred thousand ``[`` ends in
-a ``RecursionError``, which DRF does not catch (a 500). No request of this API nests more than a
-few levels (a move is ``{"type": ..., "hold": [...]}``), so anything past ``MAX_DEPTH`` is refused
-as malformed, and so is anything the decoder gives up on.
+"""The API's JSON parser: DRF's, bounded in depth (the decoder recurses once per level: a body of
+a hundred thousand ``[`` would be a ``RecursionError``, which DRF does not catch).
 """
 
 from __future__ import annotations

@@ -1,18 +1,5 @@
-"""What a client reads of its rate limits: ``RateLimit-Policy`` and ``RateLimit`` on every answer a
-throttle counted, successes and 429s alike, in the structured-field form of the IETF httpapi draft
-"RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers)::
-
-    RateLimit-Policy: "user";q=1200;w=60
-    RateLimit: "user";r=1187;t=42
-
-one list member per throttle that counted the request (the policy named by its scope: ``anon``,
-``user``, ``auth``, ``expensive``): ``q`` its quota, ``w`` its window in seconds, ``r`` what is left
-of the quota, ``t`` the seconds until its window closes (a 429's ``Retry-After``, at ``r=0``).
-
-No cache is read for them: the throttle notes (:func:`note`) the count and time left its own
-round trip returned (``config.web.throttling``), and the middleware writes them on the answer. An
-answer no throttle counted (a view without throttles, a scope without a rate, a request refused
-before it was counted: its authentication or permissions) carries neither header.
+"""``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers) on every answer
+a throttle counted, from what its own round trip returned (:func:`note`): no cache is read.
 """
 
 from __future__ import annotations
@@ -40,14 +27,8 @@ class Budget:
 
     @classmethod
     def counted(cls, policy: str, quota: int, window: int, count: int, left: float) -> Budget:
-        """The budget after the request ``count`` of a window with ``left`` seconds to run."""
-        return cls(policy, quota, window, max(quota - count, 0), reset_seconds(left))
-
-
-def reset_seconds(left: float) -> int:
-    """Whole seconds, rounded up as DRF's ``Throttled`` rounds its wait (so ``t`` is the 429's
-    ``Retry-After``), and never 0 (a window that closes now is one whose next request counts)."""
-    return math.ceil(max(left, 0.001))
+        """The budget after request ``count``, its reset rounded up as DRF's ``Throttled`` wait."""
+        return cls(policy, quota, window, max(quota - count, 0), math.ceil(max(left, 0.001)))
 
 
 def note(request: HttpRequest, budget: Budget) -> None:
@@ -55,20 +36,18 @@ def note(request: HttpRequest, budget: Budget) -> None:
     budgets.append(budget)
 
 
-def header_values(budgets: list[Budget]) -> tuple[str, str]:
-    """``RateLimit-Policy`` and ``RateLimit``: structured-field lists, one member per budget."""
-    policies = ", ".join(f'"{b.policy}";q={b.quota};w={b.window}' for b in budgets)
-    left = ", ".join(f'"{b.policy}";r={b.remaining};t={b.reset}' for b in budgets)
-    return policies, left
-
-
 class RateLimitMiddleware(MiddlewareMixin):  # sync and async: an open stream holds no thread
-    """The budgets the request's throttles noted, on its answer."""
+    """The budgets the request's throttles noted, as structured-field lists, one member each."""
 
     def process_response(
         self, request: HttpRequest, response: HttpResponseBase
     ) -> HttpResponseBase:
-        budgets: list[Budget] | None = request.__dict__.get(_NOTED)
+        budgets: list[Budget] = request.__dict__.get(_NOTED, [])
         if budgets:
-            response[POLICY_HEADER], response[HEADER] = header_values(budgets)
+            response[POLICY_HEADER] = ", ".join(
+                f'"{b.policy}";q={b.quota};w={b.window}' for b in budgets
+            )
+            response[HEADER] = ", ".join(
+                f'"{b.policy}";r={b.remaining};t={b.reset}' for b in budgets
+            )
         return response

@@ -1,10 +1,5 @@
-"""The first middleware: each request's id (``X-Request-ID``, taken from the client or the proxy,
-else made; echoed on the response) bound for its log records (config.observability.logs), and its
-HTTP metrics, by route (the URL's name) and status (config.observability.metrics).
-
-The cost per request is a context variable, a header and two metric updates: no query, no Redis;
-with ``ACCESS_LOG`` on, a line per request (logger ``dice.access``).
-Sync and async alike (``make run`` serves the API through Django's ASGI handler).
+"""The first middleware: each request's id (``X-Request-ID``) bound for its log records, and its
+HTTP metrics by route; no query, no Redis. Sync and async alike.
 """
 
 from __future__ import annotations
@@ -23,12 +18,11 @@ from config.observability import logs
 from config.observability.metrics import HTTP_REQUESTS, HTTP_SECONDS
 
 UNMATCHED = "unmatched"
-# One line per request when ACCESS_LOG is on (settings: this logger at INFO); else a level check.
 access_log = logging.getLogger("dice.access")
 _META_KEY = "HTTP_" + logs.REQUEST_ID_HEADER.upper().replace("-", "_")
 
 
-# The metrics' children by label (a bounded set: routes, methods, statuses), found once each.
+# The metrics' children by label (a bounded set), found once each.
 @lru_cache(maxsize=4096)
 def _requests(route: str, method: str, status: int) -> Counter:
     return HTTP_REQUESTS.labels(route, method, str(status))
@@ -37,15 +31,6 @@ def _requests(route: str, method: str, status: int) -> Counter:
 @lru_cache(maxsize=1024)
 def _seconds(route: str) -> Histogram:
     return HTTP_SECONDS.labels(route)
-
-
-def route_of(request: HttpRequest) -> str:
-    """The resolved URL's name (``game-moves``, ``admin:index``), else its pattern; a request no
-    URL matched is ``unmatched`` (so a scan of random paths adds no series)."""
-    match = getattr(request, "resolver_match", None)
-    if match is None:
-        return UNMATCHED
-    return match.view_name or match.route or UNMATCHED
 
 
 class RequestContextMiddleware:
@@ -88,7 +73,9 @@ class RequestContextMiddleware:
     @staticmethod
     def _end(request: HttpRequest, response: HttpResponseBase, started: float) -> HttpResponseBase:
         response[logs.REQUEST_ID_HEADER] = request.request_id  # type: ignore[attr-defined]
-        route = route_of(request)
+        # The resolved URL's name, else its pattern: a scan of random paths adds no series.
+        match = getattr(request, "resolver_match", None)
+        route = (match.view_name or match.route or UNMATCHED) if match is not None else UNMATCHED
         seconds = time.perf_counter() - started
         _requests(route, request.method or "", response.status_code).inc()
         _seconds(route).observe(seconds)

@@ -1,23 +1,11 @@
 """Request rate limits for one cache round trip per request.
 
-DRF's rate throttles keep, for each client, the list of its recent request times in the cache (up
-to the rate's count: 1200 for a player), read it, unpickle it, and write it back, twice per request
-(anonymous and user throttles). Here a client's limit is a counter over a fixed window that opens
-with its first request: ``INCR`` and ``EXPIRE ... NX`` pipelined, one Redis round trip. A client
-may thus make up to twice its rate across two windows that follow each other: what a limit against
-floods needs, for a fraction of the cost.
-
-One limit applies to a request: its view's ``throttle_scope`` if it has one (``auth``: register,
-sign in; ``expensive``: the reads that fold a game's log or read many games), else ``user`` (by
-account) once authenticated, else ``anon`` (by address: its bucket, an IPv6 client's /64,
-``config.web.client_address``). A scope counts by account once authenticated, else by address. The
-rates are the ``DEFAULT_THROTTLE_RATES`` of the REST_FRAMEWORK settings (``THROTTLE_*`` in the
-environment). Each count is also noted for the answer's ``RateLimit`` and ``RateLimit-Policy``
-headers (``config.web.rate_limit``), from the same round trip.
-
-What the request's authentication has to note in the cache (when a token was last used:
-players.tokens) it hands over with :func:`carry`, and the count's round trip sends it: still one
-round trip per request.
+DRF's rate throttles read, unpickle and write back each client's list of recent request times,
+twice per request. Here a limit is a counter over a fixed window opened by the first request
+(``INCR`` and ``EXPIRE ... NX`` pipelined): up to twice the rate across two windows, enough
+against floods. One limit applies: the view's ``throttle_scope``, else ``user``, else ``anon``;
+by account once authenticated, else by address bucket. Writes the request's authentication has
+to make (players.tokens) ride along with :func:`carry`.
 """
 
 from __future__ import annotations
@@ -43,8 +31,7 @@ class RateThrottle(SimpleRateThrottle):
     cache_format = "rate:%(scope)s:%(ident)s"
 
     def __init__(self) -> None:
-        # DRF's throttles read a class-level scope's rate here; this one picks its scope per
-        # request (allow_request).
+        # DRF's reads a class-level scope's rate here; this one picks its scope per request.
         self.retry_after: float | None = None
 
     def allow_request(self, request: Request, view: Any) -> bool:
@@ -59,11 +46,9 @@ class RateThrottle(SimpleRateThrottle):
         # parse_rate gives (None, None) only for a None rate; the stubs' one return type cannot
         # say that a str gives two ints.
         limit, seconds = cast(tuple[int, int], self.parse_rate(rate))
-        # An address's bucket: an IPv6 client's whole /64 (config.web.client_address).
         ident = user.pk if authenticated else client_bucket(request.META)
         key = self.cache_format % {"scope": scope, "ident": ident}
         count, left = hit(key, seconds, carried=_carried(request._request))
-        # What the answer's RateLimit headers say, from this count: no other cache read.
         budget = Budget.counted(scope, limit, seconds, count, left)
         note(request._request, budget)
         if count <= limit:
@@ -88,8 +73,7 @@ def rate(scope: str) -> tuple[int | None, int]:
 
 @dataclass(frozen=True)
 class Carried:
-    """A cache write sent with the request's throttle count: an integer (stored as is, as
-    Django's Redis cache stores integers) for ``seconds``."""
+    """A cache write sent with the request's throttle count."""
 
     key: str
     value: int
@@ -100,8 +84,7 @@ _CARRIED = "_carried_cache_writes"
 
 
 def carry(request: HttpRequest, key: str, value: int, seconds: int) -> None:
-    """Have the request's throttle count write ``key`` in its own round trip (a request that no
-    throttle counts writes nothing)."""
+    """Have the request's throttle count write ``key`` in its own round trip."""
     carried: list[Carried] = request.__dict__.setdefault(_CARRIED, [])
     carried.append(Carried(key, value, max(int(seconds), 1)))
 
@@ -123,10 +106,8 @@ def hit(
     clock: Callable[[], float] = time.time,
     carried: Sequence[Carried] = (),
 ) -> tuple[int, float]:
-    """Count one request against ``key`` in its window of ``seconds``: the count so far in the
-    window, and the seconds left before it closes. ``clock`` (epoch seconds) times the windows of
-    a cache other than Redis, whose windows are its keys' expiries. ``carried``: writes sent with
-    the count."""
+    """Count one request against ``key`` in its window of ``seconds``: the count so far, and the
+    seconds left in the window. ``clock`` times the windows of a cache other than Redis."""
     cache = caches["default"] if cache is None else cache
     if isinstance(cache, RedisCache):
         return _hit_redis(cache, key, seconds, carried)
@@ -134,8 +115,7 @@ def hit(
     return _hit_cache(cache, key, seconds, clock)
 
 
-# Django's Redis cache builds a client object around its connection pool at every call; one per
-# cache (that is, per thread) is enough.
+# Django's Redis cache builds a client at every call; one per cache (per thread) is enough.
 _clients: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
 
 
@@ -146,9 +126,7 @@ def _hit_redis(
     client = _clients.get(cache)
     if client is None:
         client = _clients[cache] = cache._cache.get_client(name, write=True)
-    # One round trip. EXPIRE NX (Redis 7) gives the key its window only when it has none, so the
-    # window is not stretched by later requests, and a key whose window closed between the two
-    # commands is simply gone.
+    # EXPIRE NX (Redis 7): the window is not stretched by later requests.
     pipeline = client.pipeline(transaction=False)
     pipeline.incr(name)
     pipeline.expire(name, seconds, nx=True)
@@ -162,8 +140,7 @@ def _hit_redis(
 def _hit_cache(
     cache: BaseCache, key: str, seconds: int, clock: Callable[[], float]
 ) -> tuple[int, float]:
-    """Any other cache (the in-process one of the embedded defaults): add and incr, and the
-    window's opening time beside the count, for Retry-After."""
+    """Any other cache (the in-process one): add and incr, and the window's opening time."""
     now = clock()
     opened_key = f"{key}:opened"
     if cache.add(key, 1, seconds):

@@ -24,7 +24,7 @@ from games.models import Game
 from games.moderation import actions as moderation
 from games.moderation.admin import game_label
 from players import admin as player_admin
-from players.admin_actions import each_logged, log, with_reason
+from players.admin_actions import each_logged, with_reason
 from players.auth import request_player
 from players.models import Player
 
@@ -68,7 +68,9 @@ class PlayerAdmin(player_admin.PlayerAdmin):
         def act(reason: str) -> None:
             for player in queryset:
                 moderation.player_unban(player_id=player.pk)
-                log(request, player, gettext("Unbanned: %(reason)s") % {"reason": reason})
+                self.log_change(
+                    request, player, gettext("Unbanned: %(reason)s") % {"reason": reason}
+                )
             self.message_user(request, gettext("Unbanned: %(n)d.") % {"n": len(queryset)})
 
         return with_reason(
@@ -134,7 +136,7 @@ class PlayerAdmin(player_admin.PlayerAdmin):
                 cut_off = cut(player_id=player.pk)
                 player.refresh_from_db()  # the log names a deleted account by its new name
                 counts = {**asdict(cut_off), **asdict(cut_off.games)}  # the games' counts too
-                log(request, player, logged % {"reason": reason, **counts})
+                self.log_change(request, player, logged % {"reason": reason, **counts})
             self.message_user(request, done % {"n": len(queryset)})
 
         return with_reason(

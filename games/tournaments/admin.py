@@ -14,7 +14,6 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from config.observability.admin_log import log_action
 from config.vocabulary.errors import ApiError
 from games.tournaments import moderation, services
 from games.tournaments.models import SETTINGS, Entrant, Tournament, TournamentGame, TournamentRound
@@ -112,7 +111,7 @@ class TournamentAdmin(admin.ModelAdmin):
         for tournament in queryset:
             started += services.tournament_start(tournament_id=tournament.pk)
             tournament.refresh_from_db()
-            log_action(self, request, tournament, START_NOW, tournament.get_status_display())
+            self.log_change(request, tournament, f"{START_NOW}: {tournament.get_status_display()}")
         message = ngettext(
             "%(count)d tournament started.", "%(count)d tournaments started.", started
         )
@@ -127,10 +126,10 @@ class TournamentAdmin(admin.ModelAdmin):
                 )
             except ApiError as exc:
                 self.message_user(request, f"{tournament}: {exc.detail}", messages.ERROR)
-                log_action(self, request, tournament, CANCEL, str(exc.detail))
+                self.log_change(request, tournament, f"{CANCEL}: {exc.detail}")
             else:
                 tournament.refresh_from_db()
-                log_action(self, request, tournament, CANCEL, tournament.get_status_display())
+                self.log_change(request, tournament, f"{CANCEL}: {tournament.get_status_display()}")
 
     @admin.action(description=_("Cancel the selected running tournaments"), permissions=["change"])
     def cancel_running(
