@@ -37,7 +37,7 @@ from games.api.conditional import (
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import EventPage, MoveResult, Replay, event_body, game_body, summary_body
-from games.kinds import KINDS, kind_for
+from games.kinds import KINDS, Analyst, kind_for
 from games.models import Game, GameStatus
 from players.auth import request_player
 
@@ -65,6 +65,10 @@ def query_int(request: Request, name: str, default: int | None, minimum: int = 0
 
 def render_game(request: Request, game: Game, status: int = 200) -> Response:
     return Response(game_body(game, None, request.user), status=status)
+
+
+class SignedInView(APIView):
+    permission_classes = [IsAuthenticated]
 
 
 @extend_schema_view(
@@ -166,14 +170,11 @@ class GameDetailView(APIView):
     )
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN)
     def delete(self, request: Request, game_id: uuid.UUID) -> Response:
-        """The creator cancels an open game."""
         ending.game_cancel(game_id=game_id, player=request_player(request))
         return Response(status=204)
 
 
-class GameJoinView(APIView):
-    permission_classes = [IsAuthenticated]
-
+class GameJoinView(SignedInView):
     @extend_schema(
         summary="Take an open seat",
         description="The first open seat, or the one named by `seat`.",
@@ -199,12 +200,10 @@ class GameJoinView(APIView):
         return render_game(request, game)
 
 
-class GameStartView(APIView):
-    permission_classes = [IsAuthenticated]
-
+class GameStartView(SignedInView):
     @extend_schema(
         summary="Start the game",
-        description=("The creator starts the game once every player seat is taken."),
+        description="The creator starts the game once every player seat is taken.",
         request=None,
         responses=t.GAME,
         tags=["games"],
@@ -222,9 +221,7 @@ def _kinds_refusals() -> tuple[Refusal, ...]:
     return tuple(Refusal.of_code(code) for code in codes)
 
 
-class GameMoveView(APIView):
-    permission_classes = [IsAuthenticated]
-
+class GameMoveView(SignedInView):
     @extend_schema(
         summary="Play a move",
         description=(
@@ -290,11 +287,9 @@ def render_move(request: Request, moved: services.MoveResult, status: int = 201)
     return response
 
 
-class GameResignView(APIView):
+class GameResignView(SignedInView):
     """A seated player leaves the game: in a game of two the other seat wins; in a larger game
     the seat drops out, its score frozen, placed after the seats still playing."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Resign",
@@ -322,11 +317,9 @@ class GameResignView(APIView):
         return render_move(request, moved)
 
 
-class GameAbortView(APIView):
+class GameAbortView(SignedInView):
     """Call the game off before any dice are thrown in it: nobody wins, nothing is rated (not in
     tournaments). Once dice are thrown, leaving is resigning."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Abort the game",
@@ -348,12 +341,10 @@ class GameAbortView(APIView):
         return render_move(request, moved)
 
 
-class GameClaimView(APIView):
+class GameClaimView(SignedInView):
     """The seat to play has been idle past ``CLAIM_GRACE_SECONDS``: another seated player claims
     it (two seats: the win; more: the idle seat leaves the game). Not in a game with a turn
     clock, where the clock decides."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Claim an idle seat",
@@ -377,10 +368,8 @@ class GameClaimView(APIView):
         return render_move(request, moved)
 
 
-class GameLeaveView(APIView):
+class GameLeaveView(SignedInView):
     """Give back the seat you took in an open game."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Leave an open game",
@@ -396,11 +385,7 @@ class GameLeaveView(APIView):
 
 
 class GameEventsView(APIView):
-    """The event log after ``after``. With ``wait`` (seconds, up to 30) the request is held until
-    an event past ``after`` exists (long-poll). With ``Accept: text/event-stream`` (or at
-    ``stream/``) it is a Server-Sent Events stream: ``id:`` is the seq, resumable with
-    ``Last-Event-ID``, a keep-alive comment every 15 s."""
-
+    # Its long-poll and SSE forms are the stream tier's (games.streams): the proxy routes them.
     @extend_schema(
         summary="The event log",
         description=(
@@ -430,14 +415,25 @@ class GameEventsView(APIView):
         return Response(page)
 
 
-#: Their answers are in the request's language (``?lang=`` is in the URL itself).
-_VARY = "Accept-Language"
+ANALYSIS_REFUSALS = (
+    Refusal.GAME_NOT_FOUND,
+    Refusal.GAME_NOT_STARTED,
+    Refusal.ANALYSIS_AFTER_THE_GAME,
+    Refusal.ANALYSIS_NOT_AVAILABLE,
+)
 
 
 def _tagged(response: HttpResponse, etag: str) -> HttpResponse:
     response["ETag"] = etag
-    response["Vary"] = _VARY
+    response["Vary"] = "Accept-Language"  # ``?lang=`` is in the URL itself
     return response
+
+
+def _analysed(game_id: uuid.UUID) -> tuple[Game, Analyst, list[str], str]:
+    """The game to analyse, its analyst, its seats' names and the analysis' tag."""
+    game, analyst = analysis.game_to_analyse(game_id)
+    names = analysis.seat_names(game)
+    return game, analyst, names, analysis_etag(game, names)
 
 
 class GameReplayView(APIView):
@@ -472,9 +468,6 @@ class GameReplayView(APIView):
 
 
 class GamePreviewView(APIView):
-    """What a selection of dice would give before it is played (nothing is recorded), in the
-    kinds that have a preview (``Kind.preview``)."""
-
     @extend_schema(
         summary="Preview set-aside dice",
         description=(
@@ -514,14 +507,10 @@ class GamePreviewView(APIView):
         return Response(preview(game.state, keep))
 
 
-class GameHintView(APIView):
-    """The computer's choice for the current position, for the player whose turn it is."""
-
-    permission_classes = [IsAuthenticated]
-
+class GameHintView(SignedInView):
     @extend_schema(
         summary="The computer's choice",
-        description=("The move the computer would play in your position, with its expected value."),
+        description="The move the computer would play in your position, with its expected value.",
         responses=t.HintSerializer,
         tags=["games"],
     )
@@ -538,8 +527,6 @@ class GameHintView(APIView):
 
 
 class GameAnalysisView(APIView):
-    """Luck against skill: per seat and per decision, from the computer's exact values."""
-
     throttle_scope = "expensive"
 
     @extend_schema(
@@ -555,17 +542,10 @@ class GameAnalysisView(APIView):
         responses={200: schema_forms.serializer(analysis.Analysis), 304: None},
         tags=["games"],
     )
-    @refuses(
-        Refusal.GAME_NOT_FOUND,
-        Refusal.GAME_NOT_STARTED,
-        Refusal.ANALYSIS_AFTER_THE_GAME,
-        Refusal.ANALYSIS_NOT_AVAILABLE,
-    )
+    @refuses(*ANALYSIS_REFUSALS)
     @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
-        game, analyst = analysis.game_to_analyse(game_id)
-        names = analysis.seat_names(game)
-        etag = analysis_etag(game, names)
+        game, analyst, names, etag = _analysed(game_id)
         if not_modified(request, etag):
             return _tagged(Response(status=304), etag)
         kept = analysis.game_kept(game, analyst)
@@ -579,8 +559,6 @@ class GameAnalysisView(APIView):
 
 
 class GameAnalysisChartView(APIView):
-    """The analysis as a picture: each seat's expected score or chance to win over the game."""
-
     throttle_scope = "expensive"
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
@@ -599,17 +577,10 @@ class GameAnalysisChartView(APIView):
         responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},
         tags=["games"],
     )
-    @refuses(
-        Refusal.GAME_NOT_FOUND,
-        Refusal.GAME_NOT_STARTED,
-        Refusal.ANALYSIS_AFTER_THE_GAME,
-        Refusal.ANALYSIS_NOT_AVAILABLE,
-    )
+    @refuses(*ANALYSIS_REFUSALS)
     @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
-        game, analyst = analysis.game_to_analyse(game_id)
-        names = analysis.seat_names(game)
-        etag = analysis_etag(game, names)
+        game, analyst, names, etag = _analysed(game_id)
         if not_modified(request, etag):
             return _tagged(HttpResponse(status=304), etag)
         kept = analysis.game_kept(game, analyst)
