@@ -396,8 +396,12 @@ def _append(
             game.status = GameStatus.ABORTED
         else:
             game.status = GameStatus.FINISHED
-            finish = next(e for e in reversed(events) if e.type == "game_finished")
-            _record_results(game, state.places, finish.to_wire()["totals"])
+            finish = next(e for e in reversed(events) if e.type == "game_finished").to_wire()
+            seats = list(game.seats.all())
+            for row in seats:  # standings and histories need no replay
+                row.place = state.places[row.index]
+                row.final_total = finish["totals"][row.index]
+            Seat.objects.bulk_update(seats, ["place", "final_total"])
             # In the move's transaction: a finished game and its ratings (games.accounts)
             # commit together.
             game_finished.send(sender=Game, game=game)
@@ -412,11 +416,3 @@ def _append(
 
 def computer_seats(game: Game) -> set[int]:
     return {seat.index for seat in game.seats.all() if seat.occupant == Occupant.COMPUTER}
-
-
-def _record_results(game: Game, places: Sequence[int], totals: Sequence[int]) -> None:
-    seats = list(game.seats.all())
-    for seat in seats:
-        seat.place = places[seat.index]
-        seat.final_total = totals[seat.index]
-    Seat.objects.bulk_update(seats, ["place", "final_total"])

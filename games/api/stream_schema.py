@@ -1,13 +1,7 @@
 """The stream tier's endpoints in the OpenAPI schema (a drf-spectacular postprocessing hook): they
-are served by ``games.streams``, a plain ASGI application drf-spectacular cannot see.
-
-- ``GET games/{game_id}/stream/``: Server-Sent Events, one per game event: ``id:`` its seq,
-  ``event:`` its type, ``data:`` the event as ``GameEvent`` (its ``data`` typed per type);
-- ``GET stream/``: the account's notes, ``event:`` the note's type, ``data:`` one of
-  ``YourTurnNote``, ``GameStartedNote``, ``GameFinishedNote``, ``TournamentRoundStartedNote``,
-  ``SeekPairedNote``, ``RematchOfferedNote``, ``RematchStartedNote``.
-
-Refusals are the API's problems (``application/problem+json``), from the one vocabulary.
+are served by ``games.streams``, a plain ASGI application drf-spectacular cannot see. A game's
+stream sends ``GameEvent``s, the account stream the notes of ``games.followups.notes``; refusals
+are the API's problems, from the one vocabulary.
 """
 
 from __future__ import annotations

@@ -107,7 +107,6 @@ class GameListCreateView(generics.ListAPIView[Game]):
         ),
         request=s.GameCreateInput,
         responses={201: t.GAME},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -142,19 +141,16 @@ class GameDetailView(APIView):
             "result. A strong `ETag`; `If-None-Match` answers 304."
         ),
         responses={200: t.GAME, 304: None},
-        tags=["games"],
     )
     @etagged
-    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game = selectors.game_get(game_id)
         etag = game_etag(game, request)
         if not_modified(request, etag):
             response = Response(status=304)
         else:
             response = Response(game_body(game, None, request.user))
-        response["ETag"] = etag
-        response["Vary"] = "Accept-Language, Authorization, Cookie"
-        return response
+        return _tagged(response, etag, vary="Accept-Language, Authorization, Cookie")
 
     def get_permissions(self) -> list[Any]:
         if self.request.method == "DELETE":
@@ -166,7 +162,6 @@ class GameDetailView(APIView):
         description="Its creator cancels a game that has not started.",
         request=None,
         responses={204: None},
-        tags=["games"],
     )
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN)
     def delete(self, request: Request, game_id: uuid.UUID) -> Response:
@@ -180,7 +175,6 @@ class GameJoinView(SignedInView):
         description="The first open seat, or the one named by `seat`.",
         request=s.JoinInput,
         responses=t.GAME,
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -206,7 +200,6 @@ class GameStartView(SignedInView):
         description="The creator starts the game once every player seat is taken.",
         request=None,
         responses=t.GAME,
-        tags=["games"],
     )
     @idempotent
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN, Refusal.SEATS_NOT_FILLED)
@@ -240,7 +233,6 @@ class GameMoveView(SignedInView):
                 description="The game's ETag (or version): the same as expected_version",
             )
         ],
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -295,7 +287,6 @@ class GameResignView(SignedInView):
         summary="Resign",
         request=s.ResignInput,
         responses={201: t.MoveResultSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -325,7 +316,6 @@ class GameAbortView(SignedInView):
         summary="Abort the game",
         request=None,
         responses={201: t.MoveResultSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -350,7 +340,6 @@ class GameClaimView(SignedInView):
         summary="Claim an idle seat",
         request=None,
         responses={201: t.MoveResultSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -375,7 +364,6 @@ class GameLeaveView(SignedInView):
         summary="Leave an open game",
         request=None,
         responses=t.GAME,
-        tags=["games"],
     )
     @idempotent
     @refuses(Refusal.NOT_A_SEAT_HOLDER, Refusal.GAME_NOT_OPEN, Refusal.CREATOR_CANNOT_LEAVE)
@@ -400,7 +388,6 @@ class GameEventsView(APIView):
             OpenApiParameter("limit", int, description=f"At most this many (<= {MAX_EVENT_PAGE})"),
         ],
         responses=t.EventPageSerializer,
-        tags=["games"],
     )
     @refuses(Refusal.INVALID_QUERY)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
@@ -423,9 +410,9 @@ ANALYSIS_REFUSALS = (
 )
 
 
-def _tagged(response: HttpResponse, etag: str) -> HttpResponse:
+def _tagged(response: HttpResponse, etag: str, vary: str = "Accept-Language") -> HttpResponse:
     response["ETag"] = etag
-    response["Vary"] = "Accept-Language"  # ``?lang=`` is in the URL itself
+    response["Vary"] = vary  # ``?lang=`` is in the URL itself
     return response
 
 
@@ -448,7 +435,6 @@ class GameReplayView(APIView):
         ),
         parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
         responses={200: t.ReplaySerializer, 304: None},
-        tags=["games"],
     )
     @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
     @etagged
@@ -478,7 +464,6 @@ class GamePreviewView(APIView):
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
         ],
         responses=t.PREVIEW,
-        tags=["games"],
     )
     @refuses(
         Refusal.PREVIEW_NOT_AVAILABLE,
@@ -512,7 +497,6 @@ class GameHintView(SignedInView):
         summary="The computer's choice",
         description="The move the computer would play in your position, with its expected value.",
         responses=t.HintSerializer,
-        tags=["games"],
     )
     @refuses(
         Refusal.ASSISTANCE_OFF,
@@ -540,7 +524,6 @@ class GameAnalysisView(APIView):
             "Throttled by the `expensive` rate."
         ),
         responses={200: schema_forms.serializer(analysis.Analysis), 304: None},
-        tags=["games"],
     )
     @refuses(*ANALYSIS_REFUSALS)
     @etagged
@@ -575,7 +558,6 @@ class GameAnalysisChartView(APIView):
             "answers 304. Throttled by the `expensive` rate."
         ),
         responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},
-        tags=["games"],
     )
     @refuses(*ANALYSIS_REFUSALS)
     @etagged

@@ -6,13 +6,12 @@ server's automatic moves call them and then take the one move path like any clie
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
 from django.utils.translation import gettext_lazy as _
 
-from ai.analysis import Analysis, Chart
 from ai.positions import faces_to_indices
 from games.kinds.base import (
     Analyst,
@@ -88,19 +87,6 @@ def hint(state: YatzyState) -> dict[str, Any]:
     }
 
 
-def analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
-    """A played game's analysis (``ai.analysis.yatzy``; its table is loaded on first use)."""
-    from ai.analysis import yatzy as analysed
-
-    return analysed.analyse(events)
-
-
-def chart(analysis: Analysis) -> Chart:
-    from ai.analysis import yatzy as analysed
-
-    return analysed.chart(analysis)
-
-
 def _auto_confirm_seconds(state: yatzy.YatzyState) -> float:
     """Yatzy waits for a box once the last roll is used (seeds 000/001)."""
     waiting = not state.finished and state.rolls_left == 0 and bool(state.dice)
@@ -151,8 +137,7 @@ KIND = Kind(
         move=auto_confirm_move,
     ),
     analyst=Analyst(
-        analyse=analysis,
-        chart=chart,
+        module="ai.analysis.yatzy",
         values=_(
             "Expected final scores from the exact table of the optimal player (dynamic "
             "programming over every sheet, 254.48 from an empty sheet): a seat's value is its "

@@ -42,16 +42,16 @@ BOX_DESCRIPTIONS = {
     "chance": _("Any dice: the sum of all five dice"),
     "yatzy": _("Five dice alike: 50 points"),
 }
-MOVE_LABELS = {
-    "roll": _("Roll"),
-    "select": _("Select a box"),
-    "score": _("Confirm move"),
-}
-MUST_SACRIFICE = _("No open box scores: you must sacrifice one")
-
 _LABELS = Translated(BOX_LABELS)
 _DESCRIPTIONS = Translated(BOX_DESCRIPTIONS)
-_MOVES = Translated({**MOVE_LABELS, "must_sacrifice": MUST_SACRIFICE})
+_MOVES = Translated(
+    {
+        "roll": _("Roll"),
+        "select": _("Select a box"),
+        "score": _("Confirm move"),
+        "must_sacrifice": _("No open box scores: you must sacrifice one"),
+    }
+)
 
 
 # The client's view, whose types are the API's schema (games.api.schema_forms).

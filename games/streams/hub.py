@@ -113,9 +113,6 @@ class GameFeed:
         self._share(fresh)
         self._kick()
 
-    def rows_after(self, seq: int) -> list[EventRow]:
-        return [row for row in self.recent if row.seq > seq]
-
     def _share(self, rows: list[EventRow]) -> None:
         if not rows:
             return
@@ -261,7 +258,7 @@ async def join(feed: GameFeed, listener: GameListener, version: int) -> list[Eve
     # the end): the version read before it is what the feed can be sure of.
     feed.seed(page[-1].seq if page else min(listener.last, version), page)
     listener.ready = True
-    listener.offer(feed.rows_after(listener.last))
+    listener.offer([row for row in feed.recent if row.seq > listener.last])
     return backlog
 
 
