@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -71,15 +71,6 @@ class SignedInView(APIView):
     permission_classes = [IsAuthenticated]
 
 
-@extend_schema_view(
-    get=extend_schema(
-        summary="List games",
-        description=(
-            "Cursor pages of games, newest first; "
-            "filter by `kind`, `status`, `mine=true`, `player`."
-        ),
-    )
-)
 class GameListCreateView(generics.ListAPIView[Game]):
     serializer_class = t.GAME_SUMMARY  # the schema's; the answer is render's
     filterset_class = GameFilter
@@ -88,6 +79,11 @@ class GameListCreateView(generics.ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
 
+    @extend_schema(
+        summary="List games",
+        description="Cursor pages of games, newest first; "
+        "filter by `kind`, `status`, `mine=true`, `player`.",
+    )
     @refuses(Refusal.INVALID_INPUT, Refusal.INVALID_QUERY)  # a filter's value, the cursor
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
