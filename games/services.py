@@ -268,10 +268,8 @@ def game_move(
 ) -> MoveResult:
     """Play one command for the seat whose turn it is. ``actor`` None means the server itself
     (a computer seat or a timer), which may move for any seat; anyone else must control the seat.
-
     The commands that end a game early (``games.rules.ending``) come with ``acting`` (from
     ``games.ending``): it says, with the game locked, which seat sends the command, or refuses.
-
     ``if_match``: the version an ``If-Match`` precondition names (412 if the game is not there);
     ``expected_version``: the body's (409)."""
     game = game_found(game_id, lock=True)

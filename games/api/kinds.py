@@ -1,9 +1,5 @@
-"""``GET kinds/``: what a client needs to offer each game kind, read from the registry.
-
-A client builds its new-game and seek forms from this answer instead of its own copy of the kinds:
-each kind's name, seats, computer levels and options (a JSON Schema of the rules' options form,
-with each option's range or values, its default, the values a rated game allows and its label in
-the request's language), and which of the analysis endpoints it answers.
+"""``GET kinds/``: what a client needs to offer each game kind (its seats, computer levels, options
+as a JSON Schema, analysis endpoints), read from the registry, so that no client keeps a copy.
 """
 
 from __future__ import annotations

@@ -413,7 +413,6 @@ def _tagged(response: HttpResponse, etag: str, vary: str = "Accept-Language") ->
 
 
 def _analysed(game_id: uuid.UUID) -> tuple[Game, Analyst, list[str], str]:
-    """The game to analyse, its analyst, its seats' names and the analysis' tag."""
     game, analyst = analysis.game_to_analyse(game_id)
     names = analysis.seat_names(game)
     return game, analyst, names, analysis_etag(game, names)

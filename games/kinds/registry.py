@@ -1,9 +1,6 @@
-"""The kinds this server plays, by code: the one place that names them.
-
-Each kind's module (``games.kinds.<kind>``) builds its ``Kind``; ``REGISTERED`` names those modules
-in the order clients are offered the kinds. A test may add a kind of its own for a while
-(``registered``): every lookup goes through ``KINDS``, so the kind is then served like the others,
-and as the ``kind`` columns take their values from here (``games.kinds.fields``), with no migration.
+"""The kinds this server plays, by code: the one place that names them. ``REGISTERED`` names the
+modules that build each ``Kind``, in the order offered. A test may serve a kind of its own for a
+while (``registered``): every lookup, the ``kind`` columns' choices too, goes through ``KINDS``.
 """
 
 from __future__ import annotations

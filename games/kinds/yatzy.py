@@ -1,7 +1,5 @@
-"""Yatzy as a game kind of this server: its computer at the table and its ``Kind``.
-
-The computer's functions turn a rules state into the next command, as a client would send it; the
-server's automatic moves call them and then take the one move path like any client.
+"""Yatzy as a game kind of this server: its computer at the table and its ``Kind``. The computer's
+functions return the next command as a client would send it, for the one move path.
 """
 
 from __future__ import annotations

@@ -66,7 +66,6 @@ class TenThousandState(common.Ending):
 
 
 def event_messages(event_type: str) -> list[common.Message]:
-    """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
         return ending_messages(event_type)
     code = EVENT_MESSAGES[event_type]
@@ -83,7 +82,6 @@ def present(wire_state: Mapping[str, Any]) -> TenThousandState:
 
 
 def present_rules(state: rules.TenThousandState) -> TenThousandState:
-    """The client's view of a rules state already in hand (after a move: no JSON read again)."""
     words = _WORDS.now()
     messages: list[common.Message] = []
     if state.hot_dice and not state.finished:

@@ -110,7 +110,6 @@ def present(wire_state: Mapping[str, Any]) -> YatzyState:
 
 
 def present_rules(state: rules.YatzyState) -> YatzyState:
-    """The client's view of a rules state already in hand (after a move: no JSON read again)."""
     labels, descriptions, words = _LABELS.now(), _DESCRIPTIONS.now(), _MOVES.now()
     legal = state.legal_boxes()
     must_sacrifice = state.must_sacrifice
@@ -170,7 +169,6 @@ def _box(
 def _moves(
     state: rules.YatzyState, legal: Mapping[str, int], words: Mapping[str, str]
 ) -> list[common.MoveChoice]:
-    """The moves the seat to play has now, each with its button label."""
     available = []
     if not state.finished and state.rolls_left > 0:
         available.append("roll")

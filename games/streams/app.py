@@ -1,12 +1,8 @@
 """The stream tier's ASGI application: a game's events as SSE (``Last-Event-ID`` wins over
 ``?after=``: ``EventSource`` reconnects to the same URL with it) or long-poll, and the account
-stream (opening with ``your_turn`` for every game where it is to move).
-
-A plain ASGI callable rather than Django's ASGI handler, which gives every request a thread of
-its own for as long as it lasts. A ``Host`` not in ``ALLOWED_HOSTS`` is refused first, as Django
-refuses it: nothing is built from a host the service does not answer for. Each stream request
-then counts as an open against its address (``limits``) before anything is read for it (a
-ticket, token or session), and is admitted by the caps on open streams.
+stream. A plain ASGI callable: Django's ASGI handler gives every request a thread for as long as
+it lasts. A ``Host`` not in ``ALLOWED_HOSTS`` is refused first, as Django refuses it; each stream
+then counts as an open (``limits``) before anything is read for it, and is admitted by the caps.
 """
 
 from __future__ import annotations

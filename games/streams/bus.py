@@ -1,10 +1,7 @@
-"""One subscription per process to the live bus (``games.followups.live``), handing each note to a
-callback.
-
-``RedisSubscriber`` holds one Redis connection subscribed to both topics; ``TableSubscriber``
-(the embedded default, no Redis) polls the ``LiveNote`` table with one query per interval. Both
-are ready only once notes published from then on are sure to arrive: a stream registers with the
-hub before it reads the database, so nothing committed in between is missed.
+"""One subscription per process to the live bus (``games.followups.live``): Redis pub/sub, or the
+``LiveNote`` table polled (no Redis). Both are ready only once notes published from then on are
+sure to arrive: a stream registers with the hub before it reads the database, so nothing committed
+in between is missed.
 """
 
 from __future__ import annotations

@@ -1,10 +1,9 @@
 """The per-process fan-out: one feed per watched game, listeners per account.
 
 A ``GameFeed`` learns from the bus that version N exists, reads the events it has not seen (one
-read, whatever the number of listeners) and offers them to every listener. A listener has its own
-queue and high-water mark, so a duplicate offer is dropped and a gap (a listener still reading
-its backlog, or a note lost) is filled by the listener's writer from the database: each client
-gets every event once, in order.
+read, whatever the number of listeners) and offers them to every listener. A listener's own
+high-water mark drops a duplicate offer, and its writer fills a gap (a backlog still being read, a
+note lost) from the database: each client gets every event once, in order.
 """
 
 from __future__ import annotations
@@ -285,7 +284,6 @@ async def next_rows(feed: GameFeed, listener: GameListener) -> list[EventRow]:
 
 
 async def drained(queue: asyncio.Queue[T]) -> list[T]:
-    """The next item, and every one queued behind it."""
     items = [await queue.get()]
     while not queue.empty():
         items.append(queue.get_nowait())

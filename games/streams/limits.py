@@ -1,16 +1,12 @@
-"""What one client may hold of the stream tier: how often it opens streams, how many it keeps
-open (per address, and per account once signed in), and for how long each.
+"""What one client may hold of the stream tier: opens a minute per address, streams open per
+address and per account, and each stream's lifetime (``STREAM_MAX_SECONDS``: then the client
+reconnects, with ``Last-Event-ID``).
 
-Every stream ends after ``STREAM_MAX_SECONDS`` (the client reconnects, with ``Last-Event-ID``).
-That bound keeps the count of open streams safe across processes and machines: each open stream
-is an entry of a Redis sorted set scored with the time it must end by, so the entries of a process
-that died without closing them lapse on their own, and no count can drift.
-
-``count_open`` counts an open against its address's bucket (``address_bucket``: an IPv6 client's
-/64) before anything is read for it, so a flood of bad tokens is throttled like any other open;
-``admit`` then drops lapsed entries, checks each cap and adds the stream's entries. Each is one
-Lua script (one round trip). Without Redis (``make run``: one process) the same rules are kept in
-memory.
+The lifetime keeps the count of open streams safe across processes: each open stream is an entry
+of a Redis sorted set scored with the time it must end by, so a dead process's entries lapse on
+their own. An open is counted against its address's bucket (``address_bucket``) before anything is
+read for it, so a flood of bad tokens is throttled like any other; each step is one Lua script.
+Without Redis (``make run``: one process) the same rules are kept in memory.
 """
 
 from __future__ import annotations

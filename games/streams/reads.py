@@ -1,9 +1,6 @@
-"""The stream tier's database reads, and the rendered form of an event.
-
-Django's ORM is synchronous: each read runs on a small thread pool of the process
-(``STREAMS_DB_THREADS``) and gives its connection back at once (to the psycopg pool on
-PostgreSQL), so thousands of open streams share a few threads and connections, and only while
-they read.
+"""The stream tier's database reads, and the rendered form of an event. Django's ORM is synchronous:
+each read runs on a small thread pool (``STREAMS_DB_THREADS``) and gives its connection back at
+once, so thousands of open streams share a few threads and connections, only while they read.
 """
 
 from __future__ import annotations
