@@ -5,7 +5,7 @@ as a JSON Schema, analysis endpoints), read from the registry, so that no client
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any, TypedDict, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, TypedDict, cast, get_args, get_origin, get_type_hints
 
 from django.conf import settings
 from django.utils.decorators import method_decorator
@@ -86,16 +86,10 @@ class Kinds(TypedDict):
 
 
 def kind_body(kind: kinds.Kind) -> Kind:
-    seats = kind.seats
     return {
         "kind": kind.code,
         "name": str(kind.label),
-        "seats": {
-            "least": seats.least,
-            "most": seats.most,
-            "most_computers": seats.most_computers,
-            "most_people": seats.most_people,
-        },
+        "seats": cast(KindSeats, dataclasses.asdict(kind.seats)),
         "levels": [
             {"level": level.name, "name": str(level.label), "rating": level.rating}
             for level in kind.levels.values()

@@ -44,9 +44,8 @@ def _note_schema(note: type[notes.Note]) -> dict[str, Any]:
 
 
 #: The notes' schemas, made from ``games.followups.notes`` (``YourTurn`` is ``YourTurnNote``).
-NOTES: dict[str, dict[str, Any]] = {
-    f"{note.__name__}Note": _note_schema(note) for note in notes.NOTES
-}
+NOTES = {f"{note.__name__}Note": _note_schema(note) for note in notes.NOTES}
+_NOTE_REFS = {note.type: f"#/components/schemas/{note.__name__}Note" for note in notes.NOTES}
 
 
 def _refusals(*refusals: Refusal) -> dict[str, Any]:
@@ -114,16 +113,8 @@ ACCOUNT_STREAM = {
             "content": {
                 EVENT_STREAM: {
                     "schema": {
-                        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in NOTES],
-                        "discriminator": {
-                            "propertyName": "type",
-                            "mapping": {
-                                schema["properties"]["type"]["enum"][0]: (
-                                    f"#/components/schemas/{name}"
-                                )
-                                for name, schema in NOTES.items()
-                            },
-                        },
+                        "oneOf": [{"$ref": ref} for ref in _NOTE_REFS.values()],
+                        "discriminator": {"propertyName": "type", "mapping": _NOTE_REFS},
                     }
                 }
             },

@@ -246,7 +246,7 @@ class StreamApp:
             await refuse(send, request, Refusal.GAME_NOT_FOUND.error())
             return
         language = request.language
-        listener = GameListener(language, after, streaming=as_stream)
+        listener = GameListener(after, streaming=as_stream)
         with watching_game(await self.hub(), game_id, header.kind, listener) as feed:
             rows = await join(feed, listener, header.version)
             if as_stream:

@@ -57,8 +57,7 @@ class Quiet:
 class GameListener(Quiet):
     """One client waiting on a game: an SSE stream (``streaming``) or a long-poll."""
 
-    def __init__(self, language: str, after: int, *, streaming: bool = False) -> None:
-        self.language = language
+    def __init__(self, after: int, *, streaming: bool = False) -> None:
         self.streaming = streaming
         self.last = after  # the last seq taken off the queue by the writer
         self.offered = after  # the last seq put on the queue
