@@ -57,17 +57,12 @@ METRICS_PATH = "/metrics"
 RETRY = b"retry: 2000\n\n"
 
 
-class BadQuery(Exception):
-    def __init__(self, field: str) -> None:
-        self.field = field
-
-
 class Request:
     def __init__(self, scope: Scope) -> None:
         self.method: str = scope["method"]
         self.path: str = scope["path"]
-        self.query_string: bytes = scope.get("query_string", b"")
-        self.query = parse_qs(self.query_string.decode("latin-1"), keep_blank_values=True)
+        query_string: bytes = scope.get("query_string", b"")
+        self.query = parse_qs(query_string.decode("latin-1"), keep_blank_values=True)
         self.headers = {
             name.decode("latin-1").lower(): value.decode("latin-1")
             for name, value in scope.get("headers", [])
@@ -96,9 +91,9 @@ class Request:
         try:
             value = read(raw)
         except ValueError:
-            raise BadQuery(name) from None
+            raise Refusal.INVALID_QUERY.error(field=name) from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise BadQuery(name)
+            raise Refusal.INVALID_QUERY.error(field=name)
         return value
 
     def cookie(self, name: str) -> str | None:
@@ -224,9 +219,7 @@ class StreamApp:
                 await self._player_stream(request, receive, send, player_id)
             elif game is not None:
                 await self._game(request, receive, send, game["game"], game["what"])
-        except BadQuery as bad:
-            await refuse(send, request, Refusal.INVALID_QUERY.error(field=bad.field))
-        except ApiError as refused:  # a read before the answer began (the database out of reach)
+        except ApiError as refused:  # a bad query, or a read before the answer began (an outage)
             await refuse(send, request, refused)
         finally:
             await self.limits().release(admission)

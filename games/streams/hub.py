@@ -27,8 +27,7 @@ RECENT_EVENTS = 64
 #: A client this far behind is cut off (it reconnects with Last-Event-ID and loses nothing).
 QUEUE_LIMIT = 2000
 #: A stream silent this long is sent a comment line (within 1.5 times it), so that proxies and
-#: clients keep it open. One ticker per process does it for every stream: a timer per stream,
-#: armed at each wake, cost more than the delivery it guarded.
+#: clients keep it open: one ticker per process (a timer per stream cost more than delivery).
 KEEPALIVE_SECONDS = 15.0
 KEEPALIVE = b": keep-alive\n\n"
 

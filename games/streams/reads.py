@@ -6,6 +6,7 @@ once, so thousands of open streams share a few threads and connections, only whi
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -24,16 +25,10 @@ from games.kinds import kind_for
 T = TypeVar("T")
 MAX_EVENTS = 500
 
-_executor: ThreadPoolExecutor | None = None
 
-
+@functools.cache
 def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(
-            max_workers=settings.STREAMS_DB_THREADS, thread_name_prefix="streams-db"
-        )
-    return _executor
+    return ThreadPoolExecutor(settings.STREAMS_DB_THREADS, thread_name_prefix="streams-db")
 
 
 def _borrowing(read: Callable[..., T], *args: Any) -> T:
