@@ -62,10 +62,9 @@ class ReadOnlyEventInline(admin.TabularInline):
         return False
 
 
-#: The game's columns no changelist lookup may name: a filter the page answers "with or without
-#: the game" is an oracle (``?server_seed__regex=^3f[0-7]`` recovers a running game's seed in a
-#: few hundred requests, and with it every roll to come), as Django's user admin refuses lookups
-#: on ``password``.
+#: The game's columns no changelist lookup may name, as Django's user admin refuses ``password``:
+#: a filter is an oracle (``?server_seed__regex=^3f[0-7]`` recovers a running game's seed in a
+#: few hundred requests, and with it every roll to come).
 SECRET_FIELDS = frozenset({"server_seed"})
 
 

@@ -111,9 +111,8 @@ class AutoConfirm:
     seconds: Callable[[Any], float]
     #: Whether these events (a roll) start the delay afresh; else a delay already running holds.
     restarted_by: Callable[[Sequence[WireEvent]], bool]
-    #: The move the server then plays for the seat: ``(state, assisted) -> command``, where
-    #: ``assisted`` says the game has assistance (a casual game with hints): without it, the
-    #: move is never better than the player's own choice would be.
+    #: The move the server then plays for the seat: ``(state, assisted) -> command``; without
+    #: assistance (hints) in the game, never better than the player's own choice would be.
     move: Callable[[Any, bool], dict[str, Any]]
 
 
@@ -154,9 +153,8 @@ class Kind:
     computer: Callable[[Any, str], dict[str, Any]]
     #: The computer's advice to the seat to play (``games/{id}/hint/``).
     hint: Callable[[Any], dict[str, Any]]
-    #: The move that brings a game's log to this many events ends the game there (the rules'
-    #: ``end_at_limit``: the seats placed by their totals as they stand), so that no game's log,
-    #: which its replay and analysis fold, grows without bound. Well above any game played.
+    #: The move that brings a game's log to this many events ends it (``end_at_limit``: placed by
+    #: the totals as they stand), so that no log, which replay and analysis fold, grows unbounded.
     max_events: int
     #: How many dice it plays with: the most positions a move or a preview may name.
     dice: int

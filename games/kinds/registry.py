@@ -17,10 +17,9 @@ from games.kinds.base import Kind
 #: The modules that build the product's kinds (each has ``KIND``), in the order offered.
 REGISTERED = ("games.kinds.yatzy", "games.kinds.ten_thousand")
 
-_BY_CODE: dict[str, Kind] = {}
-for _module in REGISTERED:
-    _kind: Kind = import_module(_module).KIND
-    _BY_CODE[_kind.code] = _kind
+_BY_CODE: dict[str, Kind] = {
+    kind.code: kind for kind in (import_module(module).KIND for module in REGISTERED)
+}
 
 #: Every kind by its code, in the order clients are offered them (a live view: a kind a test
 #: registers appears in it).

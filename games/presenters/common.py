@@ -90,11 +90,6 @@ class Translated:
     def __getitem__(self, key: str) -> str:
         return self.now()[key]
 
-    @classmethod
-    def forget(cls, **_: object) -> None:
-        for table in cls._tables:
-            table._by_language = {}
-
 
 # The catalogues Django reads may change with these settings (tests override them).
 _CATALOGUE_SETTINGS = {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"}
@@ -102,7 +97,8 @@ _CATALOGUE_SETTINGS = {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_
 
 def _settings_changed(*, setting: str, **_: object) -> None:
     if setting in _CATALOGUE_SETTINGS:
-        Translated.forget()
+        for table in Translated._tables:
+            table._by_language = {}
 
 
 setting_changed.connect(_settings_changed, dispatch_uid="games.presenters.translated")
