@@ -407,8 +407,10 @@ ANALYSIS_REFUSALS = (
 
 
 def _tagged(response: HttpResponse, etag: str, vary: str = "Accept-Language") -> HttpResponse:
+    # Answers vary with the request's language (``?lang=`` is in the URL itself), a game's with
+    # its viewer too.
     response["ETag"] = etag
-    response["Vary"] = vary  # ``?lang=`` is in the URL itself
+    response["Vary"] = vary
     return response
 
 

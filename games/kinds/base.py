@@ -75,7 +75,8 @@ class Presenter(Protocol):
 class Level:
     """A level the computer plays a kind at."""
 
-    #: As clients send it (a computer seat's ``level``) and read it (``ai_level``).
+    #: As clients send it (a computer seat's ``level``) and read it (``ai_level``,
+    #: ``computer_level``).
     name: str
     label: str | Promise
     #: What a computer seat of this level counts as in the players' Glicko-2 ratings (with a fixed
@@ -140,7 +141,8 @@ class Analyst:
 class Kind:
     """One game kind: see the module's docstring. One object per kind: compared by identity."""
 
-    #: As clients and the database spell it: a game's ``kind``, ``?kind=``.
+    #: As clients and the database spell it: a game's ``kind``, ``?kind=``,
+    #: ``leaderboards/{kind}/``.
     code: str
     label: str | Promise
     engine: Engine
