@@ -24,21 +24,25 @@ def started(game: Game | None) -> bool:
     return game is not None and game.status != GameStatus.OPEN
 
 
-class SeatInline(admin.TabularInline):
+class NoAddOrDelete:
+    """The admin adds and deletes none of these rows (the services write them)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(NoAddOrDelete, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("index", "occupant", "player", "name", "level", "place", "final_total")
     readonly_fields = ("index", "occupant", "place", "final_total")
     raw_id_fields = ("player",)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
     def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         return not started(obj) and super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class ReadOnlyEventInline(admin.TabularInline):
@@ -57,15 +61,14 @@ class ReadOnlyEventInline(admin.TabularInline):
         return False
 
 
-#: The game's columns no changelist lookup may name: a filter the page answers "with or without
-#: the game" is an oracle (``?server_seed__regex=^3f[0-7]`` recovers a running game's seed in a
-#: few hundred requests, and with it every roll to come), as Django's user admin refuses lookups
-#: on ``password``.
+#: The game's columns no changelist lookup may name, as Django's user admin refuses ``password``:
+#: a filter is an oracle (``?server_seed__regex=^3f[0-7]`` recovers a running game's seed in a
+#: few hundred requests, and with it every roll to come).
 SECRET_FIELDS = frozenset({"server_seed"})
 
 
 @admin.register(Game)
-class GameAdmin(GameModeration, admin.ModelAdmin):
+class GameAdmin(NoAddOrDelete, GameModeration, admin.ModelAdmin):
     list_display = ("id", "kind", "status", "created_by", "version", "created_at", "finished_at")
     list_filter = ("kind", "status", "created_at")
     search_fields = ("id", "created_by__username", "seats__player__username")
@@ -99,15 +102,9 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
             seeds = ", ".join(f"#{s['seat']} {s['client_seed']!r}" for s in body["seats"])
         return f"{body['algorithm']} · SHA-256 {body['server_seed_hash']} · {seeds} · {seed}"
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         # A started game's page is for reading: it shows no form, and a POST to it is refused.
         return not started(obj) and super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
-        return False
 
     # It only reads (and logs that it looked): anyone who may view games may run it.
     @admin.action(description=VERIFY_REPLAY, permissions=["view"])
@@ -130,17 +127,11 @@ class GameAdmin(GameModeration, admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(NoAddOrDelete, admin.ModelAdmin):
     list_display = ("game", "seq", "type", "actor", "automatic", "created_at")
     list_filter = ("type", "automatic", "game__kind")
     search_fields = ("game__id",)
     readonly_fields = ("game", "seq", "type", "data", "actor", "automatic", "created_at")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
     def has_change_permission(self, request: HttpRequest, obj: GameEvent | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: GameEvent | None = None) -> bool:
         return False

@@ -1,15 +1,7 @@
 """The admin's dashboard (``/admin/dashboard/``): what is being played now, read when the page is
-asked for (it reloads itself every 10 s). Staff only; nothing here writes.
-
-- games in play, by kind; tournaments running;
-- moves in the last minute (a move's events share their time: distinct games and times among the
-  latest events, read by id, never a scan of the whole log);
-- open streams and the timer lag's p99 as this machine's processes count them (the Prometheus
-  figures of ``config.observability.metrics``: every process of the machine in multiprocess mode,
-  else this one's alone); the Celery queues' depths and the timers set, overdue, and the oldest
-  overdue;
-- rated play to look at (games.moderation.rating_watch): pairs over the daily rated limit, quick
-  resignations, each linking to the account's games, where their ratings are voided.
+asked for (it reloads itself). Staff only; nothing here writes. Moves per minute are counted among
+the latest events by id, never a scan of the whole log; open streams and the timer lag are this
+machine's Prometheus figures (``config.observability.metrics``).
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
-"""Ending a game before its rules do: the services behind resign, claim, abort, leave and cancel,
-and the sweep that cancels open games nobody joined.
+"""Ending a game before its rules do: resign, claim, abort, leave and cancel, and the sweep that
+cancels open games nobody joined.
 
 A game in play ends through the one move path (``games.services.game_move``) with a command of
 ``games.rules.ending``: each service here only says, with the game locked, which seat sends it, or
-refuses. So a resigned or claimed game finishes with places (rated, and its tournament advanced,
-as any finished game), and an aborted one ends with none (status ``aborted``, nothing rated).
-An open game has no log yet: leaving it and cancelling it change its rows only.
+refuses. So a resigned or claimed game finishes as any other (rated, its tournament advanced), an
+aborted one with no result. An open game has no log yet: leaving and cancelling change its rows.
 """
 
 from __future__ import annotations
@@ -94,12 +93,6 @@ def idle_since(game: Game) -> datetime:
     return latest or game.started_at or game.created_at
 
 
-def claim_grace_seconds(game: Game) -> int:
-    """How long the seat to play must be idle before it may be claimed, in a game without a turn
-    clock: ``CLAIM_GRACE_SECONDS``."""
-    return int(settings.CLAIM_GRACE_SECONDS)
-
-
 def game_claim(*, game_id: GameId, player: Player, now: datetime | None = None) -> MoveResult:
     """Another seat's player claims the idle seat to play: in a game of two, the win; else that
     seat leaves the game and play goes on. Never in a game with a turn clock: there the clock
@@ -115,7 +108,7 @@ def game_claim(*, game_id: GameId, player: Player, now: datetime | None = None) 
         if not live:
             raise Refusal.SEAT_OUT.error()
         waited = ((now or timezone.now()) - idle_since(game)).total_seconds()
-        grace = claim_grace_seconds(game)
+        grace = int(settings.CLAIM_GRACE_SECONDS)
         if waited < grace:
             raise Refusal.CLAIM_TOO_EARLY.error(params={"seconds_left": round(grace - waited, 1)})
         return live[0]

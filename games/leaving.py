@@ -1,11 +1,7 @@
 """An account leaves every game it is in: what a ban and an account's deletion do to its games
-(``games.moderation.actions.player_cut_off``).
-
-A game in play is resigned through the one move path (``games.ending.game_resign``): every seat
-the account controls (its own and, in a game it created, the hot-seat seats played from its
-device) that is still playing, until the game is over or none of its seats is left. A game of two
-ends at once; in a larger game the account's seat leaves and the others play on. An open game it
-created is cancelled (it has no log yet); an open game it joined gets its seat back.
+(``games.moderation.actions.player_cut_off``). A game in play is resigned through the one move path
+for every seat the account controls (hot seats included) still playing; an open game it created is
+cancelled, an open game it joined gets its seat back.
 """
 
 from __future__ import annotations

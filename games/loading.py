@@ -1,9 +1,6 @@
-"""A game with its seats, its creator and the seats' accounts, in one query.
-
-Moves (locked, ``FOR UPDATE OF`` the game row and its seats) and reads
-(``games.selectors.game_get``) start from this: the seats are read joined to their game, and
-attached to it as ``prefetch_related`` would, so ``game.seats.all()`` costs nothing more. The
-query is compiled once (config.storage.orm_shortcuts).
+"""A game with its seats, its creator and the seats' accounts, in one query (compiled once:
+``config.storage.orm_shortcuts``), the seats attached as ``prefetch_related`` would: what moves
+(locked, ``FOR UPDATE OF`` the game row and its seats) and reads start from.
 """
 
 from __future__ import annotations

@@ -67,13 +67,11 @@ class Game(models.Model):
     # rated and tournament games leave out (games.services.game_create decides the default).
     assistance = models.BooleanField(_("hints and previews"), default=True)
     # Fair dice (games.fairness.seeds): the seed, secret until the game is over (never editable,
-    # never
-    # rendered before then), and its SHA-256, published from the moment it is drawn; how many
-    # rolls the game has made. Version 1 (games made before version 2): the seed drawn at the
-    # start, the seats' client seeds joined then, and ``dice_rolls`` the next roll's nonce.
-    # Version 2: the seed drawn when the game is made, each seat's client seed on its seat, and
-    # ``seat_rolls`` the rolls of each seat (its next roll's nonce; a seat's seed is fixed once it
-    # has rolled). A game started before fair dice has no seed at all.
+    # never rendered before then), and its SHA-256, public from the moment it is drawn. Version 1:
+    # the seed drawn at the start, the seats' client seeds joined then, ``dice_rolls`` the next
+    # roll's nonce. Version 2: the seed drawn when the game is made, each seat's client seed on its
+    # seat (fixed once it has rolled), ``seat_rolls`` each seat's next nonce. A game started before
+    # fair dice has no seed at all.
     fairness_version = models.PositiveSmallIntegerField(
         _("fair dice version"), default=2, editable=False
     )
@@ -223,10 +221,8 @@ class GameEvent(models.Model):
 
 
 class LiveNote(models.Model):
-    """The embedded live bus (no Redis): notes that stream processes poll for, kept two minutes.
-
-    The same payloads as on Redis pub/sub (``games.followups.live``); with Redis this table stays
-    empty."""
+    """The embedded live bus (no Redis): notes that stream processes poll for, kept two minutes;
+    the same payloads as on Redis pub/sub (``games.followups.live``)."""
 
     id = models.BigAutoField(primary_key=True)
     topic = models.CharField(max_length=10)

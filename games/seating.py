@@ -1,10 +1,6 @@
 """Who sits where, as plain facts: what the write path, the answers and the stream tier all read of
-a game's seats.
-
-``controlled_seats`` says which seats an account may move for; ``TableFacts`` is a game's version
-as a transaction left it (plain values, no model rows), which the notes to the players
-(``games.followups.notes``) are made from, after a move (``games.followups.advance``) or when a
-stream opens.
+a game's seats. ``TableFacts`` is a game's version as a transaction left it (no model rows), which
+the notes to the players (``games.followups.notes``) are made from.
 """
 
 from __future__ import annotations

@@ -20,9 +20,8 @@ def game_queryset() -> QuerySet[Game]:
     )
 
 
-def game_get(game_id: GameId) -> Game:
-    """The game with its creator, its seats and their accounts (one query)."""
-    return game_found(game_id)
+#: The game with its creator, its seats and their accounts (one query).
+game_get = game_found
 
 
 def game_events(game: Game, *, after: int = 0, limit: int | None = None) -> QuerySet[GameEvent]:

@@ -1,18 +1,18 @@
 """Every write on a game. Each service is one transaction on a locked game row.
 
-``game_move`` is the one path every move takes, whoever makes it: lock (and load the seats, in the
-same query), check the expected version, rebuild the state, let the rules decide, append the
-events, fold them into the snapshot (rating a finished game in the same transaction), commit; then
-``games.followups.advance.after_commit`` tells the rest of the system, once the move is durable.
+``game_move`` is the one path every move takes, whoever makes it: the events and the snapshot
+(and a finished game's ratings) commit together; then ``games.followups.advance.after_commit``
+tells the rest of the system, once the move is durable.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec
 
 from django.conf import settings
 from django.db import transaction
@@ -39,8 +39,7 @@ from players.services import player_hold
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """A seat asked for at creation: ``me`` (the creator's account), ``open`` (for a registered
-    player who joins), ``hotseat`` (played from the creator's client) or ``computer``."""
+    """A seat asked for at creation: ``me``, ``open``, ``hotseat`` or ``computer``."""
 
     type: str
     name: str = ""
@@ -61,14 +60,9 @@ class MoveResult:
     state: WireState
 
 
+P = ParamSpec("P")
 #: With the game locked and its state read: the seat that sends an ending command, or a refusal.
 Acting = Callable[[Game, WireState], int]
-
-
-def _lock(game_id: GameId) -> Game:
-    """The game, its row locked until the transaction ends, with its seats and their accounts:
-    one query (games.loading)."""
-    return game_found(game_id, lock=True)
 
 
 def turn_clock_choice(seconds: int | None) -> int | None:
@@ -94,13 +88,12 @@ def game_create(
     by_account: bool = True,
 ) -> Game:
     """A new open game. ``assistance`` (hints and previews) is on by default for unrated games;
-    a rated game never has it (a tournament's games pass ``assistance=False`` too).
-    ``by_account``: a game an account makes itself (the API, a rematch), whose row is held
-    (``player_hold``: a ban or a deletion running meanwhile either sees the game or refuses it),
-    and which keeps at most ``MAX_OPEN_GAMES_PER_ACCOUNT`` games open (waiting for players) and
-    ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` games with a computer seat open or in play (the
-    computer's moves are the workers' time, shared by every game). Tournaments, which the staff
-    schedule, and pairings, which hold both accounts themselves, pass False."""
+    a rated game never has it. ``by_account``: a game an account makes itself (the API, a
+    rematch), whose row is held (``player_hold``: a ban or a deletion running meanwhile either
+    sees the game or refuses it), and which keeps at most ``MAX_OPEN_GAMES_PER_ACCOUNT`` games
+    open and ``MAX_COMPUTER_GAMES_PER_ACCOUNT`` with a computer seat open or in play (the
+    computer's moves are the workers' time). Tournaments and pairings (which hold both accounts
+    themselves) pass False."""
     if turn_clock_seconds is not None and turn_clock_seconds <= 0:
         raise Refusal.INVALID_TURN_CLOCK.error()  # no clock is None, never 0
     if assistance is None:
@@ -122,10 +115,7 @@ def game_create(
         _check_client_seed(spec.client_seed, f"seats.{index}.client_seed", spec.type)
     if by_account:
         player_hold(player=creator)
-        _check_open_games(creator)
-        if computers:
-            _check_computer_games(creator)
-
+        _check_games_held(creator, computers=bool(computers))
     game = Game(
         kind=kind,
         created_by=creator,
@@ -154,28 +144,19 @@ def game_create(
     return game
 
 
-def _check_open_games(creator: Player) -> None:
-    # Under the account's row (player_hold): two creations at once cannot both pass the count.
+def _check_games_held(creator: Player, *, computers: bool) -> None:
+    # Under the account's row (player_hold): two creations at once cannot both pass a count.
     limit = int(settings.MAX_OPEN_GAMES_PER_ACCOUNT)
-    waiting = Game.objects.filter(created_by=creator, status=GameStatus.OPEN).count()
-    if waiting >= limit:
+    if Game.objects.filter(created_by=creator, status=GameStatus.OPEN).count() >= limit:
         raise Refusal.TOO_MANY_OPEN_GAMES.error(params={"limit": limit})
-
-
-def _check_computer_games(creator: Player) -> None:
-    # Under the account's row (player_hold): two creations at once cannot both pass the count.
     limit = int(settings.MAX_COMPUTER_GAMES_PER_ACCOUNT)
-    running = (
-        Game.objects.filter(
-            created_by=creator,
-            status__in=(GameStatus.OPEN, GameStatus.ACTIVE),
-            seats__occupant=Occupant.COMPUTER,
-            tournament_game__isnull=True,
-        )
-        .distinct()
-        .count()
+    running = Game.objects.filter(
+        created_by=creator,
+        status__in=(GameStatus.OPEN, GameStatus.ACTIVE),
+        seats__occupant=Occupant.COMPUTER,
+        tournament_game__isnull=True,
     )
-    if running >= limit:
+    if computers and running.distinct().count() >= limit:
         raise Refusal.TOO_MANY_COMPUTER_GAMES.error(params={"limit": limit})
 
 
@@ -217,7 +198,7 @@ def game_join(
     _check_client_seed(client_seed, "client_seed", "player")
     # The account first, then the game: the order a ban or a deletion takes them in.
     player_hold(player=player)
-    game = _lock(game_id)
+    game = game_found(game_id, lock=True)
     if game.status != GameStatus.OPEN:
         raise Refusal.GAME_NOT_OPEN.error()
     seats = list(game.seats.all())
@@ -237,7 +218,7 @@ def game_join(
 
 @transaction.atomic
 def game_start(*, game_id: GameId, player: Player) -> Game:
-    game = _lock(game_id)
+    game = game_found(game_id, lock=True)
     if game.created_by_id != player.pk:
         raise Refusal.NOT_CREATOR.error()
     if game.status != GameStatus.OPEN:
@@ -254,6 +235,27 @@ def game_start(*, game_id: GameId, player: Player) -> Game:
     return game
 
 
+def _metered(move: Callable[P, MoveResult]) -> Callable[P, MoveResult]:
+    """The move metrics: a refusal's code, else the events appended and the time taken."""
+
+    @functools.wraps(move)
+    def metered(*args: P.args, **kwargs: P.kwargs) -> MoveResult:
+        started = time.perf_counter()
+        try:
+            result = move(*args, **kwargs)
+        except ApiError as exc:
+            MOVES_REFUSED.labels(code=str(exc.get_codes())).inc()
+            raise
+        kind, automatic = result.game.kind, str(bool(kwargs.get("automatic"))).lower()
+        MOVES.labels(kind=kind, automatic=automatic).inc(len(result.events))
+        MOVE_SECONDS.labels(kind=kind).observe(time.perf_counter() - started)
+        return result
+
+    return metered
+
+
+@_metered  # once the transaction is over
+@transaction.atomic
 def game_move(
     *,
     game_id: GameId,
@@ -266,44 +268,11 @@ def game_move(
 ) -> MoveResult:
     """Play one command for the seat whose turn it is. ``actor`` None means the server itself
     (a computer seat or a timer), which may move for any seat; anyone else must control the seat.
-
     The commands that end a game early (``games.rules.ending``) come with ``acting`` (from
     ``games.ending``): it says, with the game locked, which seat sends the command, or refuses.
-
     ``if_match``: the version an ``If-Match`` precondition names (412 if the game is not there);
     ``expected_version``: the body's (409)."""
-    started = time.perf_counter()
-    try:
-        with transaction.atomic():
-            result = _game_move(
-                game_id=game_id,
-                command=command,
-                actor=actor,
-                expected_version=expected_version,
-                if_match=if_match,
-                automatic=automatic,
-                acting=acting,
-            )
-    except ApiError as exc:
-        MOVES_REFUSED.labels(code=str(exc.get_codes())).inc()
-        raise
-    kind = result.game.kind
-    MOVES.labels(kind=kind, automatic=str(automatic).lower()).inc(len(result.events))
-    MOVE_SECONDS.labels(kind=kind).observe(time.perf_counter() - started)
-    return result
-
-
-def _game_move(
-    *,
-    game_id: GameId,
-    command: Mapping[str, Any],
-    actor: Player | None,
-    expected_version: int | None,
-    if_match: int | None,
-    automatic: bool,
-    acting: Acting | None,
-) -> MoveResult:
-    game = _lock(game_id)
+    game = game_found(game_id, lock=True)
     if if_match is not None and if_match != game.version:
         raise Refusal.PRECONDITION_FAILED.error()
     if expected_version is not None and expected_version != game.version:
@@ -312,7 +281,6 @@ def _game_move(
         raise Refusal.GAME_NOT_STARTED.error()
     if game.status in (GameStatus.FINISHED, GameStatus.ABORTED):
         raise Refusal.GAME_FINISHED.error()
-
     engine = kind_for(game.kind).engine
     assert game.state is not None
     state = engine.state_from_wire(game.state)
@@ -426,8 +394,12 @@ def _append(
             game.status = GameStatus.ABORTED
         else:
             game.status = GameStatus.FINISHED
-            finish = next(e for e in reversed(events) if e.type == "game_finished")
-            _record_results(game, state.places, finish.to_wire()["totals"])
+            finish = next(e for e in reversed(events) if e.type == "game_finished").to_wire()
+            seats = list(game.seats.all())
+            for row in seats:  # standings and histories need no replay
+                row.place = state.places[row.index]
+                row.final_total = finish["totals"][row.index]
+            Seat.objects.bulk_update(seats, ["place", "final_total"])
             # In the move's transaction: a finished game and its ratings (games.accounts)
             # commit together.
             game_finished.send(sender=Game, game=game)
@@ -442,11 +414,3 @@ def _append(
 
 def computer_seats(game: Game) -> set[int]:
     return {seat.index for seat in game.seats.all() if seat.occupant == Occupant.COMPUTER}
-
-
-def _record_results(game: Game, places: Sequence[int], totals: Sequence[int]) -> None:
-    seats = list(game.seats.all())
-    for seat in seats:
-        seat.place = places[seat.index]
-        seat.final_total = totals[seat.index]
-    Seat.objects.bulk_update(seats, ["place", "final_total"])

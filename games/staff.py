@@ -1,8 +1,6 @@
-"""The staff's decisions on a game in play (moderation, from the admin): call it off, or decide
-its result. Each goes through the one move path (``games.services.game_move``) with a command of
-``games.rules.ending`` that the public move path refuses, sent by the staff member (the events'
-actor) for no seat of theirs: so an aborted game ends with no result and nothing rated, and an
-adjudicated one finishes with places (rated, and its tournament advanced, as any finished game).
+"""The staff's decisions on a game in play (moderation, from the admin): call it off, or decide its
+result, through the one move path with a command of ``games.rules.ending`` that the public move
+path refuses, sent by the staff member for no seat of theirs.
 """
 
 from __future__ import annotations

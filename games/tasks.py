@@ -1,7 +1,5 @@
-"""Celery tasks: thin, idempotent wrappers that load by id and call a service.
-
-Each carries the game version it was scheduled for; the service does nothing once the game has
-moved past it, so a duplicate delivery or a late timer is harmless.
+"""Celery tasks: thin, idempotent wrappers that load by id and call a service. Each carries the game
+version it was scheduled for, so a duplicate delivery or a late timer does nothing.
 """
 
 from __future__ import annotations

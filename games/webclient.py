@@ -1,8 +1,6 @@
-"""The reference web client at ``/play/``: one page and plain JavaScript modules (no build step)
-that talk only to the public API and its streams, as any third-party client would.
-
-The page is the same for everyone; who is signed in, the game shown and the language live in the
-browser (localStorage and the URL's hash), so the view reads nothing and writes nothing.
+"""The reference web client at ``/play/``: one page and plain JavaScript modules that talk only to
+the public API and its streams, as any client would. The page is the same for everyone (who is
+signed in, the game and the language live in the browser): the view reads and writes nothing.
 """
 
 from django.http import HttpRequest, HttpResponse

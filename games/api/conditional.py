@@ -1,18 +1,13 @@
 """Conditional requests on a game: its strong ``ETag`` and ``If-Match`` (a move's precondition).
 
-The tag is strong: it names one representation byte for byte. A game's body is a function of its
-version, its taken seats and status (a join or a start changes no version), the seats' names (an
-account may change its display name, ``PATCH accounts/me/``, or be deleted), the language it is
-written in and the viewer (``your_seats``), which ``Vary`` names; the tag holds them all.
+A strong tag names one representation byte for byte. A game's body is a function of its version,
+its taken seats and status (a join or a start changes no version), the seats' names (an account
+may be renamed or deleted), the language and the viewer (``your_seats``), which ``Vary`` names;
+the tag holds them all. The analysis' and the replay's tags hold what theirs are functions of.
 
-A game's analysis (``analysis/``, ``analysis.svg``) and its replay (``replay/``) have tags of
-their own: the analysis is a function of the game's version, the language and the seats' names;
-a replay of the event it was replayed to, the game's version (which it says) and the language.
-
-``If-Match`` on a move is its precondition: one of this game's tags (``"v12..."``, whichever
-language and viewer it was read in, as all name the state at version 12), a bare version
-(``12``, ``"12"``) or ``*`` (any). A tag of another version answers 412 ``precondition_failed``;
-a weak tag (``W/"..."``) never matches (RFC 9110's strong comparison).
+``If-Match`` on a move: one of this game's tags (``"v12..."``, in whichever language and for
+whichever viewer: all name the state at version 12), a bare version (``12``) or ``*``. A tag of
+another version answers 412; a weak tag (``W/"..."``) never matches (RFC 9110's strong comparison).
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
-"""``GET kinds/``: what a client needs to offer each game kind, read from the registry.
-
-A client builds its new-game and seek forms from this answer instead of its own copy of the kinds:
-each kind's name, seats, computer levels and options (a JSON Schema of the rules' options form,
-with each option's range or values, its default, the values a rated game allows and its label in
-the request's language), and which of the analysis endpoints it answers.
+"""``GET kinds/``: what a client needs to offer each game kind (its seats, computer levels, options
+as a JSON Schema, analysis endpoints), read from the registry, so that no client keeps a copy.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any, TypedDict, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, TypedDict, cast, get_args, get_origin, get_type_hints
 
 from django.conf import settings
 from django.utils.decorators import method_decorator
@@ -90,16 +86,10 @@ class Kinds(TypedDict):
 
 
 def kind_body(kind: kinds.Kind) -> Kind:
-    seats = kind.seats
     return {
         "kind": kind.code,
         "name": str(kind.label),
-        "seats": {
-            "least": seats.least,
-            "most": seats.most,
-            "most_computers": seats.most_computers,
-            "most_people": seats.most_people,
-        },
+        "seats": cast(KindSeats, dataclasses.asdict(kind.seats)),
         "levels": [
             {"level": level.name, "name": str(level.label), "rating": level.rating}
             for level in kind.levels.values()

@@ -1,7 +1,6 @@
-"""The games API's answers: each a ``TypedDict`` that its function here fills from the rows and
-the rules state in hand, and that the schema reads (``games.api.schema_forms``): one description
-of each answer. Plain dicts, because a nested DRF serializer builds and binds a field object per
-field of every row it renders, which on the move path was most of the CPU of a move.
+"""The games API's answers: each a ``TypedDict`` filled here and read by the schema
+(``schema_forms``). Plain dicts: a nested DRF serializer binds a field object per field of every
+row, which on the move path was most of the CPU of a move.
 """
 
 from __future__ import annotations
@@ -157,7 +156,6 @@ def game_body(game: models.Game, state: Any, viewer: Any) -> Game:
 
 
 def event_body(event: models.GameEvent, kind: str) -> GameEvent:
-    """An event of a game of ``kind``."""
     actor = event.actor.username if event.actor is not None else None
     wire = live.event_wire(
         event.seq, event.type, event.data, actor, event.automatic, event.created_at

@@ -1,9 +1,7 @@
 """The API schema of a typed structure, derived from its type: a rules wire form (a frozen
 dataclass, ``games.rules.base.WireForm``) or a presenter's view (a ``TypedDict``), as a serializer
-drf-spectacular describes. ``X | None`` is nullable, nested types are their own components, named
-after them (with the kind's prefix where two kinds' share a name); ``Annotated`` marks
-give the rest (``Doc``, ``Choices``). A wire form's schema is closed (``close_forms``): the rules
-write exactly its fields.
+drf-spectacular describes; ``Annotated`` marks (``Doc``, ``Choices``) give the rest. A wire form's
+schema is closed (``close_forms``): the rules write exactly its fields.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """The schema of what the presenters and the rules read and write, derived from every kind
 (``games.kinds.KINDS``) by ``schema_forms``; ``tests/api/test_schema_types.py`` validates real
-answers of every kind and status against it.
-
-- ``GAME``: a game, a ``oneOf`` discriminated on ``kind``, each with its options and its state
-  typed: the view its presenter's ``present_rules`` returns (``<Kind>State``);
-- ``MOVE``: a move, a ``oneOf`` discriminated on ``type``: the fields of every kind's command of
-  that type (its rules' wire form), each described by the kinds that read it;
-- ``EVENT_DATA``: an event's ``data``, discriminated on ``type`` (each type's tag an enum of one
-  value): its form's wire form, or where two kinds' forms of a type differ (``dice_rolled``), a
-  ``oneOf`` of them, each closed, so exactly one matches any event; identical forms of two kinds
-  (``game_finished``) are one.
+answers of every kind and status against it: ``GAME`` (a ``oneOf`` on ``kind``, its state typed),
+``MOVE`` (a ``oneOf`` on ``type``, each field described by the kinds that read it) and
+``EVENT_DATA`` (on ``type``; where two kinds' forms of a type differ, a ``oneOf`` of closed forms,
+so exactly one matches any event).
 """
 
 from __future__ import annotations

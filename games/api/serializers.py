@@ -16,7 +16,18 @@ from players.identity import display_name_clean
 #: seats of every game (7), so that a request for a few too many is told ``invalid_seat_count``.
 MAX_SEAT_ENTRIES = 16
 
-SEED_HELP = _("Your seat's client seed for the fair dice: 1 to 64 printable ASCII characters")
+
+def _seed_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=_(
+            "Your seat's client seed for the fair dice: 1 to 64 printable ASCII characters"
+        ),
+    )
+
 
 SEAT_TYPES = [
     ("me", _("My own account")),
@@ -30,13 +41,7 @@ class SeatInput(serializers.Serializer[None]):
     type = serializers.ChoiceField(choices=SEAT_TYPES)
     name = serializers.CharField(max_length=40, required=False, default="", allow_blank=True)
     level = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
-    client_seed = serializers.CharField(
-        required=False,
-        default="",
-        allow_blank=True,
-        trim_whitespace=False,
-        help_text=SEED_HELP,
-    )
+    client_seed = _seed_field()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # A seat's name is shown to the other players as an account's display name is.
@@ -85,13 +90,7 @@ class ResignInput(serializers.Serializer[None]):
 
 class JoinInput(serializers.Serializer[None]):
     seat = serializers.IntegerField(required=False, min_value=0, allow_null=True, default=None)
-    client_seed = serializers.CharField(
-        required=False,
-        default="",
-        allow_blank=True,
-        trim_whitespace=False,
-        help_text=SEED_HELP,
-    )
+    client_seed = _seed_field()
 
 
 # What a move of any kind may carry besides its type and its kind's own fields (and the schema's

@@ -1,13 +1,7 @@
 """The stream tier's endpoints in the OpenAPI schema (a drf-spectacular postprocessing hook): they
-are served by ``games.streams``, a plain ASGI application drf-spectacular cannot see.
-
-- ``GET games/{game_id}/stream/``: Server-Sent Events, one per game event: ``id:`` its seq,
-  ``event:`` its type, ``data:`` the event as ``GameEvent`` (its ``data`` typed per type);
-- ``GET stream/``: the account's notes, ``event:`` the note's type, ``data:`` one of
-  ``YourTurnNote``, ``GameStartedNote``, ``GameFinishedNote``, ``TournamentRoundStartedNote``,
-  ``SeekPairedNote``, ``RematchOfferedNote``, ``RematchStartedNote``.
-
-Refusals are the API's problems (``application/problem+json``), from the one vocabulary.
+are served by ``games.streams``, a plain ASGI application drf-spectacular cannot see. A game's
+stream sends ``GameEvent``s, the account stream the notes of ``games.followups.notes``; refusals
+are the API's problems, from the one vocabulary.
 """
 
 from __future__ import annotations
@@ -50,9 +44,8 @@ def _note_schema(note: type[notes.Note]) -> dict[str, Any]:
 
 
 #: The notes' schemas, made from ``games.followups.notes`` (``YourTurn`` is ``YourTurnNote``).
-NOTES: dict[str, dict[str, Any]] = {
-    f"{note.__name__}Note": _note_schema(note) for note in notes.NOTES
-}
+NOTES = {f"{note.__name__}Note": _note_schema(note) for note in notes.NOTES}
+_NOTE_REFS = {note.type: f"#/components/schemas/{note.__name__}Note" for note in notes.NOTES}
 
 
 def _refusals(*refusals: Refusal) -> dict[str, Any]:
@@ -120,16 +113,8 @@ ACCOUNT_STREAM = {
             "content": {
                 EVENT_STREAM: {
                     "schema": {
-                        "oneOf": [{"$ref": f"#/components/schemas/{name}"} for name in NOTES],
-                        "discriminator": {
-                            "propertyName": "type",
-                            "mapping": {
-                                schema["properties"]["type"]["enum"][0]: (
-                                    f"#/components/schemas/{name}"
-                                )
-                                for name, schema in NOTES.items()
-                            },
-                        },
+                        "oneOf": [{"$ref": ref} for ref in _NOTE_REFS.values()],
+                        "discriminator": {"propertyName": "type", "mapping": _NOTE_REFS},
                     }
                 }
             },

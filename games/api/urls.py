@@ -14,8 +14,7 @@ urlpatterns = [
     path("games/<uuid:game_id>/claim/", views.GameClaimView.as_view(), name="game-claim"),
     path("games/<uuid:game_id>/leave/", views.GameLeaveView.as_view(), name="game-leave"),
     # Pages of the log. Its SSE form and long-poll (``?wait=``), like ``stream/`` and
-    # ``games/{id}/stream/``, belong to the stream tier (games.streams), which the front proxy
-    # routes them to.
+    # ``games/{id}/stream/``, are the stream tier's (games.streams): the front proxy routes them.
     path("games/<uuid:game_id>/events/", views.GameEventsView.as_view(), name="game-events"),
     path("games/<uuid:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     path("games/<uuid:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),

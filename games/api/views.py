@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -37,7 +37,7 @@ from games.api.conditional import (
 from games.api.filters import GameFilter
 from games.api.pagination import GameCursorPagination
 from games.api.render import EventPage, MoveResult, Replay, event_body, game_body, summary_body
-from games.kinds import KINDS, kind_for
+from games.kinds import KINDS, Analyst, kind_for
 from games.models import Game, GameStatus
 from players.auth import request_player
 
@@ -67,15 +67,10 @@ def render_game(request: Request, game: Game, status: int = 200) -> Response:
     return Response(game_body(game, None, request.user), status=status)
 
 
-@extend_schema_view(
-    get=extend_schema(
-        summary="List games",
-        description=(
-            "Cursor pages of games, newest first; "
-            "filter by `kind`, `status`, `mine=true`, `player`."
-        ),
-    )
-)
+class SignedInView(APIView):
+    permission_classes = [IsAuthenticated]
+
+
 class GameListCreateView(generics.ListAPIView[Game]):
     serializer_class = t.GAME_SUMMARY  # the schema's; the answer is render's
     filterset_class = GameFilter
@@ -84,6 +79,11 @@ class GameListCreateView(generics.ListAPIView[Game]):
     def get_queryset(self) -> QuerySet[Game]:
         return selectors.game_queryset()
 
+    @extend_schema(
+        summary="List games",
+        description="Cursor pages of games, newest first; "
+        "filter by `kind`, `status`, `mine=true`, `player`.",
+    )
     @refuses(Refusal.INVALID_INPUT, Refusal.INVALID_QUERY)  # a filter's value, the cursor
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return self.list(request, *args, **kwargs)
@@ -103,7 +103,6 @@ class GameListCreateView(generics.ListAPIView[Game]):
         ),
         request=s.GameCreateInput,
         responses={201: t.GAME},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -138,19 +137,16 @@ class GameDetailView(APIView):
             "result. A strong `ETag`; `If-None-Match` answers 304."
         ),
         responses={200: t.GAME, 304: None},
-        tags=["games"],
     )
     @etagged
-    def get(self, request: Request, game_id: uuid.UUID) -> Response:
+    def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
         game = selectors.game_get(game_id)
         etag = game_etag(game, request)
         if not_modified(request, etag):
             response = Response(status=304)
         else:
             response = Response(game_body(game, None, request.user))
-        response["ETag"] = etag
-        response["Vary"] = "Accept-Language, Authorization, Cookie"
-        return response
+        return _tagged(response, etag, vary="Accept-Language, Authorization, Cookie")
 
     def get_permissions(self) -> list[Any]:
         if self.request.method == "DELETE":
@@ -162,24 +158,19 @@ class GameDetailView(APIView):
         description="Its creator cancels a game that has not started.",
         request=None,
         responses={204: None},
-        tags=["games"],
     )
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN)
     def delete(self, request: Request, game_id: uuid.UUID) -> Response:
-        """The creator cancels an open game."""
         ending.game_cancel(game_id=game_id, player=request_player(request))
         return Response(status=204)
 
 
-class GameJoinView(APIView):
-    permission_classes = [IsAuthenticated]
-
+class GameJoinView(SignedInView):
     @extend_schema(
         summary="Take an open seat",
         description="The first open seat, or the one named by `seat`.",
         request=s.JoinInput,
         responses=t.GAME,
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -199,15 +190,12 @@ class GameJoinView(APIView):
         return render_game(request, game)
 
 
-class GameStartView(APIView):
-    permission_classes = [IsAuthenticated]
-
+class GameStartView(SignedInView):
     @extend_schema(
         summary="Start the game",
-        description=("The creator starts the game once every player seat is taken."),
+        description="The creator starts the game once every player seat is taken.",
         request=None,
         responses=t.GAME,
-        tags=["games"],
     )
     @idempotent
     @refuses(Refusal.NOT_CREATOR, Refusal.GAME_NOT_OPEN, Refusal.SEATS_NOT_FILLED)
@@ -222,9 +210,7 @@ def _kinds_refusals() -> tuple[Refusal, ...]:
     return tuple(Refusal.of_code(code) for code in codes)
 
 
-class GameMoveView(APIView):
-    permission_classes = [IsAuthenticated]
-
+class GameMoveView(SignedInView):
     @extend_schema(
         summary="Play a move",
         description=(
@@ -243,7 +229,6 @@ class GameMoveView(APIView):
                 description="The game's ETag (or version): the same as expected_version",
             )
         ],
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -290,17 +275,14 @@ def render_move(request: Request, moved: services.MoveResult, status: int = 201)
     return response
 
 
-class GameResignView(APIView):
+class GameResignView(SignedInView):
     """A seated player leaves the game: in a game of two the other seat wins; in a larger game
     the seat drops out, its score frozen, placed after the seats still playing."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Resign",
         request=s.ResignInput,
         responses={201: t.MoveResultSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -322,17 +304,14 @@ class GameResignView(APIView):
         return render_move(request, moved)
 
 
-class GameAbortView(APIView):
+class GameAbortView(SignedInView):
     """Call the game off before any dice are thrown in it: nobody wins, nothing is rated (not in
     tournaments). Once dice are thrown, leaving is resigning."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Abort the game",
         request=None,
         responses={201: t.MoveResultSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -348,18 +327,15 @@ class GameAbortView(APIView):
         return render_move(request, moved)
 
 
-class GameClaimView(APIView):
+class GameClaimView(SignedInView):
     """The seat to play has been idle past ``CLAIM_GRACE_SECONDS``: another seated player claims
     it (two seats: the win; more: the idle seat leaves the game). Not in a game with a turn
     clock, where the clock decides."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Claim an idle seat",
         request=None,
         responses={201: t.MoveResultSerializer},
-        tags=["games"],
     )
     @idempotent
     @refuses(
@@ -377,16 +353,13 @@ class GameClaimView(APIView):
         return render_move(request, moved)
 
 
-class GameLeaveView(APIView):
+class GameLeaveView(SignedInView):
     """Give back the seat you took in an open game."""
-
-    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         summary="Leave an open game",
         request=None,
         responses=t.GAME,
-        tags=["games"],
     )
     @idempotent
     @refuses(Refusal.NOT_A_SEAT_HOLDER, Refusal.GAME_NOT_OPEN, Refusal.CREATOR_CANNOT_LEAVE)
@@ -396,11 +369,7 @@ class GameLeaveView(APIView):
 
 
 class GameEventsView(APIView):
-    """The event log after ``after``. With ``wait`` (seconds, up to 30) the request is held until
-    an event past ``after`` exists (long-poll). With ``Accept: text/event-stream`` (or at
-    ``stream/``) it is a Server-Sent Events stream: ``id:`` is the seq, resumable with
-    ``Last-Event-ID``, a keep-alive comment every 15 s."""
-
+    # Its long-poll and SSE forms are the stream tier's (games.streams): the proxy routes them.
     @extend_schema(
         summary="The event log",
         description=(
@@ -415,7 +384,6 @@ class GameEventsView(APIView):
             OpenApiParameter("limit", int, description=f"At most this many (<= {MAX_EVENT_PAGE})"),
         ],
         responses=t.EventPageSerializer,
-        tags=["games"],
     )
     @refuses(Refusal.INVALID_QUERY)
     def get(self, request: Request, game_id: uuid.UUID) -> Response:
@@ -430,14 +398,26 @@ class GameEventsView(APIView):
         return Response(page)
 
 
-#: Their answers are in the request's language (``?lang=`` is in the URL itself).
-_VARY = "Accept-Language"
+ANALYSIS_REFUSALS = (
+    Refusal.GAME_NOT_FOUND,
+    Refusal.GAME_NOT_STARTED,
+    Refusal.ANALYSIS_AFTER_THE_GAME,
+    Refusal.ANALYSIS_NOT_AVAILABLE,
+)
 
 
-def _tagged(response: HttpResponse, etag: str) -> HttpResponse:
+def _tagged(response: HttpResponse, etag: str, vary: str = "Accept-Language") -> HttpResponse:
+    # Answers vary with the request's language (``?lang=`` is in the URL itself), a game's with
+    # its viewer too.
     response["ETag"] = etag
-    response["Vary"] = _VARY
+    response["Vary"] = vary
     return response
+
+
+def _analysed(game_id: uuid.UUID) -> tuple[Game, Analyst, list[str], str]:
+    game, analyst = analysis.game_to_analyse(game_id)
+    names = analysis.seat_names(game)
+    return game, analyst, names, analysis_etag(game, names)
 
 
 class GameReplayView(APIView):
@@ -452,7 +432,6 @@ class GameReplayView(APIView):
         ),
         parameters=[OpenApiParameter("at", int, description="The seq to replay up to")],
         responses={200: t.ReplaySerializer, 304: None},
-        tags=["games"],
     )
     @refuses(Refusal.INVALID_SEQ, Refusal.INVALID_QUERY)
     @etagged
@@ -472,9 +451,6 @@ class GameReplayView(APIView):
 
 
 class GamePreviewView(APIView):
-    """What a selection of dice would give before it is played (nothing is recorded), in the
-    kinds that have a preview (``Kind.preview``)."""
-
     @extend_schema(
         summary="Preview set-aside dice",
         description=(
@@ -485,7 +461,6 @@ class GamePreviewView(APIView):
             OpenApiParameter("keep", str, description="Positions in the current roll, e.g. 0,2,5")
         ],
         responses=t.PREVIEW,
-        tags=["games"],
     )
     @refuses(
         Refusal.PREVIEW_NOT_AVAILABLE,
@@ -514,16 +489,11 @@ class GamePreviewView(APIView):
         return Response(preview(game.state, keep))
 
 
-class GameHintView(APIView):
-    """The computer's choice for the current position, for the player whose turn it is."""
-
-    permission_classes = [IsAuthenticated]
-
+class GameHintView(SignedInView):
     @extend_schema(
         summary="The computer's choice",
-        description=("The move the computer would play in your position, with its expected value."),
+        description="The move the computer would play in your position, with its expected value.",
         responses=t.HintSerializer,
-        tags=["games"],
     )
     @refuses(
         Refusal.ASSISTANCE_OFF,
@@ -538,8 +508,6 @@ class GameHintView(APIView):
 
 
 class GameAnalysisView(APIView):
-    """Luck against skill: per seat and per decision, from the computer's exact values."""
-
     throttle_scope = "expensive"
 
     @extend_schema(
@@ -553,19 +521,11 @@ class GameAnalysisView(APIView):
             "Throttled by the `expensive` rate."
         ),
         responses={200: schema_forms.serializer(analysis.Analysis), 304: None},
-        tags=["games"],
     )
-    @refuses(
-        Refusal.GAME_NOT_FOUND,
-        Refusal.GAME_NOT_STARTED,
-        Refusal.ANALYSIS_AFTER_THE_GAME,
-        Refusal.ANALYSIS_NOT_AVAILABLE,
-    )
+    @refuses(*ANALYSIS_REFUSALS)
     @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
-        game, analyst = analysis.game_to_analyse(game_id)
-        names = analysis.seat_names(game)
-        etag = analysis_etag(game, names)
+        game, analyst, names, etag = _analysed(game_id)
         if not_modified(request, etag):
             return _tagged(Response(status=304), etag)
         kept = analysis.game_kept(game, analyst)
@@ -579,8 +539,6 @@ class GameAnalysisView(APIView):
 
 
 class GameAnalysisChartView(APIView):
-    """The analysis as a picture: each seat's expected score or chance to win over the game."""
-
     throttle_scope = "expensive"
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
@@ -597,19 +555,11 @@ class GameAnalysisChartView(APIView):
             "answers 304. Throttled by the `expensive` rate."
         ),
         responses={(200, "image/svg+xml"): OpenApiTypes.STR, 304: None},
-        tags=["games"],
     )
-    @refuses(
-        Refusal.GAME_NOT_FOUND,
-        Refusal.GAME_NOT_STARTED,
-        Refusal.ANALYSIS_AFTER_THE_GAME,
-        Refusal.ANALYSIS_NOT_AVAILABLE,
-    )
+    @refuses(*ANALYSIS_REFUSALS)
     @etagged
     def get(self, request: Request, game_id: uuid.UUID) -> HttpResponse:
-        game, analyst = analysis.game_to_analyse(game_id)
-        names = analysis.seat_names(game)
-        etag = analysis_etag(game, names)
+        game, analyst, names, etag = _analysed(game_id)
         if not_modified(request, etag):
             return _tagged(HttpResponse(status=304), etag)
         kept = analysis.game_kept(game, analyst)

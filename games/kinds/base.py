@@ -1,21 +1,7 @@
-"""What a game kind is made of: the pieces every kind's module (``games.kinds.<kind>``) fills in.
-
-In the spirit of scalachess's ``Variant``: a kind is one frozen
-``Kind``, holding
-
-- its rules engine (a module of ``games.rules``, see ``Engine``) and its presenter (a module of
-  ``games.presenters``, see ``Presenter``: the client's view, an event's messages, the name of a
-  seat setup);
-- its seats: how many, and who may sit (people and at most so many computers);
-- its computer: the levels it plays at, each with the rating it counts as, the default level, its
-  move and its hint;
-- its automatic moves: the auto-confirm of a turn the player left waiting, where the kind has one,
-  and the turn clock's stand-in for a seat whose clock ran out (the rules' ``time_out``, which
-  never plays better than the player would: ``games.rules.ending``), and the moves that leave
-  the clock running;
-- its options: their labels, and the values a rated game allows;
-- its analysis for players, where it has one, and its preview of a move;
-- its limit of events per game, at which the move path ends a game (``max_events``).
+"""What a game kind is made of, in the spirit of scalachess's ``Variant``: one frozen ``Kind``
+holding its rules engine (``games.rules``) and presenter (``games.presenters``), its seats, its
+computer (levels, move, hint), its automatic moves (auto-confirm, the turn clock's stand-in), its
+options, its analysis and preview, and its limit of events per game.
 
 Every other module asks ``kind_for(code)`` or goes through ``KINDS`` (``games.kinds.registry``):
 nothing outside a kind's own modules tells one kind from another. A new game is one rules module,
@@ -26,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from django.utils.functional import Promise
 
@@ -75,24 +62,13 @@ class Engine(Protocol):
 
 
 class Presenter(Protocol):
-    """What every game module in ``games.presenters`` provides: what people read, localised."""
+    """What every game module in ``games.presenters`` provides: what people read, localised.
+    ``present_rules`` is ``present`` of a rules state already in hand (after a move)."""
 
-    def present(self, wire_state: Mapping[str, Any]) -> dict[str, Any]:
-        """The client's view of a state in its stored (wire) form."""
-        ...
-
-    def present_rules(self, state: Any) -> dict[str, Any]:
-        """The same view of a rules state already in hand (after a move: no JSON read again)."""
-        ...
-
-    def event_messages(self, event_type: str) -> list[Message]:
-        """What a client shows for an event of this type (``[{"code", "text"}]``, often none)."""
-        ...
-
-    def setup_label(self, occupants: Iterable[str]) -> str | None:
-        """The seat setup's name on the new-game form ("Humans + 1 AI"), from the seats'
-        occupants (``games.models.Occupant``); None when it has none."""
-        ...
+    def present(self, wire_state: Mapping[str, Any]) -> dict[str, Any]: ...
+    def present_rules(self, state: Any) -> dict[str, Any]: ...
+    def event_messages(self, event_type: str) -> list[Message]: ...
+    def setup_label(self, occupants: Iterable[str]) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -119,8 +95,7 @@ class Seats:
     most_people: int | None = None
 
     def allow(self, *, people: int, computers: int) -> bool:
-        """Whether a game may have this many seats for people (accounts, open or hot-seat) and
-        for the computer."""
+        """``people``: accounts, open or hot-seat seats."""
         return (
             self.least <= people + computers <= self.most
             and (self.most_computers is None or computers <= self.most_computers)
@@ -137,9 +112,8 @@ class AutoConfirm:
     seconds: Callable[[Any], float]
     #: Whether these events (a roll) start the delay afresh; else a delay already running holds.
     restarted_by: Callable[[Sequence[WireEvent]], bool]
-    #: The move the server then plays for the seat: ``(state, assisted) -> command``, where
-    #: ``assisted`` says the game has assistance (a casual game with hints): without it, the
-    #: move is never better than the player's own choice would be.
+    #: The move the server then plays for the seat: ``(state, assisted) -> command``; without
+    #: assistance (hints) in the game, never better than the player's own choice would be.
     move: Callable[[Any, bool], dict[str, Any]]
 
 
@@ -147,14 +121,20 @@ class AutoConfirm:
 class Analyst:
     """How a kind analyses a played game (``games/{id}/analysis/``): luck against skill."""
 
-    #: ``(seq, rules event) pairs in order -> Analysis`` (``ai.analysis``).
-    analyse: Callable[[Iterable[tuple[int, Any]]], Analysis]
-    #: ``Analysis -> Chart``: what the game's picture plots (``games/{id}/analysis.svg``).
-    chart: Callable[[Analysis], Chart]
+    #: Its module of ``ai.analysis``, imported at its first use (it loads the computer's tables).
+    module: str
     #: Which values it uses and how they are computed, as people read it.
     values: str | Promise
     #: Whether it counts by turns (each turn has its own expected value and identity).
     by_turn: bool = False
+
+    def analyse(self, events: Iterable[tuple[int, Any]]) -> Analysis:
+        """The analysis of ``(seq, rules event)`` pairs in order."""
+        return cast(Analysis, import_module(self.module).analyse(events))
+
+    def chart(self, analysis: Analysis) -> Chart:
+        """What the game's picture plots (``games/{id}/analysis.svg``)."""
+        return cast(Chart, import_module(self.module).chart(analysis))
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,23 +148,21 @@ class Kind:
     engine: Engine
     presenter: Presenter
     seats: Seats
-    #: By name.
-    levels: Mapping[str, Level]
+    levels: Mapping[str, Level]  # by name
     #: The level of a computer seat asked for without one.
     default_level: str
     #: The computer's next command at a level: ``(state, level) -> command``.
     computer: Callable[[Any, str], dict[str, Any]]
     #: The computer's advice to the seat to play (``games/{id}/hint/``).
     hint: Callable[[Any], dict[str, Any]]
-    #: The move that brings a game's log to this many events ends the game there (the rules'
-    #: ``end_at_limit``: the seats placed by their totals as they stand), so that no game's log,
-    #: which its replay and analysis fold, grows without bound. Well above any game played.
+    #: The move that brings a game's log to this many events ends it (``end_at_limit``: placed by
+    #: the totals as they stand), so that no log, which replay and analysis fold, grows unbounded.
     max_events: int
     #: How many dice it plays with: the most positions a move or a preview may name.
     dice: int
     auto_confirm: AutoConfirm | None = None
-    #: Builds its computer's tables where they are missing, or loads them (into this process, so
-    #: that the first move does not wait for them), and says what it has; None: it has none.
+    #: Builds or loads its computer's tables (so that the first move does not wait for them),
+    #: and says what it has; None: it has none.
     tables: Callable[[], str] | None = None
     #: The types of the events that leave the turn clock as it was (and a seat idle, for a
     #: claim): marking a box buys no time.
@@ -206,8 +184,7 @@ class Kind:
     option_labels: Mapping[str, str | Promise] = field(default_factory=lambda: MappingProxyType({}))
 
     def level_for(self, asked: str) -> str | None:
-        """The level a computer seat asked for at ``asked`` plays at (blank: the default); None if
-        this kind's computer has no such level."""
+        """The level a computer seat asked for at ``asked`` plays at (blank: the default)."""
         level = asked or self.default_level
         return level if level in self.levels else None
 

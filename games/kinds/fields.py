@@ -1,8 +1,6 @@
-"""The ``kind`` of a game, seek or tournament, in the database, the API's input and its filters.
-
-Each takes its choices from the registry when used (Django's and DRF's fields iterate a
-``CallableChoiceIterator`` afresh), never as a list frozen into a migration or a class: a kind
-registered later, a test's included, is valid everywhere at once.
+"""The ``kind`` of a game, seek or tournament, in the database, the API's input and its filters:
+choices read from the registry at each use (``CallableChoiceIterator``), never frozen into a
+migration or a class, so that a kind registered later (a test's) is valid everywhere at once.
 """
 
 from __future__ import annotations

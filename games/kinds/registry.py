@@ -1,9 +1,6 @@
-"""The kinds this server plays, by code: the one place that names them.
-
-Each kind's module (``games.kinds.<kind>``) builds its ``Kind``; ``REGISTERED`` names those modules
-in the order clients are offered the kinds. A test may add a kind of its own for a while
-(``registered``): every lookup goes through ``KINDS``, so the kind is then served like the others,
-and as the ``kind`` columns take their values from here (``games.kinds.fields``), with no migration.
+"""The kinds this server plays, by code: the one place that names them. ``REGISTERED`` names the
+modules that build each ``Kind``, in the order offered. A test may serve a kind of its own for a
+while (``registered``): every lookup, the ``kind`` columns' choices too, goes through ``KINDS``.
 """
 
 from __future__ import annotations
@@ -20,10 +17,9 @@ from games.kinds.base import Kind
 #: The modules that build the product's kinds (each has ``KIND``), in the order offered.
 REGISTERED = ("games.kinds.yatzy", "games.kinds.ten_thousand")
 
-_BY_CODE: dict[str, Kind] = {}
-for _module in REGISTERED:
-    _kind: Kind = import_module(_module).KIND
-    _BY_CODE[_kind.code] = _kind
+_BY_CODE: dict[str, Kind] = {
+    kind.code: kind for kind in (import_module(module).KIND for module in REGISTERED)
+}
 
 #: Every kind by its code, in the order clients are offered them (a live view: a kind a test
 #: registers appears in it).

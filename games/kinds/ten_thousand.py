@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from types import MappingProxyType
 from typing import Any, cast
 
 from django.utils.translation import gettext_lazy as _
 
-from ai.analysis import Analysis, Chart
 from ai.positions import faces_to_indices
 from games.kinds.base import Analyst, Engine, Kind, Level, Presenter, Seats, levels
 from games.presenters import ten_thousand as view
@@ -52,19 +50,6 @@ def hint(state: TenThousandState) -> dict[str, Any]:
     return {"move": command(state, "expert"), "expected_value": None, "options": []}
 
 
-def analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
-    """A played game's analysis (``ai.analysis.ten_thousand``)."""
-    from ai.analysis import ten_thousand as analysed
-
-    return analysed.analyse(events)
-
-
-def chart(analysis: Analysis) -> Chart:
-    from ai.analysis import ten_thousand as analysed
-
-    return analysed.chart(analysis)
-
-
 KIND = Kind(
     code="ten_thousand",
     label=_("Dés 10 000"),
@@ -96,8 +81,7 @@ KIND = Kind(
     ),
     option_labels=MappingProxyType({"target": _("Target")}),
     analyst=Analyst(
-        analyse=analysis,
-        chart=chart,
+        module="ai.analysis.ten_thousand",
         values=_(
             "Expected points per turn from the exact single-turn table of the play that banks "
             "the most points on average (551.55 from a fresh turn): a seat's value is its "

@@ -1,18 +1,15 @@
-"""Yatzy as a game kind of this server: its computer at the table and its ``Kind``.
-
-The computer's functions turn a rules state into the next command, as a client would send it; the
-server's automatic moves call them and then take the one move path like any client.
+"""Yatzy as a game kind of this server: its computer at the table and its ``Kind``. The computer's
+functions return the next command as a client would send it, for the one move path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, cast
 
 from django.utils.translation import gettext_lazy as _
 
-from ai.analysis import Analysis, Chart
 from ai.positions import faces_to_indices
 from games.kinds.base import (
     Analyst,
@@ -88,19 +85,6 @@ def hint(state: YatzyState) -> dict[str, Any]:
     }
 
 
-def analysis(events: Iterable[tuple[int, Any]]) -> Analysis:
-    """A played game's analysis (``ai.analysis.yatzy``; its table is loaded on first use)."""
-    from ai.analysis import yatzy as analysed
-
-    return analysed.analyse(events)
-
-
-def chart(analysis: Analysis) -> Chart:
-    from ai.analysis import yatzy as analysed
-
-    return analysed.chart(analysis)
-
-
 def _auto_confirm_seconds(state: yatzy.YatzyState) -> float:
     """Yatzy waits for a box once the last roll is used (seeds 000/001)."""
     waiting = not state.finished and state.rolls_left == 0 and bool(state.dice)
@@ -151,8 +135,7 @@ KIND = Kind(
         move=auto_confirm_move,
     ),
     analyst=Analyst(
-        analyse=analysis,
-        chart=chart,
+        module="ai.analysis.yatzy",
         values=_(
             "Expected final scores from the exact table of the optimal player (dynamic "
             "programming over every sheet, 254.48 from an empty sheet): a seat's value is its "

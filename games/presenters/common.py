@@ -1,19 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, TypedDict, overload
 
-from django.conf import settings
 from django.core.signals import setting_changed
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
 
 from games.rules.base import Doc
 
 #: A moment as the API writes it (``iso_datetime``).
 Instant = Annotated[str, Doc(format="date-time")]
+_DATETIME = serializers.DateTimeField()
 
 
 # The views every kind's view is made of: their types are the API's schema (games.api.schema_forms).
@@ -89,11 +90,6 @@ class Translated:
     def __getitem__(self, key: str) -> str:
         return self.now()[key]
 
-    @classmethod
-    def forget(cls, **_: object) -> None:
-        for table in cls._tables:
-            table._by_language = {}
-
 
 # The catalogues Django reads may change with these settings (tests override them).
 _CATALOGUE_SETTINGS = {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS"}
@@ -101,7 +97,8 @@ _CATALOGUE_SETTINGS = {"LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_
 
 def _settings_changed(*, setting: str, **_: object) -> None:
     if setting in _CATALOGUE_SETTINGS:
-        Translated.forget()
+        for table in Translated._tables:
+            table._by_language = {}
 
 
 setting_changed.connect(_settings_changed, dispatch_uid="games.presenters.translated")
@@ -112,20 +109,8 @@ def iso_datetime(value: datetime) -> str: ...
 @overload
 def iso_datetime(value: datetime | None) -> str | None: ...
 def iso_datetime(value: datetime | None) -> str | None:
-    """A datetime as DRF's ``DateTimeField`` renders it: ISO 8601 in the current time zone, with
-    ``Z`` for UTC."""
-    if not value:
-        return None
-    if settings.USE_TZ:
-        zone = timezone.get_current_timezone()
-        if timezone.is_aware(value):
-            value = value.astimezone(zone)
-        else:
-            value = timezone.make_aware(value, zone)
-    elif timezone.is_aware(value):
-        value = timezone.make_naive(value, UTC)
-    text = value.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
+    """A datetime as the API writes it: DRF's ``DateTimeField``'s (one field for every value)."""
+    return None if value is None else str(_DATETIME.to_representation(value))
 
 
 #: What a client announces for the events of a game that ends early, in every game.

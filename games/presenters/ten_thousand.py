@@ -11,30 +11,27 @@ from games.rules import ten_thousand as rules
 from games.rules.base import Doc
 from games.rules.ten_thousand_scoring import farkle_probability, max_keep_points, scoring_indices
 
-HOT_DICE = _("Hot dice!")
-LAST_ROUND = _("Last round!")
-LOST_ROUND = _("Lost round!")
-ROUND_LIMIT = _("The last round allowed: the game ends after it, the highest total first.")
-# The new-game form's name for a table with a computer opponent.
-HUMANS_PLUS_AI = _("Humans + 1 AI")
-MOVE_LABELS = {"roll": _("Roll"), "bank": _("Bank")}
-# What a client announces when it receives one of these events (the state alone cannot tell that
-# the last turn was lost: a lost round leaves the same state as a bank of nothing).
-EVENT_MESSAGES = {
-    "round_lost": ("round_lost", LOST_ROUND),
-    "hot_dice": ("hot_dice", HOT_DICE),
-    "last_round_started": ("last_round", LAST_ROUND),
-}
 _WORDS = Translated(
     {
-        "hot_dice": HOT_DICE,
-        "last_round": LAST_ROUND,
-        "round_lost": LOST_ROUND,
-        "round_limit": ROUND_LIMIT,
-        "humans_plus_ai": HUMANS_PLUS_AI,
-        **MOVE_LABELS,
+        "hot_dice": _("Hot dice!"),
+        "last_round": _("Last round!"),
+        "round_lost": _("Lost round!"),
+        "round_limit": _(
+            "The last round allowed: the game ends after it, the highest total first."
+        ),
+        # The new-game form's name for a table with a computer opponent.
+        "humans_plus_ai": _("Humans + 1 AI"),
+        "roll": _("Roll"),
+        "bank": _("Bank"),
     }
 )
+# The code of the message a client announces for these events (the state alone cannot tell that
+# the last turn was lost: a lost round leaves the same state as a bank of nothing).
+EVENT_MESSAGES = {
+    "round_lost": "round_lost",
+    "hot_dice": "hot_dice",
+    "last_round_started": "last_round",
+}
 
 
 # The client's view, whose types are the API's schema (games.api.schema_forms).
@@ -69,10 +66,9 @@ class TenThousandState(common.Ending):
 
 
 def event_messages(event_type: str) -> list[common.Message]:
-    """The messages to show for an event of this type: ``[{"code", "text"}]``, often none."""
     if event_type not in EVENT_MESSAGES:
         return ending_messages(event_type)
-    code, _text = EVENT_MESSAGES[event_type]
+    code = EVENT_MESSAGES[event_type]
     return [{"code": code, "text": _WORDS[code]}]
 
 
@@ -86,7 +82,6 @@ def present(wire_state: Mapping[str, Any]) -> TenThousandState:
 
 
 def present_rules(state: rules.TenThousandState) -> TenThousandState:
-    """The client's view of a rules state already in hand (after a move: no JSON read again)."""
     words = _WORDS.now()
     messages: list[common.Message] = []
     if state.hot_dice and not state.finished:

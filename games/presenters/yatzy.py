@@ -42,16 +42,16 @@ BOX_DESCRIPTIONS = {
     "chance": _("Any dice: the sum of all five dice"),
     "yatzy": _("Five dice alike: 50 points"),
 }
-MOVE_LABELS = {
-    "roll": _("Roll"),
-    "select": _("Select a box"),
-    "score": _("Confirm move"),
-}
-MUST_SACRIFICE = _("No open box scores: you must sacrifice one")
-
 _LABELS = Translated(BOX_LABELS)
 _DESCRIPTIONS = Translated(BOX_DESCRIPTIONS)
-_MOVES = Translated({**MOVE_LABELS, "must_sacrifice": MUST_SACRIFICE})
+_MOVES = Translated(
+    {
+        "roll": _("Roll"),
+        "select": _("Select a box"),
+        "score": _("Confirm move"),
+        "must_sacrifice": _("No open box scores: you must sacrifice one"),
+    }
+)
 
 
 # The client's view, whose types are the API's schema (games.api.schema_forms).
@@ -110,7 +110,6 @@ def present(wire_state: Mapping[str, Any]) -> YatzyState:
 
 
 def present_rules(state: rules.YatzyState) -> YatzyState:
-    """The client's view of a rules state already in hand (after a move: no JSON read again)."""
     labels, descriptions, words = _LABELS.now(), _DESCRIPTIONS.now(), _MOVES.now()
     legal = state.legal_boxes()
     must_sacrifice = state.must_sacrifice
@@ -170,7 +169,6 @@ def _box(
 def _moves(
     state: rules.YatzyState, legal: Mapping[str, int], words: Mapping[str, str]
 ) -> list[common.MoveChoice]:
-    """The moves the seat to play has now, each with its button label."""
     available = []
     if not state.finished and state.rolls_left > 0:
         available.append("roll")

@@ -1,22 +1,8 @@
-"""The stream tier's ASGI application: the game SSE stream, long-poll, and the account stream.
-
-A plain ASGI callable rather than Django's ASGI handler, which gives every request a thread of
-its own for as long as it lasts. Routes (``routes``):
-
-- ``GET games/{id}/stream/``, or ``games/{id}/events/`` with ``Accept: text/event-stream``: the
-  game's events as SSE, ``id:`` = seq; resumes after ``Last-Event-ID`` (which wins over
-  ``?after=``, as a browser's ``EventSource`` reconnects to the same URL with it);
-- ``GET games/{id}/events/?after=N&wait=S``: long-poll, a JSON page once an event past N exists;
-- ``GET stream/``: the account's notes (your turn, game started and finished, round started),
-  opening with ``your_turn`` for every game where it is to move; signed in with a stream ticket
-  (``?ticket=``, for ``EventSource``), the token in the ``Authorization`` header, or the session.
-
-A request whose ``Host`` is not one of ``ALLOWED_HOSTS`` is refused first (400
-``disallowed_host``, as Django refuses it on the WSGI tier): nothing is built from a host the
-service does not answer for. Each stream request then counts as an open against its address
-(``limits``: opens a minute), before anything is read for it (the account stream's ticket, token
-or session), and is admitted by the caps (streams open per address and per account); a stream
-ends after its lifetime, when the client reconnects.
+"""The stream tier's ASGI application: a game's events as SSE (``Last-Event-ID`` wins over
+``?after=``: ``EventSource`` reconnects to the same URL with it) or long-poll, and the account
+stream. A plain ASGI callable: Django's ASGI handler gives every request a thread for as long as
+it lasts. A ``Host`` not in ``ALLOWED_HOSTS`` is refused first, as Django refuses it; each stream
+then counts as an open (``limits``) before anything is read for it, and is admitted by the caps.
 """
 
 from __future__ import annotations
@@ -28,7 +14,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from django.conf import settings
@@ -47,11 +33,11 @@ from config.web.internal import admitted_as
 from games.streams import cors, limits, reads, routes
 from games.streams.hub import (
     KEEPALIVE,
-    GameFeed,
     GameListener,
     Hub,
     Overflow,
     PlayerListener,
+    drained,
     join,
     next_rows,
     watching_game,
@@ -60,6 +46,7 @@ from games.streams.hub import (
 from players.stream_tickets import stream_ticket_redeem
 
 log = logging.getLogger(__name__)
+N = TypeVar("N", int, float)
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -70,17 +57,12 @@ METRICS_PATH = "/metrics"
 RETRY = b"retry: 2000\n\n"
 
 
-class BadQuery(Exception):
-    def __init__(self, field: str) -> None:
-        self.field = field
-
-
 class Request:
     def __init__(self, scope: Scope) -> None:
         self.method: str = scope["method"]
         self.path: str = scope["path"]
-        self.query_string: bytes = scope.get("query_string", b"")
-        self.query = parse_qs(self.query_string.decode("latin-1"), keep_blank_values=True)
+        query_string: bytes = scope.get("query_string", b"")
+        self.query = parse_qs(query_string.decode("latin-1"), keep_blank_values=True)
         self.headers = {
             name.decode("latin-1").lower(): value.decode("latin-1")
             for name, value in scope.get("headers", [])
@@ -100,28 +82,18 @@ class Request:
         values = self.query.get(name)
         return values[-1].strip() if values else None
 
-    def integer(self, name: str, default: int, low: int, high: int, raw: str | None = None) -> int:
+    def number(
+        self, name: str, read: type[N], default: N, low: N, high: N, raw: str | None = None
+    ) -> N:
         raw = self.param(name) if raw is None else raw.strip()
         if raw is None or raw == "":
             return default
         try:
-            value = int(raw)
+            value = read(raw)
         except ValueError:
-            raise BadQuery(name) from None
-        if not low <= value <= high:
-            raise BadQuery(name)
-        return value
-
-    def seconds(self, name: str, high: float) -> float:
-        raw = self.param(name)
-        if raw is None or raw == "":
-            return 0.0
-        try:
-            value = float(raw)
-        except ValueError:
-            raise BadQuery(name) from None
-        if not math.isfinite(value) or not 0 <= value <= high:
-            raise BadQuery(name)
+            raise Refusal.INVALID_QUERY.error(field=name) from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise Refusal.INVALID_QUERY.error(field=name)
         return value
 
     def cookie(self, name: str) -> str | None:
@@ -247,9 +219,7 @@ class StreamApp:
                 await self._player_stream(request, receive, send, player_id)
             elif game is not None:
                 await self._game(request, receive, send, game["game"], game["what"])
-        except BadQuery as bad:
-            await refuse(send, request, Refusal.INVALID_QUERY.error(field=bad.field))
-        except ApiError as refused:  # a read before the answer began (the database out of reach)
+        except ApiError as refused:  # a bad query, or a read before the answer began (an outage)
             await refuse(send, request, refused)
         finally:
             await self.limits().release(admission)
@@ -258,61 +228,47 @@ class StreamApp:
         self, request: Request, receive: Receive, send: Send, game_id: str, what: str
     ) -> None:
         last_event_id = request.headers.get("last-event-id")
-        after = request.integer("after", 0, 0, 2**31)
+        after = request.number("after", int, 0, 0, 2**31)
         if last_event_id is not None and last_event_id.strip():
-            after = request.integer("Last-Event-ID", 0, 0, 2**31, raw=last_event_id)
+            after = request.number("Last-Event-ID", int, 0, 0, 2**31, raw=last_event_id)
         as_stream = what == "stream" or routes.wants_event_stream(request.headers)
-        wait = 0.0 if as_stream else request.seconds("wait", MAX_WAIT_SECONDS)
-        limit = request.integer("limit", reads.MAX_EVENTS, 1, reads.MAX_EVENTS)
+        wait = 0.0 if as_stream else request.number("wait", float, 0.0, 0.0, MAX_WAIT_SECONDS)
+        limit = request.number("limit", int, reads.MAX_EVENTS, 1, reads.MAX_EVENTS)
         header = await reads.run(reads.game_header, game_id)
         if header is None:
             await refuse(send, request, Refusal.GAME_NOT_FOUND.error())
             return
-        hub = await self.hub()
-        listener = GameListener(request.language, after, streaming=as_stream)
-        with watching_game(hub, game_id, header.kind, listener) as feed:
-            backlog = await join(feed, listener, header.version)
+        language = request.language
+        listener = GameListener(after, streaming=as_stream)
+        with watching_game(await self.hub(), game_id, header.kind, listener) as feed:
+            rows = await join(feed, listener, header.version)
             if as_stream:
-                await self._sse(request, receive, send, backlog, feed, listener)
+
+                async def pump() -> None:
+                    await send_chunk(send, RETRY + b"".join(row.frame(language) for row in rows))
+                    while True:
+                        fresh = await next_rows(feed, listener)
+                        if fresh:
+                            await send_chunk(send, b"".join(row.frame(language) for row in fresh))
+                        elif listener.keepalive_due:
+                            await send_chunk(send, KEEPALIVE)
+                        listener.keepalive_due = False
+
+                await stream(send, receive, request, pump)
                 return
-            rows = backlog
             if not rows and wait:
                 with contextlib.suppress(TimeoutError, Overflow):
                     async with asyncio.timeout(wait):
                         rows = await next_rows(feed, listener)
         version = max([header.version] + [row.seq for row in rows])
-        events = [row.as_dict(request.language) for row in rows[:limit]]
+        events = [row.as_dict(language) for row in rows[:limit]]
         await respond(send, request, 200, {"version": version, "events": events})
-
-    async def _sse(
-        self,
-        request: Request,
-        receive: Receive,
-        send: Send,
-        backlog: list[reads.EventRow],
-        feed: GameFeed,
-        listener: GameListener,
-    ) -> None:
-        language = request.language
-
-        async def pump() -> None:
-            await send_chunk(send, RETRY + b"".join(row.frame(language) for row in backlog))
-            while True:
-                rows = await next_rows(feed, listener)
-                if rows:
-                    await send_chunk(send, b"".join(row.frame(language) for row in rows))
-                elif listener.keepalive_due:
-                    await send_chunk(send, KEEPALIVE)
-                listener.keepalive_due = False
-
-        await stream(send, receive, request, pump)
 
     async def _player_stream(
         self, request: Request, receive: Receive, send: Send, player_id: int
     ) -> None:
-        hub = await self.hub()
         listener = PlayerListener()
-        with watching_player(hub, player_id, listener):
+        with watching_player(await self.hub(), player_id, listener):
             opening = listener.opening(await reads.run(reads.your_turns, player_id))
 
             async def pump() -> None:
@@ -320,9 +276,7 @@ class StreamApp:
                 while True:
                     if listener.overflowed:
                         raise Overflow()
-                    frames = [await listener.queue.get()]
-                    while not listener.queue.empty():
-                        frames.append(listener.queue.get_nowait())
+                    frames: list[bytes] = await drained(listener.queue)
                     await send_chunk(send, b"".join(frames))
                     if listener.closed and listener.queue.empty():
                         return  # the account is closed: its note is sent, the stream ends
@@ -394,13 +348,11 @@ async def stream(send: Send, receive: Receive, request: Request, pump: Callable[
 async def metrics_page(send: Send) -> None:
     """This tier's metrics (its processes' sum in multiprocess mode), read off the event loop."""
     body = await asyncio.to_thread(exposition, queues=False)
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 200,
-            "headers": [(b"content-type", CONTENT_TYPE_LATEST.encode())],
-        }
-    )
+    await answer(send, 200, [(b"content-type", CONTENT_TYPE_LATEST.encode())], body)
+
+
+async def answer(send: Send, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -433,19 +385,13 @@ async def respond(
     ]
     if "retry_after" in body:  # a throttled refusal, as the API's handler sends it
         headers.append((b"retry-after", str(body["retry_after"]).encode()))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": payload})
+    await answer(send, status, headers, payload)
 
 
 async def preflight(send: Send, request: Request) -> None:
     """A CORS preflight: the streams take GET, with the API's request headers."""
-    headers = [
-        (b"content-length", b"0"),
-        (b"vary", b"Origin"),
-        *cors.preflight_headers(request.headers),
-    ]
-    await send({"type": "http.response.start", "status": 200, "headers": headers})
-    await send({"type": "http.response.body", "body": b""})
+    headers = [(b"content-length", b"0"), (b"vary", b"Origin")]
+    await answer(send, 200, [*headers, *cors.preflight_headers(request.headers)], b"")
 
 
 async def refuse(

@@ -1,10 +1,7 @@
-"""One subscription per process to the live bus (``games.followups.live``), handing each note to a
-callback.
-
-``RedisSubscriber`` holds one Redis connection subscribed to both topics; ``TableSubscriber``
-(the embedded default, no Redis) polls the ``LiveNote`` table with one query per interval. Both
-are ready only once notes published from then on are sure to arrive: a stream registers with the
-hub before it reads the database, so nothing committed in between is missed.
+"""One subscription per process to the live bus (``games.followups.live``): Redis pub/sub, or the
+``LiveNote`` table polled (no Redis). Both are ready only once notes published from then on are
+sure to arrive: a stream registers with the hub before it reads the database, so nothing committed
+in between is missed.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from django.conf import settings
 
@@ -27,29 +24,30 @@ POLL_SECONDS = 0.2
 RECONNECT_SECONDS = 1.0
 
 
-class Subscriber(Protocol):
-    async def start(self) -> None: ...
-    async def stop(self) -> None: ...
-
-
-class RedisSubscriber:
-    def __init__(self, deliver: Deliver, on_reconnect: Callable[[], None]) -> None:
-        self.deliver = deliver
-        # After a lost connection, notes published meanwhile are gone: the hub re-reads.
-        self.on_reconnect = on_reconnect
-        self._task: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
-        self._topics = {live.channel(topic).encode(): topic for topic in live.TOPICS}
+class Subscriber:
+    _task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="live-bus")
-        await self._ready.wait()
+        raise NotImplementedError
 
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+class RedisSubscriber(Subscriber):
+    def __init__(self, deliver: Deliver, on_reconnect: Callable[[], None]) -> None:
+        self.deliver = deliver
+        # After a lost connection, notes published meanwhile are gone: the hub re-reads.
+        self.on_reconnect = on_reconnect
+        self._ready = asyncio.Event()
+        self._topics = {live.channel(topic).encode(): topic for topic in live.TOPICS}
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="live-bus")
+        await self._ready.wait()
 
     async def _run(self) -> None:
         import redis.asyncio as aioredis
@@ -94,23 +92,16 @@ class RedisSubscriber:
         self.deliver(topic, payload)
 
 
-class TableSubscriber:
+class TableSubscriber(Subscriber):
     """The embedded bus: every ``POLL_SECONDS``, the notes stored since the last look."""
 
     def __init__(self, deliver: Deliver, on_reconnect: Callable[[], None]) -> None:
         self.deliver = deliver
-        self._task: asyncio.Task[None] | None = None
         self._last = 0
 
     async def start(self) -> None:
         self._last = await reads.run(reads.last_note_id)
         self._task = asyncio.create_task(self._run(), name="live-bus")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     async def _run(self) -> None:
         while True:

@@ -1,9 +1,6 @@
-"""CORS on the stream tier, by the same settings as the WSGI tier's django-cors-headers
-(``CORS_ALLOWED_ORIGINS`` ...; ``corsheaders.conf`` reads them): a page on an allowed origin may
-open ``EventSource`` (or fetch a long-poll) on the streams as it calls the API.
-
-Preflight (``OPTIONS`` with ``Access-Control-Request-Method``) is answered here; other answers
-carry ``Access-Control-Allow-Origin`` for an allowed ``Origin``, and ``Vary: Origin`` always.
+"""CORS on the stream tier, by the WSGI tier's django-cors-headers settings (``corsheaders.conf``):
+a page on an allowed origin may open ``EventSource`` (or a long-poll) on the streams as it calls
+the API. Every answer varies on ``Origin``.
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ def allowed(origin: str | None) -> bool:
 
 
 def answer_headers(headers: dict[str, str]) -> Headers:
-    """The CORS headers of an answer to a request with these headers."""
     origin = headers.get("origin")
     if not allowed(origin):
         return []

@@ -1,10 +1,9 @@
 """The per-process fan-out: one feed per watched game, listeners per account.
 
 A ``GameFeed`` learns from the bus that version N exists, reads the events it has not seen (one
-read, whatever the number of listeners) and offers them to every listener. A listener has its own
-queue and high-water mark, so a duplicate offer is dropped and a gap (a listener still reading
-its backlog, or a note lost) is filled by the listener's writer from the database: each client
-gets every event once, in order.
+read, whatever the number of listeners) and offers them to every listener. A listener's own
+high-water mark drops a duplicate offer, and its writer fills a gap (a backlog still being read, a
+note lost) from the database: each client gets every event once, in order.
 """
 
 from __future__ import annotations
@@ -15,20 +14,20 @@ import json
 import logging
 from collections import defaultdict, deque
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from games.followups import live, notes
 from games.streams import bus, reads
 from games.streams.reads import EventRow
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 #: Events a feed keeps for listeners that join while it reads.
 RECENT_EVENTS = 64
 #: A client this far behind is cut off (it reconnects with Last-Event-ID and loses nothing).
 QUEUE_LIMIT = 2000
 #: A stream silent this long is sent a comment line (within 1.5 times it), so that proxies and
-#: clients keep it open. One ticker per process does it for every stream: a timer per stream,
-#: armed at each wake, cost more than the delivery it guarded.
+#: clients keep it open: one ticker per process (a timer per stream cost more than delivery).
 KEEPALIVE_SECONDS = 15.0
 KEEPALIVE = b": keep-alive\n\n"
 
@@ -42,23 +41,22 @@ class Quiet:
 
     streaming = False  # a long-poll answers once, and is never kept alive
     busy = False
+    queue: asyncio.Queue[Any]
+    keepalive: Any = None  # what its queue holds for a keep-alive
 
     def keep_alive(self) -> None:
         """Called by the ticker: a stream offered nothing since the last tick is due a
         keep-alive, put on its queue like anything else it sends."""
         if self.streaming and not self.busy:
-            self._queue_keepalive()
+            with contextlib.suppress(asyncio.QueueFull):  # a full queue is not idle
+                self.queue.put_nowait(self.keepalive)
         self.busy = False
-
-    def _queue_keepalive(self) -> None:
-        raise NotImplementedError
 
 
 class GameListener(Quiet):
     """One client waiting on a game: an SSE stream (``streaming``) or a long-poll."""
 
-    def __init__(self, language: str, after: int, *, streaming: bool = False) -> None:
-        self.language = language
+    def __init__(self, after: int, *, streaming: bool = False) -> None:
         self.streaming = streaming
         self.last = after  # the last seq taken off the queue by the writer
         self.offered = after  # the last seq put on the queue
@@ -80,14 +78,9 @@ class GameListener(Quiet):
                 return
             self.offered = row.seq
 
-    def _queue_keepalive(self) -> None:
-        with contextlib.suppress(asyncio.QueueFull):  # a full queue is not idle
-            self.queue.put_nowait(None)
-
 
 class GameFeed:
-    def __init__(self, hub: Hub, game_id: str, kind: str) -> None:
-        self.hub = hub
+    def __init__(self, game_id: str, kind: str) -> None:
         self.game_id = game_id
         self.kind = kind
         self.listeners: set[GameListener] = set()
@@ -116,9 +109,6 @@ class GameFeed:
         self.fetched = seq
         self._share(fresh)
         self._kick()
-
-    def rows_after(self, seq: int) -> list[EventRow]:
-        return [row for row in self.recent if row.seq > seq]
 
     def _share(self, rows: list[EventRow]) -> None:
         if not rows:
@@ -154,6 +144,7 @@ class PlayerListener(Quiet):
     """One account's stream: notes arrive already rendered, once per note for every listener."""
 
     streaming = True
+    keepalive = KEEPALIVE
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_LIMIT)
@@ -174,10 +165,6 @@ class PlayerListener(Quiet):
             self.queue.put_nowait(frame)
         except asyncio.QueueFull:
             self.overflowed = True
-
-    def _queue_keepalive(self) -> None:
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(KEEPALIVE)
 
     def opening(self, notes: list[dict[str, Any]]) -> list[bytes]:
         """The frames of the opening snapshot that the bus has not already queued."""
@@ -249,29 +236,6 @@ class Hub:
             if feed.fetched is not None:
                 feed.announce(feed.fetched + 1)
 
-    def watch_game(self, game_id: str, kind: str, listener: GameListener) -> GameFeed:
-        feed = self.feeds.get(game_id)
-        if feed is None:
-            feed = self.feeds[game_id] = GameFeed(self, game_id, kind)
-        feed.listeners.add(listener)
-        return feed
-
-    def unwatch_game(self, feed: GameFeed, listener: GameListener) -> None:
-        feed.listeners.discard(listener)
-        if not feed.listeners and self.feeds.get(feed.game_id) is feed:
-            feed.close()
-            del self.feeds[feed.game_id]
-
-    def watch_player(self, player_id: int, listener: PlayerListener) -> None:
-        self.players[player_id].add(listener)
-
-    def unwatch_player(self, player_id: int, listener: PlayerListener) -> None:
-        listeners = self.players.get(player_id)
-        if listeners is not None:
-            listeners.discard(listener)
-            if not listeners:
-                del self.players[player_id]
-
 
 async def join(feed: GameFeed, listener: GameListener, version: int) -> list[EventRow]:
     """Bring a new listener up to date: its backlog from the database (returned, to send first),
@@ -291,7 +255,7 @@ async def join(feed: GameFeed, listener: GameListener, version: int) -> list[Eve
     # the end): the version read before it is what the feed can be sure of.
     feed.seed(page[-1].seq if page else min(listener.last, version), page)
     listener.ready = True
-    listener.offer(feed.rows_after(listener.last))
+    listener.offer([row for row in feed.recent if row.seq > listener.last])
     return backlog
 
 
@@ -300,12 +264,8 @@ async def next_rows(feed: GameFeed, listener: GameListener) -> list[EventRow]:
     only a keep-alive was due."""
     if listener.overflowed:
         raise Overflow()
-    first = await listener.queue.get()
-    pending = [first]
-    while not listener.queue.empty():
-        pending.append(listener.queue.get_nowait())
     out: list[EventRow] = []
-    for row in pending:
+    for row in await drained(listener.queue):
         if row is None:
             listener.keepalive_due = True
             continue
@@ -321,19 +281,35 @@ async def next_rows(feed: GameFeed, listener: GameListener) -> list[EventRow]:
     return out
 
 
+async def drained(queue: asyncio.Queue[T]) -> list[T]:
+    items = [await queue.get()]
+    while not queue.empty():
+        items.append(queue.get_nowait())
+    return items
+
+
 @contextlib.contextmanager
 def watching_game(hub: Hub, game_id: str, kind: str, listener: GameListener) -> Any:
-    feed = hub.watch_game(game_id, kind, listener)
+    feed = hub.feeds.get(game_id)
+    if feed is None:
+        feed = hub.feeds[game_id] = GameFeed(game_id, kind)
+    feed.listeners.add(listener)
     try:
         yield feed
     finally:
-        hub.unwatch_game(feed, listener)
+        feed.listeners.discard(listener)
+        if not feed.listeners and hub.feeds.get(game_id) is feed:
+            feed.close()
+            del hub.feeds[game_id]
 
 
 @contextlib.contextmanager
 def watching_player(hub: Hub, player_id: int, listener: PlayerListener) -> Any:
-    hub.watch_player(player_id, listener)
+    hub.players[player_id].add(listener)
     try:
         yield
     finally:
-        hub.unwatch_player(player_id, listener)
+        listeners = hub.players[player_id]
+        listeners.discard(listener)
+        if not listeners:
+            del hub.players[player_id]

@@ -1,21 +1,12 @@
-"""What one client may hold of the stream tier: how often it opens streams, how many it keeps
-open (per address, and per account when it signs in), and for how long each.
+"""What one client may hold of the stream tier: opens a minute per address, streams open per
+address and per account, and each stream's lifetime (``STREAM_MAX_SECONDS``: then the client
+reconnects, with ``Last-Event-ID``).
 
-Every stream has a lifetime (``STREAM_MAX_SECONDS``): the tier ends it then, and the client
-reconnects (``EventSource`` does so by itself, resuming with ``Last-Event-ID``). That bound is
-also what makes the count of open streams safe across processes and machines: each open stream is
-an entry of a Redis sorted set scored with the time it must end by, so the entries of a process
-that died without closing them lapse on their own by that time, and no count can drift.
-
-A request is counted in two steps. ``count_open`` counts the open against its address (a
-fixed-window counter), before anything else is done for it: before the account stream reads its
-ticket, token or session from the database, so a flood of bad tokens is throttled like any other
-open. ``admit`` then drops lapsed entries, checks each cap (the address's, and the account's once
-it is known) and adds the stream's entries. Each is one Lua script (one round trip). Without
-Redis (``make run``: one process) the same rules are kept in memory.
-
-Addresses are counted by their bucket (``config.web.client_address.address_bucket``: an IPv6
-client's /64), which the caller gives as the holder's ``address``.
+The lifetime keeps the count of open streams safe across processes: each open stream is an entry
+of a Redis sorted set scored with the time it must end by, so a dead process's entries lapse on
+their own. An open is counted against its address's bucket (``address_bucket``) before anything is
+read for it, so a flood of bad tokens is throttled like any other; each step is one Lua script.
+Without Redis (``make run``: one process) the same rules are kept in memory.
 """
 
 from __future__ import annotations
@@ -79,10 +70,6 @@ def lifetime() -> float:
     return float(settings.STREAM_MAX_SECONDS)
 
 
-def _opens_rate() -> tuple[int, int]:
-    return int(settings.STREAM_OPENS_PER_MINUTE), 60
-
-
 class Limits:
     """The tier's limits, kept in Redis when there is one (every process and machine)."""
 
@@ -93,7 +80,7 @@ class Limits:
     async def count_open(self, address: str) -> None:
         """Count one open against ``address`` (a bucket), whatever becomes of it; the refusal
         (429, with its wait) past ``STREAM_OPENS_PER_MINUTE``."""
-        limit, window = _opens_rate()
+        limit, window = int(settings.STREAM_OPENS_PER_MINUTE), 60
         if self._memory is not None:
             opens, left_ms = self._memory.count_open(address, window, time.time())
         else:

@@ -1,14 +1,12 @@
-"""The stream tier's database reads, and the rendered form of an event.
-
-Django's ORM is synchronous: each read runs on a small thread pool of the process
-(``STREAMS_DB_THREADS``) and gives its connection back at once (to the psycopg pool on
-PostgreSQL), so thousands of open streams share a few threads and connections, and only while
-they read.
+"""The stream tier's database reads, and the rendered form of an event. Django's ORM is synchronous:
+each read runs on a small thread pool (``STREAMS_DB_THREADS``) and gives its connection back at
+once, so thousands of open streams share a few threads and connections, only while they read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -27,16 +25,10 @@ from games.kinds import kind_for
 T = TypeVar("T")
 MAX_EVENTS = 500
 
-_executor: ThreadPoolExecutor | None = None
 
-
+@functools.cache
 def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(
-            max_workers=settings.STREAMS_DB_THREADS, thread_name_prefix="streams-db"
-        )
-    return _executor
+    return ThreadPoolExecutor(settings.STREAMS_DB_THREADS, thread_name_prefix="streams-db")
 
 
 def _borrowing(read: Callable[..., T], *args: Any) -> T:

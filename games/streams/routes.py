@@ -16,12 +16,6 @@ def wants_event_stream(headers: dict[str, str]) -> bool:
     return "text/event-stream" in headers.get("accept", "")
 
 
-def waits(query: dict[str, list[str]]) -> bool:
-    """A long-poll: ``wait`` given and not zero (a bad value is this tier's 400 to give)."""
-    value = (query.get("wait") or [""])[-1].strip()
-    return value not in ("", "0", "0.0")
-
-
 def is_stream_request(path: str, query_string: bytes, headers: dict[str, str]) -> bool:
     if PLAYER_STREAM.match(path):
         return True
@@ -30,4 +24,6 @@ def is_stream_request(path: str, query_string: bytes, headers: dict[str, str]) -
         return False
     if match["what"] == "stream" or wants_event_stream(headers):
         return True
-    return waits(parse_qs(query_string.decode("latin-1")))
+    # A long-poll: ``wait`` given and not zero (a bad value is this tier's 400 to give).
+    wait = (parse_qs(query_string.decode("latin-1")).get("wait") or [""])[-1].strip()
+    return wait not in ("", "0", "0.0")
