@@ -11,25 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from config.storage.redis_client import redis_batch
 from games.followups import jobs, live, notes
 from games.models import Game, GameEvent
 from games.seating import TableFacts
-
-
-@dataclass(frozen=True)
-class EventFacts:
-    """An appended event as clients see it, less its translated messages."""
-
-    seq: int
-    type: str
-    data: dict[str, Any]
-    actor: str | None
-    automatic: bool
-    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -39,7 +25,7 @@ class Advance:
     table: TableFacts
     computer_to_play: bool
     # The move's events ride on the note to the streams, which then need not read them back.
-    events: tuple[EventFacts, ...] = ()
+    events: tuple[live.EventWire, ...] = ()
 
     @classmethod
     def capture(
@@ -54,13 +40,13 @@ class Advance:
             table=TableFacts.of(game, finished=finished),
             computer_to_play=computer_to_play,
             events=tuple(
-                EventFacts(
-                    seq=record.seq,
-                    type=record.type,
-                    data=record.data,
-                    actor=record.actor.username if record.actor is not None else None,
-                    automatic=record.automatic,
-                    created_at=record.created_at,
+                live.event_wire(
+                    record.seq,
+                    record.type,
+                    record.data,
+                    record.actor.username if record.actor is not None else None,
+                    record.automatic,
+                    record.created_at,
                 )
                 for record in records
             ),
@@ -82,10 +68,7 @@ def after_commit(advance: Advance) -> None:
             game_id=table.game_id,
             version=table.version,
             player_notes=notes.table_notes(table),
-            events=[
-                live.event_wire(e.seq, e.type, e.data, e.actor, e.automatic, e.created_at)
-                for e in advance.events
-            ],
+            events=advance.events,
             batch=batch,
         )
         jobs.schedule_followups(

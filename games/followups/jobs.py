@@ -1,11 +1,7 @@
-"""Work handed to the Celery workers, named rather than imported.
-
-The task modules (``games.tasks``, ``games.tournaments.tasks``) sit above the services they call,
-and the services queue work after their commits: importing the tasks here would close a loop
-(services -> followups -> tasks -> automation -> services). So the move path names its tasks;
-Celery's registry finds them (``tests/automation/test_followups.py`` checks every name resolves).
-The game core never imports the tournaments either: a finished table reaches its tournament
-through the task it names (``TABLE_FINISHED``).
+"""Work handed to the Celery workers, named rather than imported: the task modules sit above the
+services that queue them, so importing them here would close a loop (services -> followups ->
+tasks -> automation -> services). ``tests/automation/test_followups.py`` checks every name
+resolves. A finished table reaches its tournament through ``TABLE_FINISHED`` likewise.
 """
 
 from __future__ import annotations

@@ -124,8 +124,7 @@ def _active(tournament: Tournament) -> list[Entrant]:
 def tournament_register(
     *, tournament_id: int | str, player: Player, client_seed: str = ""
 ) -> Entrant:
-    """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at each of its
-    tables (games.fairness.seeds)."""
+    """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at its tables."""
     if client_seed and not is_client_seed(client_seed):
         raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     player_hold(player=player)  # before the tournament's row, as a ban takes them
@@ -161,11 +160,9 @@ def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
 
 @transaction.atomic
 def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> bool:
-    """Withdraw ``player``'s entry from a running (or paused) tournament: a cut-off account's
-    (games.moderation.actions). The entrant stays in the pairing (``_active_at_start``), so the
-    schedule and the bracket stand, and each table it is seated at from now on is forfeited as
-    it opens (``_open_table``); its games in play are the caller's to end. False if there was no
-    such entry (or the tournament is over)."""
+    """Forfeit a cut-off account's entry in a running (or paused) tournament; False if none. It
+    stays in the pairing (``_active_at_start``), so the schedule and bracket stand, and each
+    later table of its resigns as it opens; its games in play are the caller's to end."""
     tournament = _lock(tournament_id)
     if tournament.status != TournamentStatus.RUNNING:
         return False
@@ -260,8 +257,7 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
 
 
 def tournament_table_finished(*, game_id: GameId | str) -> bool:
-    """A table's game is over (``games.followups.jobs.game_finished`` names the task): its
-    tournament may advance. False for a game that is no tournament's table."""
+    """A table's game is over (``jobs.game_finished``): its tournament may advance."""
     tournament_id = (
         TournamentGame.objects.filter(game_id=game_id)
         .values_list("round__tournament_id", flat=True)
@@ -303,14 +299,12 @@ def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
 
 
 def _open_next_round(tournament: Tournament) -> None:
-    """Open the next round (the first, at the start), or finish the tournament after its last."""
     following = _next_round(tournament)
-    if following is None:
-        tournament.status = TournamentStatus.FINISHED
-        tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at"])
-    else:
-        _open_round(tournament, following)
+    if following is not None:
+        return _open_round(tournament, following)
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
 
 
 def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
@@ -377,9 +371,8 @@ def _open_table(
 
 
 def _forfeit_withdrawn(game_id: GameId, seated: Sequence[Entrant]) -> None:
-    """A withdrawn entrant's seat (an account cut off mid-tournament) resigns as the game starts,
-    as its account, through the move path: waiting on its clock would hold up the round. The
-    others play on, or win; with every seat withdrawn the last one left wins."""
+    """A withdrawn entrant's seat resigns as the game starts, through the move path: waiting on
+    its clock would hold up the round. With every seat withdrawn the last one left wins."""
     for seat, entrant in enumerate(seated):
         if entrant.withdrawn_at is None or entrant.player is None:
             continue
@@ -404,8 +397,8 @@ def _schedule_next_edition(tournament: Tournament) -> None:
 
 
 def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
-    """What beat runs every few seconds: open registrations, start due tournaments, advance
-    running ones whose round is over (a catch-up for the task sent when a game ends)."""
+    """Beat's: open registrations, start due tournaments, advance running ones whose round is
+    over (a catch-up for the task sent when a game ends)."""
     now = now or timezone.now()
     opened = (
         Tournament.objects.filter(status=TournamentStatus.SCHEDULED, starts_at__gt=now)
