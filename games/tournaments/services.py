@@ -1,5 +1,5 @@
-"""Every write on tournaments. Each service is one transaction, on a locked tournament row where
-two runs could race (two schedulers, a game ending while beat ticks): the status check after the
+"""Every write on tournaments, each one transaction. Where two runs could race (two schedulers,
+a game ending while beat ticks) the tournament's row is locked, and the status check after the
 lock makes starting, advancing and finishing happen exactly once."""
 
 from __future__ import annotations
