@@ -14,7 +14,6 @@ import gzip
 import logging
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -142,24 +141,12 @@ def account_export_failed(*, export_id: int) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Download:
-    export: AccountExport
-    gzipped: bool
-
-    @property
-    def length(self) -> int:
-        return self.export.stored_size if self.gzipped else self.export.size
-
-    def chunks(self) -> Iterator[bytes]:
-        """The parts in order, one query each."""
-        for index in range(self.export.parts):
-            data = bytes(
-                AccountExportPart.objects.filter(export=self.export, index=index).values_list(
-                    "data", flat=True
-                )[0]
-            )
-            yield data if self.gzipped else zlib.decompress(data, wbits=31)
+def export_chunks(export: AccountExport, *, gzipped: bool) -> Iterator[bytes]:
+    """The parts in order, one query each, as stored (gzip members) or decompressed."""
+    for index in range(export.parts):
+        parts = AccountExportPart.objects.filter(export=export, index=index)
+        data = bytes(parts.values_list("data", flat=True)[0])
+        yield data if gzipped else zlib.decompress(data, wbits=31)
 
 
 def _delete_locked(exports: QuerySet[AccountExport], *, skip_locked: bool = False) -> int:

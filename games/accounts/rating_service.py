@@ -1,8 +1,6 @@
-"""Glicko-2 ratings per game kind, updated once per finished rated game.
-
-A multi-seat game counts as pairwise results by placement. Computer seats are opponents with a
-fixed rating for their level; hot seats (people without an account) are left out; only accounts'
-ratings change.
+"""Glicko-2 ratings per game kind, updated once per finished rated game: a multi-seat game counts
+as pairwise results by placement, a computer seat as an opponent rated at its level; hot seats
+are left out, and only accounts' ratings change.
 """
 
 from __future__ import annotations

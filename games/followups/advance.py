@@ -1,10 +1,7 @@
-"""Everything that follows a committed move, in one place and in order.
-
-``game_move`` (and ``game_start``) capture an ``Advance`` inside their transaction, from the rows
-they hold locked, and hand ``after_commit`` to ``transaction.on_commit``: nothing here runs for a
-move that rolled back, and nothing here reads the database to learn what the move did. Each step
-is keyed by the game's new version, so work queued for a version the game has since left does
-nothing when it runs.
+"""Everything that follows a committed move, in one place and in order. ``game_move`` (and
+``game_start``) capture an ``Advance`` inside their transaction, from the rows they hold, and hand
+``after_commit`` to ``transaction.on_commit``: nothing runs for a move that rolled back, nothing
+reads the database, and each step is keyed by the game's new version (stale work does nothing).
 """
 
 from __future__ import annotations
@@ -54,14 +51,9 @@ class Advance:
 
 
 def after_commit(advance: Advance) -> None:
-    """What a committed move sets going, in this order:
-
-    1. publish: the game's streams and the players concerned hear of the new version;
-    2. the server's own next move: the computer's turn, or the game's timer (auto-confirm, clock);
-    3. a finished tournament game may end its round (``jobs.game_finished``).
-
-    On Redis, the notes of 1 and the timer of 2 go in one round trip.
-    """
+    """What a committed move sets going, in order: the notes to the game's streams and players;
+    the server's own next move (the computer's turn, or the game's timer), in one Redis round trip
+    with the notes; a finished tournament game's round may end (``jobs.game_finished``)."""
     table = advance.table
     with redis_batch() as batch:
         live.on_game_advanced(

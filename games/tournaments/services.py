@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.db import transaction
 from django.utils import timezone
@@ -51,42 +51,30 @@ def _lock(
     return tournament
 
 
+class TournamentSettings(TypedDict, total=False):
+    """What an organiser sets (``models.SETTINGS``); those left out take the model's defaults."""
+
+    name: Required[str]
+    kind: Required[str]
+    format: Required[str]
+    starts_at: Required[datetime]
+    rounds: int | None
+    table_size: int
+    game_options: dict[str, Any]
+    registration_opens_at: datetime | None
+    min_entrants: int
+    max_entrants: int
+    rated: bool
+    turn_clock_seconds: int
+    recurrence: str
+
+
 @transaction.atomic
 def tournament_create(
-    *,
-    created_by: Player,
-    name: str,
-    kind: str,
-    format: str,
-    starts_at: datetime,
-    rounds: int | None = None,
-    table_size: int = 2,
-    game_options: dict[str, Any] | None = None,
-    registration_opens_at: datetime | None = None,
-    min_entrants: int = 2,
-    max_entrants: int = 64,
-    rated: bool = True,
-    turn_clock_seconds: int = 60,
-    recurrence: str = "",
-    computers: Sequence[str] = (),
+    *, created_by: Player, computers: Sequence[str] = (), **fields: Unpack[TournamentSettings]
 ) -> Tournament:
     """Schedule a tournament, with its computer entrants (by level) if any."""
-    tournament = Tournament(
-        name=name,
-        kind=kind,
-        format=format,
-        starts_at=starts_at,
-        rounds=rounds,
-        table_size=table_size,
-        game_options=game_options or {},
-        registration_opens_at=registration_opens_at,
-        min_entrants=min_entrants,
-        max_entrants=max_entrants,
-        rated=rated,
-        turn_clock_seconds=turn_clock_seconds,
-        recurrence=recurrence,
-        created_by=created_by,
-    )
+    tournament = Tournament(**fields, created_by=created_by)
     tournament_validate(tournament)
     tournament.save()
     for level in computers:

@@ -1,11 +1,7 @@
 """Give the application's runtime role what it needs and no more (docs/operations.md, "Database
-roles").
-
-Run as the migration role (the tables' owner: ``MIGRATE_DATABASE_URL``) after every ``migrate``;
-idempotent. The runtime role gets SELECT, INSERT, UPDATE and DELETE on the tables (and on the
-tables later migrations create), but only SELECT and INSERT on the event log and SELECT on the
-migrations' record. It owns no table, trigger or function, so it cannot update, delete or
-truncate an event, nor drop or disable the trigger that refuses them.
+roles"). Run as the migration role (the tables' owner) after every ``migrate``; idempotent. The
+runtime role gets every table's rows, but only SELECT and INSERT on the event log and SELECT on
+the migrations' record, and owns nothing: it cannot alter an event nor the trigger guarding them.
 """
 
 from __future__ import annotations
