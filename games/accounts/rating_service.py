@@ -25,8 +25,7 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     transaction; the unique (game, player) change rows make a second call do nothing."""
     if not game.rated or RatingChange.objects.filter(game=game).exists():
         return []
-    # Hot seats are people playing from their host's device, with no account and no rating to
-    # stand for them: they are left out of the table (a computer seat stands for its level).
+    # Hot seats (guests on their host's device) have no rating to stand for them: left out.
     seats = [
         seat
         for seat in game.seats.select_related("player").order_by("index")

@@ -85,8 +85,7 @@ def _replay(kind: str) -> tuple[dict[int, _Player], int]:
     rewritten: list[RatingChange] = []
     for game_id, rows in by_game.items():
         table = seats[game_id]
-        # As rating_service.game_rate: an account's seat at its rating, any other seat at its
-        # computer level's.
+        # As rating_service.game_rate: an account at its rating, any other seat at its level's.
         before = [
             players.setdefault(seat.player_id, _Player(glicko.Rating())).rating
             if seat.player_id is not None

@@ -226,9 +226,6 @@ def fairness_body(game: Game) -> Fairness | None:
     }
 
 
-# --- checking a game from its log ---------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Check:
     verifiable: bool

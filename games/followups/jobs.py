@@ -32,9 +32,8 @@ def _queue(
     # Where the task modules are loaded (a worker, the tests) a signature runs the task's own
     # apply_async; elsewhere (a web process) it sends by name, routed by name all the same.
     signature = current_app.signature(name, args=args)
-    # After a commit: a broker out of reach must not turn a move that happened into an error.
-    # The task is the sweep's then (a stalled computer turn, a lost timer) or beat's tick's (a
-    # tournament's round).
+    # After a commit: a broker out of reach must not turn a move into an error; the sweep or
+    # beat's tick makes up for the task.
     try:
         if eta is not None:
             signature.apply_async(eta=eta)

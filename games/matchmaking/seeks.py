@@ -97,10 +97,9 @@ def seek_create(
     # Taken before the account's row: a pairing holding it never waits for a row that a seek
     # waiting for it holds.
     _serialise_pairing()
-    # The account's row serialises its own seeks: two at once cannot both pass the count. FOR NO
-    # KEY UPDATE, as every lock on an account's row (games.moderation.actions.player_ban): FOR
-    # UPDATE would hold up any commit referring to the account, such as the ban of an opponent
-    # rating their game as it resigns it, while this waits below for that opponent's row.
+    # The account's row serialises its own seeks past the count. FOR NO KEY UPDATE, as every lock
+    # on an account's row (see moderation.actions.player_ban): FOR UPDATE would hold up a commit
+    # referring to the account (an opponent's ban resigning their game) while this waits below.
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
     limit = int(settings.MAX_OPEN_SEEKS_PER_ACCOUNT)
     if seeks_open(player=player, now=now).count() >= limit:
@@ -173,10 +172,9 @@ def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
         rated=seek.rated,
         turn_clock_seconds=seek.turn_clock_seconds,
     ).exclude(player_id=seek.player_id)
-    # The seeker inside the other's range...
+    # The seeker inside the other's range, and the other inside the seeker's.
     candidates = candidates.filter(Q(rating_min__isnull=True) | Q(rating_min__lte=seek.rating))
     candidates = candidates.filter(Q(rating_max__isnull=True) | Q(rating_max__gte=seek.rating))
-    # ...and the other inside the seeker's.
     if seek.rating_min is not None:
         candidates = candidates.filter(rating__gte=seek.rating_min)
     if seek.rating_max is not None:

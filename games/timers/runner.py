@@ -95,8 +95,7 @@ class TimerRunner:
             with self._idle:
                 free = self.threads - self._busy
                 if free == 0:
-                    # Due timers stay in the wheel (where another runner may take them) until
-                    # a thread here is free.
+                    # Due timers stay in the wheel (another runner may take them) meanwhile.
                     self._idle.wait(timeout=self.max_sleep)
                     return 0.0
             claimed = self.wheel.claim(now=self.clock(), limit=free)

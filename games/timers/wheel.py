@@ -198,7 +198,6 @@ def timer_schedule(
             wheel = _redis_wheel(settings.GAMES_TIMERS_KEY)
             with nullcontext(batch) if batch is not None else redis_batch() as sending:
                 wheel.schedule_in(sending, game_id=str(game_id), version=version, due=due)
-        # "database": the game row, just committed, is the timer; "celery": games.followups.jobs
-        # queues it.
+        # "database": the committed game row is the timer; "celery": followups.jobs queues it.
     except Exception:
         log.warning("could not set the timer of game %s v%s", game_id, version, exc_info=True)

@@ -17,31 +17,30 @@ from games.models import GameEvent
 READ_ONLY = "django_migrations"
 
 
+#: The statements, in order (each idempotent).
+GRANTS = (
+    "GRANT USAGE ON SCHEMA {schema} TO {role}",
+    "REVOKE CREATE ON SCHEMA {schema} FROM {role}",
+    "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}",
+    "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {role}",
+    "REVOKE ALL ON {log} FROM {role}",
+    "GRANT SELECT, INSERT ON {log} TO {role}",
+    "REVOKE ALL ON {record} FROM {role}",
+    "GRANT SELECT ON {record} TO {role}",
+    "ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES "
+    "TO {role}",
+    "ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT USAGE, SELECT ON SEQUENCES TO {role}",
+)
+
+
 def grants(role: str, schema: str) -> list[sql.Composed]:
-    """The statements, in order (each idempotent)."""
-    who = sql.Identifier(role)
-    where = sql.Identifier(schema)
-    log = sql.Identifier(schema, GameEvent._meta.db_table)
-    record = sql.Identifier(schema, READ_ONLY)
-    return [
-        sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(where, who),
-        sql.SQL("REVOKE CREATE ON SCHEMA {} FROM {}").format(where, who),
-        sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {} TO {}").format(
-            where, who
-        ),
-        sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(where, who),
-        sql.SQL("REVOKE ALL ON {} FROM {}").format(log, who),
-        sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(log, who),
-        sql.SQL("REVOKE ALL ON {} FROM {}").format(record, who),
-        sql.SQL("GRANT SELECT ON {} TO {}").format(record, who),
-        sql.SQL(
-            "ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT SELECT, INSERT, UPDATE, DELETE "
-            "ON TABLES TO {}"
-        ).format(where, who),
-        sql.SQL(
-            "ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT USAGE, SELECT ON SEQUENCES TO {}"
-        ).format(where, who),
-    ]
+    names = {
+        "role": sql.Identifier(role),
+        "schema": sql.Identifier(schema),
+        "log": sql.Identifier(schema, GameEvent._meta.db_table),
+        "record": sql.Identifier(schema, READ_ONLY),
+    }
+    return [sql.SQL(statement).format(**names) for statement in GRANTS]
 
 
 class Command(BaseCommand):
