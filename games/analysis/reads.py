@@ -84,22 +84,17 @@ def _kept(game: Game, analyst: Analyst) -> Kept:
     return Kept(analysis.finished, analysis.seats, analyst.chart(analysis), written[1:-1])
 
 
-#: A finished game's analysis never changes: its seats' summaries are kept this long.
-SUMMARY_SECONDS = 30 * 24 * 3600
-
-
 Summaries = list[dict[str, float | None]]
 
 
 def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
     """Each finished, analysable game's luck, skill loss and accuracy per seat, by game id; kept
     in the cache, read in one round trip (a player's statistics read up to fifty games)."""
-    analysable = [
-        game
+    keys = {
+        f"analysis:v1:{game.pk}": game
         for game in games
         if kind_for(game.kind).analyst is not None and game.status == GameStatus.FINISHED
-    ]
-    keys = {f"analysis:v1:{game.pk}": game for game in analysable}
+    }
     found: dict[str, Summaries] = cache.get_many(list(keys))
     missing: dict[str, Summaries] = {}
     for key, game in keys.items():
@@ -111,7 +106,7 @@ def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
                 for line in fold_cache.analysis_folded(game, analyst).seats
             ]
     if missing:
-        cache.set_many(missing, SUMMARY_SECONDS)
+        cache.set_many(missing, fold_cache.FINISHED_SECONDS)  # a finished game's never change
     return {keys[key].pk: summaries for key, summaries in {**found, **missing}.items()}
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, ClassVar
 
 from games.seating import TableFacts
@@ -124,10 +123,6 @@ NOTES: tuple[type[Note], ...] = (
 PlayerNote = tuple[int, Note]
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
-
-
 def table_notes(table: TableFacts) -> list[PlayerNote]:
     """What each account at the table should hear about this version of the game: at the start
     every seated account hears ``game_started`` and the one to move also ``your_turn``; at the
@@ -146,7 +141,7 @@ def table_notes(table: TableFacts) -> list[PlayerNote]:
     turn = next((seat for seat in table.seats if seat.index == table.turn_seat), None)
     owner = table.owner_of(turn) if turn is not None else None
     if turn is not None and owner is not None:
-        deadline = _iso(table.deadline_at)
+        deadline = table.deadline_at.isoformat() if table.deadline_at is not None else None
         note = YourTurn(game=game, kind=kind, version=version, seat=turn.index, deadline=deadline)
         notes.append((owner, note))
     return notes

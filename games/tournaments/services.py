@@ -149,7 +149,7 @@ def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
 @transaction.atomic
 def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> bool:
     """Forfeit a cut-off account's entry in a running (or paused) tournament; False if none. It
-    stays in the pairing (``_active_at_start``), so the schedule and bracket stand, and each
+    stays in the pairing (it was seeded), so the schedule and bracket stand, and each
     later table of its resigns as it opens; its games in play are the caller's to end."""
     tournament = _lock(tournament_id)
     if tournament.status != TournamentStatus.RUNNING:
@@ -258,7 +258,7 @@ def _next_round(tournament: Tournament) -> p.Round | None:
     """The next round as paired (the first, at the start), or None once the last is played."""
     number = tournament.current_round + 1
     history, results = pairing_history(tournament)
-    seeded = _active_at_start(tournament)
+    seeded = list(tournament.entrants.filter(seed_rating__isnull=False).order_by("id"))
     ids = [entrant.pk for entrant in seeded]
     ratings = {entrant.pk: entrant.seed_rating or 0.0 for entrant in seeded}
     if tournament.format == TournamentFormat.ROUND_ROBIN:
@@ -273,10 +273,6 @@ def _next_round(tournament: Tournament) -> p.Round | None:
     if not history:
         return p.knockout_bracket(ids, ratings)
     return p.knockout_next_round(history[-1], results, number)
-
-
-def _active_at_start(tournament: Tournament) -> list[Entrant]:
-    return list(tournament.entrants.filter(seed_rating__isnull=False).order_by("id"))
 
 
 def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
