@@ -53,8 +53,7 @@ def _placeholder_username(player: Player) -> str:
 
 
 def _admin_log_renamed(player: Player, old_username: str) -> None:
-    """The admin's log names objects as they were: the account's entries (and its tokens') get
-    the new name."""
+    """The admin's log names objects as they were: the account's (and its tokens') get renamed."""
     entries = LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Player), object_id=str(player.pk)
     )

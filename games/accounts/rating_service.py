@@ -72,15 +72,13 @@ def game_rate(*, game: Any) -> list[RatingChange]:
 
 
 def game_finished_rate(sender: type[Game], *, game: Game, **kwargs: Any) -> None:
-    """``games.signals.game_finished``'s receiver: a finished game and its ratings commit
-    together."""
+    """``games.signals.game_finished``'s receiver: the game and its ratings commit together."""
     game_rate(game=game)
 
 
 def leaderboard(kind: str) -> QuerySet[PlayerRating]:
-    """The ratings a leaderboard lists: not provisional ones (their deviation above
-    ``LEADERBOARD_MAX_DEVIATION``, as Lichess leaves them off), so a few lucky games against a
-    second account put nobody at the top."""
+    """The ratings a leaderboard lists: not provisional ones (deviation above
+    ``LEADERBOARD_MAX_DEVIATION``), so a few lucky games against a second account top nothing."""
     return (
         PlayerRating.objects.filter(
             kind=kind,

@@ -77,8 +77,7 @@ def schedule_followups(
     deadline_at: datetime | None,
     batch: CommandBatch | None = None,
 ) -> None:
-    """After a move commits: queue the computer's next move, and set the game's timer (with
-    ``batch``; the timers process fires it: games.timers.runner)."""
+    """After a move commits: queue the computer's next move, set the game's timer (``batch``)."""
     if computer_to_play:
         queue_computer_move(game_id=game_id, version=version)
     if settings.GAMES_TIMERS == "celery":

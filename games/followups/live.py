@@ -131,7 +131,6 @@ def on_game_advanced(
     events: Sequence[EventWire] = (),
     batch: CommandBatch | None = None,
 ) -> None:
-    """After a move commits: tell the game's streams (with its events, ``event_wire``) and the
-    players concerned."""
+    """After a move commits: tell the game's streams (with its events) and the players."""
     told = [player_note(player, note) for player, note in player_notes]
     publish([game_note(game_id, version, events), *told], batch)

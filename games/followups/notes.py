@@ -124,9 +124,8 @@ PlayerNote = tuple[int, Note]
 
 
 def table_notes(table: TableFacts) -> list[PlayerNote]:
-    """What each account at the table should hear about this version of the game: at the start
-    every seated account hears ``game_started`` and the one to move also ``your_turn``; at the
-    end each hears ``game_finished``."""
+    """What each account at the table hears of this version: ``game_started`` at the start,
+    ``your_turn`` for the one to move, ``game_finished`` at the end."""
     game, kind, version = str(table.game_id), table.kind, table.version
     told = GameFinished if table.finished else GameStarted if version == 1 else None
     notes: list[PlayerNote] = []

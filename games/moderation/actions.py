@@ -39,8 +39,7 @@ class CutOff:
 
 
 def entries_withdraw(*, player: Player) -> int:
-    """Withdraw the account's entries in tournaments not yet started, and forfeit those in running
-    ones; how many."""
+    """Withdraw the account's entries before the start, forfeit those in running ones; how many."""
     entries = Entrant.objects.filter(player=player, withdrawn_at__isnull=True)
     withdrawn = 0
     not_started = entries.filter(tournament__status__in=OPEN_FOR_ENTRY)

@@ -57,9 +57,8 @@ def game_play_computer(*, game_id: GameId, version: int) -> bool:
 
 
 def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = None) -> bool:
-    """Move for the idle seat at ``version`` once the game's timer is due (its ``deadline_at``):
-    the kind's auto-confirm, else the turn clock's stand-in (a forfeit in a rated game after a
-    timed-out turn). False if nothing was due."""
+    """Move for the idle seat at ``version`` once its ``deadline_at`` is due (the kind's
+    auto-confirm, else the turn clock's stand-in); False if nothing was due."""
     now = now or timezone.now()
     # One query, no model: the timers process fires this at every deadline (None: not yet due,
     # or moved on).

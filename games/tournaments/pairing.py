@@ -240,8 +240,7 @@ def _pair_two(
 
 
 def max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]]) -> list[int]:
-    """Each vertex's mate (-1: none) in a maximum-weight maximum-cardinality matching (networkx's
-    blossom algorithm); vertices 0..count-1."""
+    """Each vertex's mate (-1: none) in a maximum-weight maximum-cardinality matching."""
     # Imported here: networkx takes a sixth of a second to load, and only Swiss rounds need it.
     from networkx import Graph
     from networkx.algorithms.matching import max_weight_matching as blossom

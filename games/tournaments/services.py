@@ -186,8 +186,7 @@ def tournament_cancel(*, tournament_id: int | str, reason: str) -> Tournament:
 
 @transaction.atomic
 def tournament_start(*, tournament_id: int | str, now: datetime | None = None) -> bool:
-    """Start a due tournament: its first round's games, or cancel it under the minimum.
-    False if another run already started (or cancelled) it."""
+    """Start a due tournament (cancel it under the minimum); False if another run did first."""
     now = now or timezone.now()
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
