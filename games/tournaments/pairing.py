@@ -122,17 +122,6 @@ def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
     return rounds
 
 
-def _swiss_points(history: Sequence[Round], results: Sequence[Result]) -> dict[EntrantId, Fraction]:
-    points: defaultdict[EntrantId, Fraction] = defaultdict(Fraction)
-    for result in results:
-        for entrant, share in zip(result.entrants, placement_points(result.places), strict=True):
-            points[entrant] += share
-    for past in history:
-        for bye in past.byes:
-            points[bye.entrant] += 1
-    return points
-
-
 def swiss_round(
     entrants: Sequence[EntrantId],
     history: Sequence[Round],
@@ -158,7 +147,11 @@ def swiss_round(
     if not 2 <= table_size <= 6:
         raise ValueError("table_size must be between 2 and 6")
     players = _distinct(entrants)
-    points = _swiss_points(history, results)
+    byes = Counter(bye.entrant for past in history for bye in past.byes)
+    points = defaultdict(Fraction, {e: Fraction(count) for e, count in byes.items()})
+    for result in results:
+        for entrant, share in zip(result.entrants, placement_points(result.places), strict=True):
+            points[entrant] += share
     index = {e: i for i, e in enumerate(players)}
     rates = ratings or {}
 
@@ -173,8 +166,6 @@ def swiss_round(
             meetings.update(frozenset(pair) for pair in combinations(table.entrants, 2))
             if table.entrants:
                 first_seats[table.entrants[0]] += 1
-    byes = Counter(bye.entrant for past in history for bye in past.byes)
-
     if len(order) < 2:
         return Round(number, (), tuple(Bye(e) for e in order))
     if table_size == 2:
