@@ -99,12 +99,8 @@ def publish(notes: Iterable[Note], batch: CommandBatch | None = None) -> None:
     if settings.LIVE_BUS == "redis":
         with nullcontext(batch) if batch is not None else redis_batch() as sending:
             for topic, payload in pending:
-                sending.add(
-                    f"could not publish a {topic} note",
-                    "PUBLISH",
-                    channel(topic),
-                    json.dumps(payload, default=str),
-                )
+                text = json.dumps(payload, default=str)
+                sending.add(f"could not publish a {topic} note", "PUBLISH", channel(topic), text)
         return
     try:
         _store(pending)

@@ -74,18 +74,13 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     rematch = _start_again(game, seats, creator)
     RematchOffer.objects.filter(game=game).update(rematch=rematch)
     seat_of = {seat.player_id: seat.index for seat in rematch.seats.all() if seat.player_id}
+    seats_now = [
+        (account, seat_of[account] if account in seat_of else _first_hot_seat(rematch))
+        for account in people
+    ]
     live.publish_on_commit(
-        [
-            (
-                account,
-                notes.RematchStarted(
-                    game=str(rematch.pk),
-                    previous=str(game.pk),
-                    seat=seat_of[account] if account in seat_of else _first_hot_seat(rematch),
-                ),
-            )
-            for account in people
-        ]
+        (account, notes.RematchStarted(game=str(rematch.pk), previous=str(game.pk), seat=seat))
+        for account, seat in seats_now
     )
     return RematchState(game=game, offered_seats=offered_seats, rematch=rematch)
 

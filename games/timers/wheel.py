@@ -109,14 +109,8 @@ class RedisWheel:
         """``schedule`` as one command of ``batch``. EVAL, not EVALSHA: in a pipeline redis-py
         would first ask whether the script is loaded, a round trip of its own."""
         args = _schedule_args(game_id, version, due)
-        batch.add(
-            f"could not set the timer of game {game_id} v{version}",
-            "EVAL",
-            _SCHEDULE,
-            2,
-            *self.keys,
-            *args,
-        )
+        message = f"could not set the timer of game {game_id} v{version}"
+        batch.add(message, "EVAL", _SCHEDULE, 2, *self.keys, *args)
 
     def next_due(self) -> float | None:
         first = self.client.zrange(self.key, 0, 0, withscores=True)
