@@ -372,10 +372,8 @@ def _append(
     context = MoveContext(
         kind=game.kind,
         seat_is_computer=computer_to_play,
-        automatic=automatic,
         turn_passed=seat != game.turn_seat,
         turn_clock_seconds=game.turn_clock_seconds,
-        computer_delay=settings.GAMES_COMPUTER_MOVE_DELAY,
     )
     game.deadline_at = deadline_after(
         state=state, events=events, previous=game.deadline_at, context=context, now=now

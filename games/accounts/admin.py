@@ -1,9 +1,6 @@
-"""The admin's actions that reach across accounts and games: ban, unban and delete an account
-(the cut-off ends its games), and void a game's rating changes.
-
-They are added to the admins of the models beneath (``players.admin``, ``games.admin``), each
-registered again here as a subclass: this app comes after both in ``INSTALLED_APPS``, and the
-autodiscovery imports the admins in that order."""
+"""The admin's actions that reach across accounts and games: ban, unban and delete an account,
+void a game's rating changes. Each admin beneath (``players.admin``, ``games.admin``) is
+registered again here as a subclass: this app comes after both in ``INSTALLED_APPS``."""
 
 from __future__ import annotations
 

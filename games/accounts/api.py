@@ -1,7 +1,5 @@
-"""``accounts/me/``: the account of the token (``players.api``), and its deletion, which
-reaches into its games (``games.accounts.deletion``).
-
-Views parse, call one service, and render."""
+"""``accounts/me/``: the account of the token (``players.api``), and its deletion, which reaches
+into its games (``games.accounts.deletion``)."""
 
 from __future__ import annotations
 

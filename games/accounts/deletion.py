@@ -1,17 +1,11 @@
 """An account's deletion: ``DELETE accounts/me/`` (with the password) and the admin's action.
 
-The account is anonymised, not deleted: its games keep their seats and their logs (append-only,
-each event's actor a foreign key to it), so every game it played still replays, and its rating
-changes stay with the games that made them. What names it goes: the username becomes
-``deleted-<id>``, the display name ``DELETED_NAME`` (shown translated), email and names are
-cleared, the password made unusable, the account inactive, and it is cut off as a ban cuts off
-(games.moderation.actions). The admin's log keeps its entries about the account, named anew.
-
-What it typed into its games goes too: the client seeds of its seats (its own and the hot seats
-of the games it created) and those hot seats' names, blanked once the deletion has committed
-(``seats_typed_blank``); the append-only log keeps what it recorded. The sign-in guard's keys
-go, and the name is held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds), so nobody
-registers it the day after.
+The account is anonymised, not deleted: its games keep their seats and append-only logs (each
+event's actor a key to it), so they still replay, and its rating changes stay. What names it goes:
+username ``deleted-<id>``, display name ``DELETED_NAME``, email and names cleared, password
+unusable, inactive; it is cut off as a ban cuts off, the admin's log renamed. What it typed goes
+too (its seats' client seeds, its hot seats' names: ``seats_typed_blank``), the sign-in guard's
+keys, and the name is held for ``DELETED_NAME_HOLD_DAYS`` (players.name_holds).
 """
 
 from __future__ import annotations
@@ -59,8 +53,7 @@ def _placeholder_username(player: Player) -> str:
 
 
 def _admin_log_renamed(player: Player, old_username: str) -> None:
-    """The admin's log names each object as it was when logged: the account's entries (and its
-    tokens', named after their owner) get the new name."""
+    """The admin's log names objects as they were: the account's (and its tokens') get renamed."""
     entries = LogEntry.objects.filter(
         content_type=ContentType.objects.get_for_model(Player), object_id=str(player.pk)
     )
@@ -76,10 +69,9 @@ def _admin_log_renamed(player: Player, old_username: str) -> None:
 
 def seats_typed_blank(*, player_id: int, seat_ids: list[int]) -> int:
     """Blank the client seeds of these seats and the hot seats' names; how many seats changed.
-    Run once the deletion has committed, a game at a time under its row's lock: inside the
-    deletion, which holds the account's row, it would wait for a game's row while a rematch of
-    that game, holding it, waits for the account's (a deadlock). A seat of an open game the
-    account gave back is left alone if someone took it meanwhile (its seed is the joiner's)."""
+    Run after the deletion commits, a game at a time under its row's lock: inside it, holding the
+    account's row, it would deadlock with a rematch of the game waiting for that row. A seat
+    given back and taken by someone else meanwhile is left alone (its seed is the joiner's)."""
     wanted = set(seat_ids)
     games = Seat.objects.filter(pk__in=wanted).values_list("game_id", flat=True).distinct()
     changed = 0
@@ -112,9 +104,8 @@ def account_delete(*, player_id: int) -> CutOff:
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     old_username = player.username
     deleted_before = player.deleted_at is not None
-    # The seats holding what it typed: its own, and the hot seats of the games it created (their
-    # names are its words for its guests). Listed before the cut-off, which gives back the seats
-    # of the open games it joined.
+    # Its seats and the hot seats of its games (their names are its words), listed before the
+    # cut-off gives back the seats of the open games it joined.
     mine = Q(player=player) | Q(game__created_by=player, occupant=Occupant.HOTSEAT)
     typed = list(Seat.objects.filter(mine).values_list("pk", flat=True))
     player.username = _placeholder_username(player)
@@ -123,7 +114,7 @@ def account_delete(*, player_id: int) -> CutOff:
     player.set_unusable_password()
     player.is_active = player.is_staff = player.is_superuser = False
     player.deleted_at = player.deleted_at or timezone.now()  # deleted again: still the first
-    # All but the username now; the cut-off's moves are published with this object's new names.
+    # All but the username now: the cut-off's moves are published with the new names.
     player.save(update_fields=_ANONYMISED)
     player.groups.clear()
     player.user_permissions.clear()
@@ -131,21 +122,17 @@ def account_delete(*, player_id: int) -> CutOff:
     transaction.on_commit(
         lambda: seats_typed_blank(player_id=player.pk, seat_ids=typed), robust=True
     )
-    # Stored answers to its retried requests (they name the account as it was).
+    # Its stored answers to retried requests, and its export, name the account as it was.
     IdempotencyKey.objects.filter(scope=f"player:{player.pk}").delete()
-    # Its export: everything it had, email included.
     account_exports_delete(player=player)
     _admin_log_renamed(player, old_username)
     if not deleted_before:  # deleted again: its name is the placeholder, held already
         username_hold(username=old_username)
         transaction.on_commit(lambda: guard_forget(old_username))
-    # The username last. It is a key (its unique index): writing it takes the row FOR UPDATE,
-    # which a transaction referring to the account (a seat, an event, a rating change) waits for
-    # as it commits (the foreign keys are checked then: DEFERRABLE INITIALLY DEFERRED). Written
-    # first, a round opening seating the account would wait for this transaction at its commit,
-    # still holding its tournament's row, which the cut-off waits for: a deadlock. Written last,
-    # such a commit waits for ours, and ours for nothing more: its own checks wait only for a row
-    # held FOR UPDATE, and every other lock on an account's row is FOR NO KEY UPDATE.
+    # The username last: a key, so writing it locks the row FOR UPDATE, which a commit referring
+    # to the account waits for (deferred foreign key checks). Written first, a round opening
+    # seating the account would wait at its commit holding its tournament's row, which the
+    # cut-off waits for: a deadlock. Last, that commit waits for ours, and ours for nothing.
     player.save(update_fields=["username"])
     return done
 
@@ -154,7 +141,6 @@ def account_delete(*, player_id: int) -> CutOff:
 def account_delete_own(
     *, player: Player, password: str, request: HttpRequest | None = None
 ) -> CutOff:
-    """The account deletes itself, given its password (checked as a sign-in is: a wrong one counts
-    on the guard)."""
+    """The account deletes itself, given its password (a wrong one counts as a failed sign-in)."""
     password_confirm(player=player, password=password, request=request)
     return account_delete(player_id=player.pk)

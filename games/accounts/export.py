@@ -1,10 +1,6 @@
-"""An account's export: everything the server keeps of it, as one JSON document: the account,
-every game it sat in or created with each game's whole event log, every rating change, every
-tournament entry (its schema: ``Export``).
-
-The document is written in pieces (``export_files`` stores them, a step each): its head,
-then the games a batch at a time (their events in one query per batch), then its tail; the pieces
-joined in order are the document.
+"""An account's export: everything the server keeps of it as one JSON document (its schema:
+``Export``), written in pieces that ``export_files`` stores and joins in order: the head, the
+games a batch at a time (their events in one query per batch), the tail.
 """
 
 from __future__ import annotations

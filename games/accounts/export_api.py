@@ -1,6 +1,5 @@
-"""``accounts/me/export/``: the account asks for its export (``POST``), follows it (``GET``) and,
-once it is ready, downloads it (``GET accounts/me/export/download/``). The workers write it
-(``games.accounts.export_files``): no web worker reads a game for it."""
+"""``accounts/me/export/``: the account asks for its export (``POST``), follows it (``GET``) and
+downloads it once ready (``download/``). The workers write it (``export_files``)."""
 
 from __future__ import annotations
 
@@ -74,8 +73,7 @@ class ExportView(APIView):
 
     @property
     def throttle_scope(self) -> str | None:
-        # Asking for one sets the workers to read every game of the account; following it is a
-        # row's read.
+        # Asking for one sets the workers reading every game of the account; following it, a row.
         return "expensive" if self.request.method == "POST" else None
 
     @extend_schema(
@@ -138,11 +136,12 @@ class ExportDownloadView(APIView):
             raise Refusal.EXPORT_NOT_FOUND.error()
         if found.status != ExportStatus.READY:
             raise Refusal.EXPORT_NOT_READY.error()
-        download = export_files.Download(found, gzipped=_accepts_gzip(request))
-        response = StreamingHttpResponse(download.chunks(), content_type="application/json")
+        gzipped = _accepts_gzip(request)
+        chunks = export_files.export_chunks(found, gzipped=gzipped)
+        response = StreamingHttpResponse(chunks, content_type="application/json")
         response["Content-Disposition"] = 'attachment; filename="account.json"'
-        response["Content-Length"] = str(download.length)
+        response["Content-Length"] = str(found.stored_size if gzipped else found.size)
         response["Vary"] = "Accept-Encoding"
-        if download.gzipped:
+        if gzipped:
             response["Content-Encoding"] = "gzip"
         return response

@@ -1,16 +1,11 @@
 """An account's export as a file the workers write and the account downloads.
 
-The document (``export``) is written by a Celery task one step at a time, each step one short
-transaction that writes one part (the head, then ``EXPORT_BATCH`` games with their logs, then
-the rating changes and tournament entries) and queues the next after its commit: a big account's
-export never holds a worker for long. Each part is a gzip member stored in the database, which
-every web process reads; the download sends the parts as stored (or decompressed) and reads no
-game.
-
-A step carries the part it writes: one delivered twice, or after the export was replaced, writes
-nothing. A step lost (broker out of reach, worker dead) is queued again by the sweep once its
-export has not progressed for ``STALLED``; the sweep also deletes an export
-``EXPORT_KEEP_HOURS`` after it was ready, or asked for when it never was.
+A Celery task writes the document (``export``) a step at a time, each one short transaction that
+stores one part (the head, then ``EXPORT_BATCH`` games, then the tail) as a gzip member in the
+database and queues the next after its commit: a big export never holds a worker for long, and
+the download sends the parts as stored, reading no game. A step names its part: one delivered
+twice, or after the export was replaced, writes nothing. The sweep queues again a step lost for
+``STALLED`` and deletes exports ``EXPORT_KEEP_HOURS`` after they were ready (or asked for).
 """
 
 from __future__ import annotations
@@ -19,7 +14,6 @@ import gzip
 import logging
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -37,8 +31,8 @@ from players.services import player_hold
 
 log = logging.getLogger(__name__)
 
-#: The task that writes a step (``games.accounts.tasks.account_export_step``), queued by name:
-#: its former name in ``players.tasks``, which steps queued before may carry.
+#: The task that writes a step (``games.accounts.tasks.account_export_step``), queued by its
+#: former name, which steps queued before may carry.
 STEP_TASK = "players.tasks.account_export_step"
 #: An export that has not progressed for this long has a lost step: the sweep queues it again.
 STALLED = timedelta(minutes=2)
@@ -112,8 +106,7 @@ def account_export_step(*, export_id: int, part: int) -> bool:
 
 
 def _next_piece(found: AccountExport) -> tuple[str, bool]:
-    """The next piece of the document, and whether it is the last (the caller saves ``found``'s
-    progress)."""
+    """The next piece of the document, and whether it is the last (the caller saves ``found``)."""
     player = found.player
     if found.parts == 0:
         return export.document_head(player, found.requested_at), False
@@ -148,24 +141,12 @@ def account_export_failed(*, export_id: int) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Download:
-    export: AccountExport
-    gzipped: bool
-
-    @property
-    def length(self) -> int:
-        return self.export.stored_size if self.gzipped else self.export.size
-
-    def chunks(self) -> Iterator[bytes]:
-        """The parts in order, one query each."""
-        for index in range(self.export.parts):
-            data = bytes(
-                AccountExportPart.objects.filter(export=self.export, index=index).values_list(
-                    "data", flat=True
-                )[0]
-            )
-            yield data if self.gzipped else zlib.decompress(data, wbits=31)
+def export_chunks(export: AccountExport, *, gzipped: bool) -> Iterator[bytes]:
+    """The parts in order, one query each, as stored (gzip members) or decompressed."""
+    for index in range(export.parts):
+        parts = AccountExportPart.objects.filter(export=export, index=index)
+        data = bytes(parts.values_list("data", flat=True)[0])
+        yield data if gzipped else zlib.decompress(data, wbits=31)
 
 
 def _delete_locked(exports: QuerySet[AccountExport], *, skip_locked: bool = False) -> int:

@@ -1,8 +1,6 @@
-"""Glicko-2 ratings per game kind, updated once per finished rated game.
-
-A multi-seat game counts as pairwise results by placement. Computer seats are opponents with a
-fixed rating for their level; hot seats (people without an account) are left out; only accounts'
-ratings change.
+"""Glicko-2 ratings per game kind, updated once per finished rated game: a multi-seat game counts
+as pairwise results by placement, a computer seat as an opponent rated at its level; hot seats
+are left out, and only accounts' ratings change.
 """
 
 from __future__ import annotations
@@ -27,8 +25,7 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     transaction; the unique (game, player) change rows make a second call do nothing."""
     if not game.rated or RatingChange.objects.filter(game=game).exists():
         return []
-    # Hot seats are people playing from their host's device, with no account and no rating to
-    # stand for them: they are left out of the table (a computer seat stands for its level).
+    # Hot seats (guests on their host's device) have no rating to stand for them: left out.
     seats = [
         seat
         for seat in game.seats.select_related("player").order_by("index")
@@ -75,15 +72,13 @@ def game_rate(*, game: Any) -> list[RatingChange]:
 
 
 def game_finished_rate(sender: type[Game], *, game: Game, **kwargs: Any) -> None:
-    """``games.signals.game_finished``'s receiver: a finished game and its ratings commit
-    together."""
+    """``games.signals.game_finished``'s receiver: the game and its ratings commit together."""
     game_rate(game=game)
 
 
 def leaderboard(kind: str) -> QuerySet[PlayerRating]:
-    """The ratings a leaderboard lists: not provisional ones (their deviation above
-    ``LEADERBOARD_MAX_DEVIATION``, as Lichess leaves them off), so a few lucky games against a
-    second account put nobody at the top."""
+    """The ratings a leaderboard lists: not provisional ones (deviation above
+    ``LEADERBOARD_MAX_DEVIATION``), so a few lucky games against a second account top nothing."""
     return (
         PlayerRating.objects.filter(
             kind=kind,

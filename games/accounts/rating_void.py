@@ -1,14 +1,11 @@
 """Voiding a game's rating changes (moderation, from the admin): its ``RatingChange`` rows are
-kept, marked void with the reason, and the kind's ratings are computed again as if the game had
-never been rated.
+kept, marked void with the reason, and the kind's ratings computed again without the game.
 
-Glicko-2 carries each player's deviation and volatility from game to game, and every later game
-reads its opponents' ratings as they were then: removing one game moves every later rating of its
-players, and through them their opponents'. So the kind's rated games are replayed in the order
-they were rated (the change rows' ids), from the starting ratings, leaving the void ones out; a
-later change row whose figures moved is rewritten, and each account's rating becomes the
-replay's: exactly a fresh computation without the voided game. It reads the kind's whole
-history: moderation is rare, and a few thousand games take well under a second.
+Glicko-2 carries each player's deviation and volatility from game to game, and each game reads its
+opponents' ratings as they were: removing one moves every later rating of its players, and through
+them their opponents'. So the kind's rated games are replayed in the order they were rated, the
+void ones left out; moved change rows are rewritten and each rating becomes the replay's. It reads
+the kind's whole history: moderation is rare, and a few thousand games take under a second.
 """
 
 from __future__ import annotations
@@ -88,8 +85,7 @@ def _replay(kind: str) -> tuple[dict[int, _Player], int]:
     rewritten: list[RatingChange] = []
     for game_id, rows in by_game.items():
         table = seats[game_id]
-        # As rating_service.game_rate: an account's seat at its rating, any other seat at its
-        # computer level's.
+        # As rating_service.game_rate: an account at its rating, any other seat at its level's.
         before = [
             players.setdefault(seat.player_id, _Player(glicko.Rating())).rating
             if seat.player_id is not None

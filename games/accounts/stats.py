@@ -1,9 +1,6 @@
-"""``GET players/{username}/stats/``: a player's record per game kind and the history of their
-ratings (the ``RatingChange`` rows, for a chart).
-
-Games, wins and the average score count every finished game of the account. Luck and accuracy
-come from each game's analysis (``games.analysis.reads``), averaged over the account's latest
-``ANALYSED`` finished games of the kind; a game's analysis is computed once and then kept.
+"""``GET players/{username}/stats/``: a player's record per game kind and their rating history.
+Games, wins and the average score count every finished game; luck and accuracy average the
+analyses (kept once computed) of the account's latest ``ANALYSED`` finished games of the kind.
 """
 
 from __future__ import annotations

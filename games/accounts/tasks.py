@@ -1,7 +1,5 @@
-"""The account export's tasks: its steps, and beat's sweep.
-
-Their names are the ones they had in ``players.tasks``, where they were first: beat's schedule
-(``CELERY_BEAT_SCHEDULE``) and the steps already queued name them."""
+"""The account export's tasks, under the names they had in ``players.tasks`` (beat's schedule and
+the steps already queued name them)."""
 
 from __future__ import annotations
 

@@ -32,10 +32,6 @@ def _measure_label(chart: Chart) -> str:
     return labels[chart.measure]
 
 
-def _step_label(chart: Chart) -> str:
-    return _("Turn") if chart.step == "turn" else _("Round")
-
-
 def _bounds(chart: Chart) -> tuple[float, float]:
     if chart.measure == "chance":
         return 0.0, 1.0
@@ -43,17 +39,6 @@ def _bounds(chart: Chart) -> tuple[float, float]:
     low, high = min(values), max(values)
     pad = max(10.0, (high - low) * 0.08)
     return max(0.0, low - pad), high + pad
-
-
-def _ticks(low: float, high: float, count: int = 5) -> list[float]:
-    step = (high - low) / count
-    return [low + i * step for i in range(count + 1)]
-
-
-def _number(value: float, chance: bool) -> str:
-    if chance:
-        return f"{round(value * 100)} %"
-    return number_format(round(value))
 
 
 def render(kind_code: str, chart: Chart, lines: Sequence[SeatLine], names: Sequence[str]) -> str:
@@ -69,8 +54,8 @@ def render(kind_code: str, chart: Chart, lines: Sequence[SeatLine], names: Seque
     def y(v: float) -> float:
         return TOP + plot_h * (1 - (v - low) / (high - low or 1))
 
-    chance = chart.measure == "chance"
     title = _("%(game)s: luck and skill") % {"game": kind_label(kind_code)}
+    step_label = _("Turn") if chart.step == "turn" else _("Round")
     out = [
         "<?xml version='1.0' encoding='UTF-8'?>",
         f"<svg xmlns='http://www.w3.org/2000/svg' version='1.1' width='{WIDTH}' "
@@ -79,14 +64,18 @@ def render(kind_code: str, chart: Chart, lines: Sequence[SeatLine], names: Seque
         f"<rect width='{WIDTH}' height='{HEIGHT}' fill='#ffffff'/>",
         f"<text x='{LEFT}' y='28' {FONT} font-size='18' font-weight='bold'>{escape(title)}</text>",
     ]
-    for tick in _ticks(low, high):
+    step = (high - low) / 5
+    for tick in (low + i * step for i in range(6)):
+        shown = (
+            f"{round(tick * 100)} %" if chart.measure == "chance" else number_format(round(tick))
+        )
         out.append(
             f"<line x1='{LEFT}' y1='{y(tick):.1f}' x2='{LEFT + plot_w}' y2='{y(tick):.1f}' "
             "stroke='#dddddd'/>"
         )
         out.append(
             f"<text x='{LEFT - 8}' y='{y(tick) + 4:.1f}' {FONT} font-size='11' "
-            f"text-anchor='end'>{escape(_number(tick, chance))}</text>"
+            f"text-anchor='end'>{escape(shown)}</text>"
         )
     for i in range(0, steps + 1, max(1, steps // 13)):
         out.append(
@@ -98,7 +87,7 @@ def render(kind_code: str, chart: Chart, lines: Sequence[SeatLine], names: Seque
         f"<line x1='{LEFT}' y1='{TOP + plot_h}' x2='{LEFT + plot_w}' y2='{TOP + plot_h}' "
         "stroke='#333333'/>",
         f"<text x='{LEFT + plot_w / 2:.1f}' y='{HEIGHT - 18}' {FONT} font-size='12' "
-        f"text-anchor='middle'>{escape(_step_label(chart))}</text>",
+        f"text-anchor='middle'>{escape(step_label)}</text>",
         f"<text x='16' y='{TOP + plot_h / 2:.1f}' {FONT} font-size='12' text-anchor='middle' "
         f"transform='rotate(-90 16 {TOP + plot_h / 2:.1f})'>"
         f"{escape(_measure_label(chart))}</text>",
@@ -121,14 +110,16 @@ def _legend(lines: Sequence[SeatLine], names: Sequence[str], left: int) -> list[
         top = TOP + 10 + line.seat * 78
         colour = COLOURS[line.seat % len(COLOURS)]
         name = names[line.seat] or _("Seat %(number)d") % {"number": line.seat + 1}
+        luck = _("luck %(points)s") % {"points": _signed(line.luck)}
+        accuracy = "" if line.accuracy is None else f" ({round(line.accuracy * 100)} %)"
+        loss = number_format(round(line.skill_loss, 1), decimal_pos=1)
+        skill = _("skill loss %(points)s") % {"points": loss} + accuracy
         out += [
             f"<rect x='{left}' y='{top - 10}' width='14' height='14' fill='{colour}'/>",
             f"<text x='{left + 20}' y='{top + 2}' {FONT} font-size='13' "
             f"font-weight='bold'>{escape(name)}</text>",
-            f"<text x='{left + 20}' y='{top + 20}' {FONT} font-size='12'>"
-            f"{escape(_luck_text(line))}</text>",
-            f"<text x='{left + 20}' y='{top + 36}' {FONT} font-size='12'>"
-            f"{escape(_skill_text(line))}</text>",
+            f"<text x='{left + 20}' y='{top + 20}' {FONT} font-size='12'>{escape(luck)}</text>",
+            f"<text x='{left + 20}' y='{top + 36}' {FONT} font-size='12'>{escape(skill)}</text>",
         ]
         if line.final is not None:
             final = _("final score %(points)s") % {"points": number_format(line.final)}
@@ -141,13 +132,3 @@ def _legend(lines: Sequence[SeatLine], names: Sequence[str], left: int) -> list[
 def _signed(value: float) -> str:
     shown = number_format(round(value, 1), decimal_pos=1)
     return shown if value < 0 else f"+{shown}"
-
-
-def _luck_text(line: SeatLine) -> str:
-    return _("luck %(points)s") % {"points": _signed(line.luck)}
-
-
-def _skill_text(line: SeatLine) -> str:
-    accuracy = "" if line.accuracy is None else f" ({round(line.accuracy * 100)} %)"
-    loss = number_format(round(line.skill_loss, 1), decimal_pos=1)
-    return _("skill loss %(points)s") % {"points": loss} + accuracy

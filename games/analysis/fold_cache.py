@@ -1,18 +1,10 @@
-"""The folds of a game's log that its public reads answer from: its analysis (``analysis/``,
-``analysis.svg``) and its state at an event (``replay/``), kept in the cache (Redis with
-``REDIS_URL``) so that a request folds a log at most once per game version.
+"""The folds of a game's log that its public reads answer from (its analysis, its state at an
+event), kept in the cache so that a request folds a log at most once per game version.
 
-A game's log is append-only and a finished game's never grows, so what a fold of its first ``n``
-events gives never changes: the analysis is kept under the game's version, the state under the
-event it was replayed to. A move makes a new version, hence a new key: a kept answer is never
-served for a newer version, and nothing needs to be forgotten. A finished game's folds are kept
-``FINISHED_SECONDS`` (30 days), those of a game in play ``IN_PLAY_SECONDS``, which bounds what the
-cache holds for versions that will not be asked for again.
-
-What is kept is the fold alone, in no language and without the seats' names: the answer is made
-from it per request, in the request's language and with the names as they are now (an account
-deleted since shows as such). The checks of the log (``selectors.game_replay_matches_snapshot``,
-``manage.py verify_log``) never read these: they fold the log themselves.
+A log is append-only, so a fold of its first ``n`` events never changes: a move makes a new
+version, hence a new key, and nothing needs forgetting; a game in play's folds expire sooner. What
+is kept is the fold alone, in no language and without the seats' names (the answer adds them per
+request). The checks of the log (``manage.py verify_log``) never read these.
 """
 
 from __future__ import annotations
@@ -42,16 +34,13 @@ T = TypeVar("T")
 _NOTHING = "-"
 
 
-def keep_seconds(game: Game) -> int:
-    return FINISHED_SECONDS if game.status in OVER else IN_PLAY_SECONDS
-
-
 def _kept(key: str, game: Game, fold: Callable[[], T]) -> T:
     found = cache.get(key)
     if found is not None:
         return cast(T, None if found == _NOTHING else found)
     value = fold()
-    cache.set(key, _NOTHING if value is None else value, keep_seconds(game))
+    seconds = FINISHED_SECONDS if game.status in OVER else IN_PLAY_SECONDS
+    cache.set(key, _NOTHING if value is None else value, seconds)
     return value
 
 

@@ -1,15 +1,11 @@
 """``GET games/{id}/analysis/``: a played game's luck against skill (``ai.analysis``), per seat
-and per decision, with the identity ``value = expected start + luck - skill loss``.
+and per decision, with the identity ``value = expected start + luck - skill loss``. A finished
+game's is open to anyone; during play, only where the computer may help (``assistance``).
 
-A finished game's analysis is open to anyone. During play it is given only where the computer's
-help is (the game's ``assistance``: unrated games outside tournaments, unless turned off), for
-the moves already made.
-
-The fold of the log is kept per game version (``games.analysis.fold_cache``) as ``Kept``: the seats'
-lines, the picture's chart, and the answer's long lists (its turns, decisions and rolls) written
-as JSON once, in no language and without the seats' names. Each answer is made from it: the head
-(the method in the request's language, the seats with their names as they are now) written per
-request, the long lists spliced in as they were written.
+The fold is kept per game version (``fold_cache``) as ``Kept``: the seats' lines, the chart, and
+the answer's long lists written as JSON once, in no language and without the seats' names. Each
+answer writes its head per request (the request's language, the names as they are now) and
+splices the lists in as they were written.
 """
 
 from __future__ import annotations
@@ -38,8 +34,6 @@ CHANCE_DECIMALS = 6
 
 
 def _allowed(game: Game) -> None:
-    # During play, only where the computer may help (``assistance``: never in rated or
-    # tournament games).
     if game.status == GameStatus.OPEN:
         raise Refusal.GAME_NOT_STARTED.error()
     if game.status not in OVER and not game.assistance:
@@ -48,8 +42,7 @@ def _allowed(game: Game) -> None:
 
 @dataclass(frozen=True)
 class Kept:
-    """A game's analysis at one version, as it is kept: in no language, without the seats'
-    names. A few small objects and one string, so that reading it back costs little."""
+    """A game's analysis at one version, as kept: in no language, without the seats' names."""
 
     finished: bool
     #: Each seat's line, in seat order.
@@ -61,8 +54,7 @@ class Kept:
 
 
 def game_to_analyse(game_id: GameId) -> tuple[Game, Analyst]:
-    """The game (its seats loaded) and its kind's analyst, where its analysis may be given (else
-    the refusal): nothing is folded yet."""
+    """The game (its seats loaded) and its kind's analyst, where its analysis may be given."""
     game = game_get(game_id)
     analyst = kind_for(game.kind).analyst
     if analyst is None:
@@ -77,8 +69,7 @@ def seat_names(game: Game) -> list[str]:
 
 
 def game_kept(game: Game, analyst: Analyst) -> Kept:
-    """The game's analysis at its version: folded once, then read back
-    (``games.analysis.fold_cache``)."""
+    """The game's analysis at its version: folded once, then read back."""
     return fold_cache.per_version(game, "analysis", lambda: _kept(game, analyst))
 
 
@@ -93,23 +84,17 @@ def _kept(game: Game, analyst: Analyst) -> Kept:
     return Kept(analysis.finished, analysis.seats, analyst.chart(analysis), written[1:-1])
 
 
-#: A finished game's analysis never changes: its seats' summaries are kept this long.
-SUMMARY_SECONDS = 30 * 24 * 3600
-
-
 Summaries = list[dict[str, float | None]]
 
 
 def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
-    """Each finished game's luck, skill loss and accuracy per seat, by game id (games of a kind
-    with no analysis, or not finished, are left out). Computed once and kept in the cache, which
-    is read in one round trip: a player's statistics read up to fifty games."""
-    analysable = [
-        game
+    """Each finished, analysable game's luck, skill loss and accuracy per seat, by game id; kept
+    in the cache, read in one round trip (a player's statistics read up to fifty games)."""
+    keys = {
+        f"analysis:v1:{game.pk}": game
         for game in games
         if kind_for(game.kind).analyst is not None and game.status == GameStatus.FINISHED
-    ]
-    keys = {f"analysis:v1:{game.pk}": game for game in analysable}
+    }
     found: dict[str, Summaries] = cache.get_many(list(keys))
     missing: dict[str, Summaries] = {}
     for key, game in keys.items():
@@ -121,7 +106,7 @@ def seat_summaries_of(games: list[Game]) -> dict[Any, Summaries]:
                 for line in fold_cache.analysis_folded(game, analyst).seats
             ]
     if missing:
-        cache.set_many(missing, SUMMARY_SECONDS)
+        cache.set_many(missing, fold_cache.FINISHED_SECONDS)  # a finished game's never change
     return {keys[key].pk: summaries for key, summaries in {**found, **missing}.items()}
 
 

@@ -1,9 +1,6 @@
-"""Where the server's dice come from: ``settings.GAMES_DICE_ROLLER``.
-
-In production that is ``games.rules.secure_roller``: then a game rolls by the seeds it committed to
-(``games.fairness.seeds.roller_for``), and a game from before fair dice by the operating system's
-cryptographic RNG. The setting is not read from the environment, so only code (a test's own
-roller) can change it.
+"""Where the server's dice come from: ``settings.GAMES_DICE_ROLLER``. In production that is
+``games.rules.secure_roller`` (then a game rolls by its seeds: ``seeds.roller_for``). The setting
+is not read from the environment: only code (a test's own roller) changes it.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """A game's fair dice (``games.rules.fairness``): the seed drawn when the game is made, the seats'
-client seeds, the roller of each move, the reveal at the end, what the game answer says of them,
-and a check of a whole game.
+client seeds, each move's roller, the reveal at the end, the game answer's account of them, and a
+check of a whole game.
 
-New games follow version 2: the seed is drawn in ``game_create`` (``commit``), so an open game's
-answer shows its hash before anyone joins, and a game paired from seeks or opened at a
-tournament table shows it from the moment it exists; each seat rolls by its own client seed,
-which it may give or change until its first roll (``seat_seed_give``); the event of that roll
-records it. Games made before version 2 keep version 1 to their end (``Game.fairness_version``):
-drawn at the start, one client seed of the seats' joined, rolls numbered across the game.
-
-The server seed lives in ``Game.server_seed`` alone, and leaves it only through ``revealed_seed``,
-which gives it once the game is over: in the finished event, the game answer, the admin.
+Version 2 (new games): the seed is drawn in ``game_create`` (``commit``), so its hash shows from
+the moment the game exists; each seat rolls by its own client seed, which it may change until its
+first roll, whose event records it. Version 1 (older games, to their end): drawn at the start, one
+client seed of the seats' joined. The server seed leaves ``Game.server_seed`` only through
+``revealed_seed``, once the game is over.
 """
 
 from __future__ import annotations
@@ -50,9 +46,8 @@ def fair_dice_on() -> bool:
 
 
 def commit(game: Game, seats: int) -> None:
-    """A new game's seed (version 2), drawn before its row is first saved: its hash is public
-    from then on. None where a test rolls its own dice: the game commits to nothing, as before
-    fair dice."""
+    """A new game's seed (version 2), drawn before its row is first saved; none where a test
+    rolls its own dice (the game commits to nothing, as before fair dice)."""
     game.fairness_version = VERSION
     game.seat_rolls = [0] * seats
     if not fair_dice_on():
@@ -116,9 +111,8 @@ def seat_seed_give(game: Game, seat: int, client_seed: object) -> None:
 
 
 def roller_for(game: Game, seat: int) -> DiceRoller:
-    """The dice of the game's next move, whose rolls are ``seat``'s (the seat to play): its
-    seed's, unless a test set a roller of its own or the game has no seed (started before fair
-    dice: the CSPRNG)."""
+    """The dice of the game's next move, ``seat``'s: its seed's, unless a test set a roller of
+    its own or the game has no seed (started before fair dice: the CSPRNG)."""
     if not (fair_dice_on() and game.server_seed):
         return dice_roller()
     seed = bytes.fromhex(game.server_seed)
@@ -171,8 +165,7 @@ OVER = frozenset({GameStatus.FINISHED, GameStatus.ABORTED})
 
 
 def revealed_seed(game: Game) -> str | None:
-    """The server seed, once the game is over (finished or aborted); None before (and for a game
-    without one)."""
+    """The server seed, once the game is over (finished or aborted); None before."""
     if game.status in OVER and game.server_seed:
         return game.server_seed
     return None
@@ -198,8 +191,7 @@ class Fairness(TypedDict):
 
 
 def fairness_body(game: Game) -> Fairness | None:
-    """The game answer's ``fairness``. None for a version 1 game not yet started (it draws its
-    seed at the start); ``verifiable`` false for a game without a seed."""
+    """The game answer's ``fairness`` (see ``Fairness``)."""
     if game.fairness_version == 1 and game.status == GameStatus.OPEN:
         return None
     if not game.server_seed_hash:
@@ -234,13 +226,8 @@ def fairness_body(game: Game) -> Fairness | None:
     }
 
 
-# --- checking a game from its log ---------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Check:
-    """What ``verify_game`` found."""
-
     verifiable: bool
     #: The fairness version the log's commitment names.
     version: int | None = None

@@ -1,35 +1,18 @@
-"""Everything that follows a committed move, in one place and in order.
-
-``game_move`` (and ``game_start``) capture an ``Advance`` inside their transaction, from the rows
-they hold locked, and hand ``after_commit`` to ``transaction.on_commit``: nothing here runs for a
-move that rolled back, and nothing here reads the database to learn what the move did. Each step
-is keyed by the game's new version, so work queued for a version the game has since left does
-nothing when it runs.
+"""Everything that follows a committed move, in one place and in order. ``game_move`` (and
+``game_start``) capture an ``Advance`` inside their transaction, from the rows they hold, and hand
+``after_commit`` to ``transaction.on_commit``: nothing runs for a move that rolled back, nothing
+reads the database, and each step is keyed by the game's new version (stale work does nothing).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from config.storage.redis_client import redis_batch
 from games.followups import jobs, live, notes
 from games.models import Game, GameEvent
 from games.seating import TableFacts
-
-
-@dataclass(frozen=True)
-class EventFacts:
-    """An appended event as clients see it, less its translated messages."""
-
-    seq: int
-    type: str
-    data: dict[str, Any]
-    actor: str | None
-    automatic: bool
-    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -39,7 +22,7 @@ class Advance:
     table: TableFacts
     computer_to_play: bool
     # The move's events ride on the note to the streams, which then need not read them back.
-    events: tuple[EventFacts, ...] = ()
+    events: tuple[live.EventWire, ...] = ()
 
     @classmethod
     def capture(
@@ -54,13 +37,13 @@ class Advance:
             table=TableFacts.of(game, finished=finished),
             computer_to_play=computer_to_play,
             events=tuple(
-                EventFacts(
-                    seq=record.seq,
-                    type=record.type,
-                    data=record.data,
-                    actor=record.actor.username if record.actor is not None else None,
-                    automatic=record.automatic,
-                    created_at=record.created_at,
+                live.event_wire(
+                    record.seq,
+                    record.type,
+                    record.data,
+                    record.actor.username if record.actor is not None else None,
+                    record.automatic,
+                    record.created_at,
                 )
                 for record in records
             ),
@@ -68,24 +51,16 @@ class Advance:
 
 
 def after_commit(advance: Advance) -> None:
-    """What a committed move sets going, in this order:
-
-    1. publish: the game's streams and the players concerned hear of the new version;
-    2. the server's own next move: the computer's turn, or the game's timer (auto-confirm, clock);
-    3. a finished tournament game may end its round (``jobs.game_finished``).
-
-    On Redis, the notes of 1 and the timer of 2 go in one round trip.
-    """
+    """What a committed move sets going, in order: the notes to the game's streams and players;
+    the server's own next move (the computer's turn, or the game's timer), in one Redis round trip
+    with the notes; a finished tournament game's round may end (``jobs.game_finished``)."""
     table = advance.table
     with redis_batch() as batch:
         live.on_game_advanced(
             game_id=table.game_id,
             version=table.version,
             player_notes=notes.table_notes(table),
-            events=[
-                live.event_wire(e.seq, e.type, e.data, e.actor, e.automatic, e.created_at)
-                for e in advance.events
-            ],
+            events=advance.events,
             batch=batch,
         )
         jobs.schedule_followups(

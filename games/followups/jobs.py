@@ -1,11 +1,7 @@
-"""Work handed to the Celery workers, named rather than imported.
-
-The task modules (``games.tasks``, ``games.tournaments.tasks``) sit above the services they call,
-and the services queue work after their commits: importing the tasks here would close a loop
-(services -> followups -> tasks -> automation -> services). So the move path names its tasks;
-Celery's registry finds them (``tests/automation/test_followups.py`` checks every name resolves).
-The game core never imports the tournaments either: a finished table reaches its tournament
-through the task it names (``TABLE_FINISHED``).
+"""Work handed to the Celery workers, named rather than imported: the task modules sit above the
+services that queue them, so importing them here would close a loop (services -> followups ->
+tasks -> automation -> services). ``tests/automation/test_followups.py`` checks every name
+resolves. A finished table reaches its tournament through ``TABLE_FINISHED`` likewise.
 """
 
 from __future__ import annotations
@@ -36,9 +32,8 @@ def _queue(
     # Where the task modules are loaded (a worker, the tests) a signature runs the task's own
     # apply_async; elsewhere (a web process) it sends by name, routed by name all the same.
     signature = current_app.signature(name, args=args)
-    # After a commit: a broker out of reach must not turn a move that happened into an error.
-    # The task is the sweep's then (a stalled computer turn, a lost timer) or beat's tick's (a
-    # tournament's round).
+    # After a commit: a broker out of reach must not turn a move into an error; the sweep or
+    # beat's tick makes up for the task.
     try:
         if eta is not None:
             signature.apply_async(eta=eta)
@@ -82,8 +77,7 @@ def schedule_followups(
     deadline_at: datetime | None,
     batch: CommandBatch | None = None,
 ) -> None:
-    """After a move commits: queue the computer's next move, and set the game's timer (with
-    ``batch``; the timers process fires it: games.timers.runner)."""
+    """After a move commits: queue the computer's next move, set the game's timer (``batch``)."""
     if computer_to_play:
         queue_computer_move(game_id=game_id, version=version)
     if settings.GAMES_TIMERS == "celery":

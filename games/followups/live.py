@@ -1,13 +1,10 @@
 """Live updates, the publishing side: after a move commits, notes go out on the bus.
 
-Two topics, as lila-ws does it: ``games`` carries ``{"game", "version", "events"}`` ("version N
-exists", with the move's events) and ``players`` carries ``{"player", "note"}`` (your turn, game
-started or finished, round started). Every stream process subscribes to both once and fans each
-note out to its own streams. Notes are hints: a stream sends each seq once and in order and reads
-any gap from the log, so a lost or repeated note can delay nothing and duplicate nothing.
-
-The bus is Redis pub/sub when ``REDIS_URL`` is set (all of one move's notes in one round trip),
-else the ``LiveNote`` table (the embedded default, polled by each stream process).
+Two topics, as lila-ws does it: ``games`` carries ``{"game", "version", "events"}`` and ``players``
+carries ``{"player", "note"}``; each stream process subscribes to both and fans notes out to its
+streams. Notes are hints: a stream sends each seq once and in order and reads any gap from the
+log, so a lost or repeated note delays or duplicates nothing. The bus is Redis pub/sub with
+``REDIS_URL``, else the ``LiveNote`` table (polled by each stream process).
 """
 
 from __future__ import annotations
@@ -102,12 +99,8 @@ def publish(notes: Iterable[Note], batch: CommandBatch | None = None) -> None:
     if settings.LIVE_BUS == "redis":
         with nullcontext(batch) if batch is not None else redis_batch() as sending:
             for topic, payload in pending:
-                sending.add(
-                    f"could not publish a {topic} note",
-                    "PUBLISH",
-                    channel(topic),
-                    json.dumps(payload, default=str),
-                )
+                text = json.dumps(payload, default=str)
+                sending.add(f"could not publish a {topic} note", "PUBLISH", channel(topic), text)
         return
     try:
         _store(pending)
@@ -133,9 +126,7 @@ def on_game_advanced(
     player_notes: Iterable[notes.PlayerNote],
     events: Sequence[EventWire] = (),
     batch: CommandBatch | None = None,
-    **_: object,
 ) -> None:
-    """After a move commits: tell the game's streams (with its events, ``event_wire``) and the
-    players concerned."""
+    """After a move commits: tell the game's streams (with its events) and the players."""
     told = [player_note(player, note) for player, note in player_notes]
     publish([game_note(game_id, version, events), *told], batch)

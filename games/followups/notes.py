@@ -1,19 +1,14 @@
 """The notes an account's stream hears (``GET stream/``): a closed set, built here and only here.
 
 As lila-ws types what crosses between the site and the socket server (``LilaOut``), each note is
-one frozen dataclass of this module; everything that tells an account something
-(``games.followups.live`` after a move, the seeks, the rematches, the tournaments, the moderation,
-the stream
-tier when a stream opens) builds one of these and publishes its ``to_wire()``. The schema's
-descriptions of the notes (``games.api.stream_schema``) are made from the same classes, so the two
-cannot drift.
+one frozen dataclass of this module, published as its ``to_wire()``; the schema's descriptions of
+the notes (``games.api.stream_schema``) are made from the same classes, so the two cannot drift.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, ClassVar
 
 from games.seating import TableFacts
@@ -128,32 +123,24 @@ NOTES: tuple[type[Note], ...] = (
 PlayerNote = tuple[int, Note]
 
 
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
-
-
 def table_notes(table: TableFacts) -> list[PlayerNote]:
-    """What each account at the table should hear about this version of the game: at the start
-    every seated account hears ``game_started`` and the one to move also ``your_turn``; at the
-    end each hears ``game_finished``."""
+    """What each account at the table hears of this version: ``game_started`` at the start,
+    ``your_turn`` for the one to move, ``game_finished`` at the end."""
     game, kind, version = str(table.game_id), table.kind, table.version
-    if table.finished:
-        return [
-            (seat.player_id, GameFinished(game=game, kind=kind, version=version, seat=seat.index))
-            for seat in table.seats
-            if seat.player_id is not None
-        ]
+    told = GameFinished if table.finished else GameStarted if version == 1 else None
     notes: list[PlayerNote] = []
-    if version == 1:
+    if told is not None:
         notes += [
-            (seat.player_id, GameStarted(game=game, kind=kind, version=version, seat=seat.index))
+            (seat.player_id, told(game=game, kind=kind, version=version, seat=seat.index))
             for seat in table.seats
             if seat.player_id is not None
         ]
+    if table.finished:
+        return notes
     turn = next((seat for seat in table.seats if seat.index == table.turn_seat), None)
     owner = table.owner_of(turn) if turn is not None else None
     if turn is not None and owner is not None:
-        deadline = _iso(table.deadline_at)
+        deadline = table.deadline_at.isoformat() if table.deadline_at is not None else None
         note = YourTurn(game=game, kind=kind, version=version, seat=turn.index, deadline=deadline)
         notes.append((owner, note))
     return notes

@@ -12,9 +12,8 @@ from games.models import Game
 
 
 def log_problems(game: Game) -> Iterator[str]:
-    """What is wrong with this game's log or snapshot, in plain words; nothing when all is well:
-    the seqs run 1, 2, 3... with no gap up to the row's version, and replaying the events gives
-    the stored state."""
+    """What is wrong with this game's log or snapshot, in plain words: the seqs must run 1, 2,
+    3... up to the row's version, and replaying the events must give the stored state."""
     rows = list(game.events.order_by("seq").values_list("seq", "data"))
     seqs = [seq for seq, _data in rows]
     expected = list(range(1, len(rows) + 1))

@@ -1,9 +1,6 @@
-"""The two writes of every move: append its events, save the game's snapshot.
-
-Both are the same statements at every move, so they are built once per shape
-(``config.storage.orm_shortcuts``; ``ORM_SHORTCUTS=false`` takes the ORM's own ``bulk_create`` and
-``save(update_fields=...)``). Both run inside the move's transaction, on the locked game row
-(``games.services``); nothing else writes these columns concurrently.
+"""The two writes of every move, built once per shape (``config.storage.orm_shortcuts``;
+``ORM_SHORTCUTS=false`` takes the ORM's own): append its events, save the game's snapshot. Both
+run in the move's transaction, on the locked game row.
 """
 
 from __future__ import annotations

@@ -163,9 +163,7 @@ class SeekDetailView(APIView):
 class GameRematchView(APIView):
     def get_permissions(self) -> list[Any]:
         # Like the game itself, its offers are for anyone to read; offering needs a seat.
-        if self.request.method == "GET":
-            return [AllowAny()]
-        return [IsAuthenticated()]
+        return [AllowAny() if self.request.method == "GET" else IsAuthenticated()]
 
     @extend_schema(
         summary="The rematch offers",

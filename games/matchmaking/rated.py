@@ -1,7 +1,6 @@
-"""What rated play asks before a game counts, so that a rating cannot be bought with a second
-account: the kind's preset options, a few finished games on the account, not too many aborts in
-a day, and a limit on rated games between the same two accounts a day (a later pairing or
-rematch of the pair is played, unrated). Each limit is a setting (config/settings.py).
+"""What rated play asks, so that a rating cannot be bought with a second account: the kind's preset
+options, a few finished games, few aborts a day, and a daily limit on rated games between the same
+two accounts (later ones are played unrated). Each limit is a setting.
 """
 
 from __future__ import annotations

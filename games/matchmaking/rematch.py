@@ -1,11 +1,7 @@
-"""Rematches: every account that controls a seat of a finished game (its own seat, or the hot
-seats of the game it created) offers to play it again; with the last offer a new game starts
-with the same kind, options, clock and seats, the seats turned one place (the second seat plays
-first, and so on), created by an account that plays in it. A tournament's games have none: the
-tournament pairs its own.
-
-The finished game's row is locked while an offer is made, so the offers of a table are counted
-one at a time and the rematch starts once.
+"""Rematches: every account that controls a seat of a finished game offers to play it again; with
+the last offer a new game starts with the same kind, options, clock and seats, turned one place,
+made by an account that plays in it. A tournament's games have none. The finished game's row is
+locked while an offer is made, so the rematch starts once.
 """
 
 from __future__ import annotations
@@ -29,9 +25,6 @@ from players.services import player_hold
 
 @dataclass(frozen=True)
 class RematchState:
-    """After an offer: the finished game, the seats whose accounts have offered, and the new
-    game once every account has."""
-
     game: Game
     offered_seats: list[int]
     rematch: Game | None
@@ -81,32 +74,24 @@ def game_rematch(*, game_id: GameId, player: Player) -> RematchState:
     rematch = _start_again(game, seats, creator)
     RematchOffer.objects.filter(game=game).update(rematch=rematch)
     seat_of = {seat.player_id: seat.index for seat in rematch.seats.all() if seat.player_id}
+    seats_now = [
+        (account, seat_of[account] if account in seat_of else _first_hot_seat(rematch))
+        for account in people
+    ]
     live.publish_on_commit(
-        [
-            (
-                account,
-                notes.RematchStarted(
-                    game=str(rematch.pk),
-                    previous=str(game.pk),
-                    seat=seat_of[account] if account in seat_of else _first_hot_seat(rematch),
-                ),
-            )
-            for account in people
-        ]
+        (account, notes.RematchStarted(game=str(rematch.pk), previous=str(game.pk), seat=seat))
+        for account, seat in seats_now
     )
     return RematchState(game=game, offered_seats=offered_seats, rematch=rematch)
 
 
 def _first_hot_seat(game: Game) -> int:
-    """The first hot seat: the seat of an account in the game by its hot seats alone (one that
-    controls a seat has either its own or, as their creator, the hot seats)."""
+    """The seat of an account in the game by its hot seats alone (their creator's)."""
     return min(s.index for s in game.seats.all() if s.occupant == Occupant.HOTSEAT)
 
 
 def rematch_offers(*, game_id: GameId) -> RematchState:
-    """The offers made so far at ``game_id`` (none while it is in play), and the new game once
-    every account has offered: what a page opened after an offer needs, since the stream's
-    ``rematch_offered`` reached only the pages open then."""
+    """The offers made so far at ``game_id``, and the new game once every account has offered."""
     game = game_found(game_id)
     people = controllers(game)
     offers = list(RematchOffer.objects.filter(game=game).select_related("rematch"))

@@ -1,16 +1,12 @@
-"""Every write on a seek: make one (pairing it at once with a compatible open seek), withdraw
-it, withdraw all of an account's, expire them; and the reads: an account's open seeks, one seek.
+"""Every write on a seek (make one, pairing it at once with a compatible open seek; withdraw it,
+or all of an account's; expire them) and the reads (an account's open seeks, one seek).
 
-Pairing is serialised: every ``seek_create`` takes one transaction-scoped PostgreSQL advisory lock
-(``pg_advisory_xact_lock``) before it looks for a partner, and keeps it until it commits, as a
-lobby with a single worker would (lichess's lobby is one actor). So a seek always sees every seek
-made before it, committed: two compatible seeks arriving at once never both stay open, and a seek
-is in at most one game. The lock is one for the whole lobby, not one per kind and options, because
-pairing also withdraws both players' other open seeks, whatever their kind: with a lock per kind,
-one player's seeks of two kinds could pair at once, into two games. The critical part is short (a
-query and, when it pairs, one game created), and seeks are made by people, a few a second at most.
-The expiry sweep takes the lock too (it locks many seeks at once); SQLite, which runs one writer
-at a time, needs none. ``tests/matchmaking`` races them.
+Pairing is serialised by one transaction-scoped PostgreSQL advisory lock for the whole lobby, as a
+lobby with a single worker would (lichess's is one actor): a seek sees every seek committed before
+it, so two compatible seeks never both stay open and a seek is in at most one game. One lock, not
+one per kind: pairing withdraws both players' other seeks of any kind, and one player's seeks of
+two kinds must not pair at once into two games. The expiry sweep takes it too; SQLite needs none.
+``tests/matchmaking`` races them.
 """
 
 from __future__ import annotations
@@ -54,9 +50,8 @@ def seeks_open(*, player: Player, now: datetime | None = None) -> QuerySet[Seek]
 
 
 def seek_get(*, seek_id: int, player: Player, now: datetime | None = None) -> Seek:
-    """One of the account's seeks, whatever became of it (another's is not found): what a client
-    that missed ``seek_paired`` reads to learn its seek's fate. A seek past its ``expires_at`` is
-    answered expired even before the sweep marks it (it pairs with nobody any more)."""
+    """One of the account's seeks, whatever became of it (another's is not found); one past its
+    ``expires_at`` is answered expired even before the sweep marks it."""
     seek = Seek.objects.filter(pk=seek_id, player=player).first()
     if seek is None:
         raise Refusal.SEEK_NOT_FOUND.error()
@@ -78,11 +73,9 @@ def seek_create(
     client_seed: str = "",
     now: datetime | None = None,
 ) -> Seek:
-    """Queue ``player`` for a game; if a compatible open seek is there (the same kind, options,
-    clock and rated flag, each player inside the other's rating range, another account), the two
-    become a started game now and the seek comes back paired, with its game; both players' other
-    open seeks are withdrawn then (a player is paired into one game at a time). ``client_seed``:
-    the seeker's seat's, once paired (games.fairness.seeds)."""
+    """Queue ``player`` for a game; with a compatible open seek (``_compatible``) the two become a
+    started game now, the seek comes back paired, and both players' other open seeks are
+    withdrawn (one game at a time). ``client_seed``: the seeker's seat's, once paired."""
     now = now or timezone.now()
     if client_seed and not is_client_seed(client_seed):
         raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
@@ -104,10 +97,9 @@ def seek_create(
     # Taken before the account's row: a pairing holding it never waits for a row that a seek
     # waiting for it holds.
     _serialise_pairing()
-    # The account's row serialises its own seeks: two at once cannot both pass the count. FOR NO
-    # KEY UPDATE, as every lock on an account's row (games.moderation.actions.player_ban): FOR
-    # UPDATE would hold up any commit referring to the account, such as the ban of an opponent
-    # rating their game as it resigns it, while this waits below for that opponent's row.
+    # The account's row serialises its own seeks past the count. FOR NO KEY UPDATE, as every lock
+    # on an account's row (see moderation.actions.player_ban): FOR UPDATE would hold up a commit
+    # referring to the account (an opponent's ban resigning their game) while this waits below.
     Player.objects.select_for_update(no_key=True).filter(pk=player.pk).exists()
     limit = int(settings.MAX_OPEN_SEEKS_PER_ACCOUNT)
     if seeks_open(player=player, now=now).count() >= limit:
@@ -154,12 +146,10 @@ def _serialise_pairing() -> None:
 
 
 def _partner(seek: Seek, now: datetime) -> Seek | None:
-    """The oldest open seek ``seek`` may pair with, locked, or none.
-
-    Its player's row is locked before the seek, in the order a ban or a deletion takes them (the
-    row, then that account's seeks): a pairing never holds a seek that such a withdrawal waits
-    for while it waits for that row itself (the game's seats need it). Under the pairing lock,
-    whoever else holds the seek is withdrawing it, briefly: it is waited on, then read again."""
+    """The oldest open seek ``seek`` may pair with, locked, or none. Its player's row is locked
+    first, in the order a ban or a deletion takes them (the row, then its seeks), so neither
+    waits for the other crosswise. Under the pairing lock, whoever else holds the seek is
+    withdrawing it, briefly: it is waited on, then read again."""
     while True:
         found = _compatible(seek, now).values_list("pk", "player_id").first()
         if found is None:
@@ -168,12 +158,12 @@ def _partner(seek: Seek, now: datetime) -> Seek | None:
         Player.objects.select_for_update(no_key=True).filter(pk=player_id).exists()
         other = _compatible(seek, now).filter(pk=seek_id).select_for_update().first()
         if other is not None:
-            return other
-        # Withdrawn meanwhile: the next one.
+            return other  # else withdrawn meanwhile: the next one
 
 
 def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
-    """The open seeks ``seek`` may pair with, oldest first."""
+    """The open seeks ``seek`` may pair with, oldest first: the same kind, options, clock and
+    rated flag, another account, each player inside the other's rating range."""
     candidates = Seek.objects.filter(
         status=SeekStatus.OPEN,
         expires_at__gt=now,
@@ -182,10 +172,9 @@ def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
         rated=seek.rated,
         turn_clock_seconds=seek.turn_clock_seconds,
     ).exclude(player_id=seek.player_id)
-    # The seeker inside the other's range...
+    # The seeker inside the other's range, and the other inside the seeker's.
     candidates = candidates.filter(Q(rating_min__isnull=True) | Q(rating_min__lte=seek.rating))
     candidates = candidates.filter(Q(rating_max__isnull=True) | Q(rating_max__gte=seek.rating))
-    # ...and the other inside the seeker's.
     if seek.rating_min is not None:
         candidates = candidates.filter(rating__gte=seek.rating_min)
     if seek.rating_max is not None:
@@ -194,10 +183,8 @@ def _compatible(seek: Seek, now: datetime) -> QuerySet[Seek]:
 
 
 def _pair(first: Seek, second: Seek, now: datetime) -> Game:
-    """The started game of two seeks, through the games' own services; who sits first is drawn
-    (the first seat plays first), each with its seek's client seed. Rated seeks make a rated
-    game, unless the two have played their rated games of the day together
-    (games.matchmaking.rated): then it says unrated. The game's seed is drawn as it is made."""
+    """The started game of two seeks, who sits first drawn, each with its seek's client seed;
+    rated unless the two have played their rated games of the day together (``rated``)."""
     seated = [first, second]
     if secrets.randbelow(2):
         seated.reverse()
@@ -246,10 +233,9 @@ def seek_withdraw(*, seek_id: int, player: Player) -> Seek:
 
 def seeks_withdraw_for_player(*, player: Player) -> int:
     """Withdraw every open seek of ``player`` (a ban, a deleted account); how many. One UPDATE:
-    a seek being paired meanwhile is waited on, then left alone if it was paired. The caller
-    holds the account's row (a pairing locks it before the seek, so neither waits for the other
-    in turn); it must not wait for the pairing lock, which a pairing holds while it waits for
-    that row."""
+    a seek being paired meanwhile is waited on, then left alone. The caller holds the account's
+    row, so this must not wait for the pairing lock (a pairing holds it while it waits for that
+    row)."""
     return Seek.objects.filter(player=player, status=SeekStatus.OPEN).update(
         status=SeekStatus.WITHDRAWN
     )
@@ -257,9 +243,8 @@ def seeks_withdraw_for_player(*, player: Player) -> int:
 
 @transaction.atomic
 def seeks_expire(*, now: datetime | None = None) -> int:
-    """Mark the open seeks past their ``expires_at`` expired; how many. Beat runs it every
-    ``SEEK_SWEEP_SECONDS``; pairing already ignores them, so this only tidies their status (after
-    a pairing in progress, as withdrawing does)."""
+    """Mark the open seeks past their ``expires_at`` expired; how many (beat, every
+    ``SEEK_SWEEP_SECONDS``: pairing ignores them already, this tidies their status)."""
     _serialise_pairing()
     expired = Seek.objects.filter(
         status=SeekStatus.OPEN, expires_at__lte=now or timezone.now()

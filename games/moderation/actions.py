@@ -1,12 +1,9 @@
 """Moderation: ban and unban an account (the admin's actions, games.accounts.admin).
 
-A ban makes the account inactive (sign-in and every token refused) and cuts it off
-(``player_cut_off``, which a deletion calls too): its tokens and sessions end, its open seeks are
-withdrawn, its games in play resigned through the one move path and its open games left or
-cancelled (games.leaving), its entries in tournaments not yet started withdrawn and in running
-ones forfeited (it stays in the pairing, so the schedule and the bracket stand, and each later
-table of its resigns as it opens), and its open account streams end (``account_closed``; a
-stream ticket it still holds is refused on redemption).
+A ban makes the account inactive and cuts it off (``player_cut_off``, which a deletion calls too):
+its tokens and sessions end, its open seeks are withdrawn, its games in play resigned and its open
+games left or cancelled (games.leaving), its tournament entries withdrawn (forfeited in running
+ones, where it stays in the pairing), and its open account streams end (``account_closed``).
 """
 
 from __future__ import annotations
@@ -42,8 +39,7 @@ class CutOff:
 
 
 def entries_withdraw(*, player: Player) -> int:
-    """Withdraw the account's entries in tournaments not yet started, and forfeit those in running
-    ones; how many."""
+    """Withdraw the account's entries before the start, forfeit those in running ones; how many."""
     entries = Entrant.objects.filter(player=player, withdrawn_at__isnull=True)
     withdrawn = 0
     not_started = entries.filter(tournament__status__in=OPEN_FOR_ENTRY)
@@ -81,11 +77,9 @@ def player_cut_off(*, player: Player) -> CutOff:
 
 @transaction.atomic
 def player_ban(*, player_id: int) -> CutOff:
-    # FOR NO KEY UPDATE, as every lock on an account's row: it still excludes a seek or a pairing
-    # of the account (which lock its row first), but not a transaction referring to it, whose
-    # foreign keys are checked (FOR KEY SHARE of the row) as it commits. A round opening seating
-    # the account commits holding its tournament's row, which the cut-off waits for: holding the
-    # account's row FOR UPDATE, each would wait for the other (a deadlock).
+    # FOR NO KEY UPDATE, as every lock on an account's row: it excludes the account's seeks and
+    # pairings, not a commit referring to it (FOR KEY SHARE). A round opening seating the account
+    # commits holding its tournament's row, which the cut-off waits for: FOR UPDATE would deadlock.
     player = Player.objects.select_for_update(no_key=True).get(pk=player_id)
     player.is_active = False
     player.save(update_fields=["is_active"])

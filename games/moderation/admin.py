@@ -1,7 +1,6 @@
 """The game admin's moderation actions: call a game off, decide it (voiding its rating changes is
-``games.accounts.admin``'s). Each asks for a reason (``players.admin_actions``), calls one service
-per game, and writes the outcome with the reason to the admin's log; a refusal is shown, and
-changes nothing."""
+``games.accounts.admin``'s). Each asks for a reason, calls one service per game and logs the
+outcome with it; a refusal is shown, and changes nothing."""
 
 from __future__ import annotations
 
@@ -35,9 +34,8 @@ class AdjudicateForm(ReasonForm):
         super().__init__(*args, **kwargs)
         seats = max((len(game.seats.all()) for game in games), default=0)
         # One game: its seats by name too; several: by number alone (the same seat in each).
-        names = {}
-        if len(games) == 1:
-            names = {seat.index: seat.display_name for seat in games[0].seats.all()}
+        one = games[0].seats.all() if len(games) == 1 else []
+        names = {seat.index: seat.display_name for seat in one}
         choices = [(DRAW, gettext("A draw"))]
         for index in range(seats):
             label = gettext("Seat %(number)d wins") % {"number": index + 1}

@@ -1,8 +1,7 @@
-"""What the admin's dashboard lists for the staff to look at in rated play of the last 24 h: pairs
-of accounts that played more rated games together than the daily limit rates (tournament games,
-or games from before the limit), and rated games resigned before the resigning seat's third turn,
-the usual shape of a rating passed from one account to another. Each row links to the account's
-games in the admin, where their ratings are voided (``void_ratings``).
+"""What the admin's dashboard lists from rated play of the last 24 h: pairs of accounts with more
+rated games together than the daily limit rates, and rated games resigned before the resigning
+seat's third turn (the usual shape of a rating passed between accounts). Each row links to the
+account's games in the admin, where their ratings are voided.
 """
 
 from __future__ import annotations

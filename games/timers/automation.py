@@ -1,9 +1,6 @@
-"""The moves the server makes by itself: computer seats and the timers (a kind's auto-confirm,
-the turn clock).
-
-Each is a service that takes the one move path with ``expected_version`` set to the version it was
-scheduled for, so it is safe to run twice, late, or after a player has already moved: anything but
-the first run for that version is refused as stale and does nothing.
+"""The moves the server makes by itself: computer seats and the timers (auto-confirm, the turn
+clock). Each takes the one move path with ``expected_version`` set to the version it was
+scheduled for: run twice, late, or after a player moved, all but the first is refused as stale.
 """
 
 from __future__ import annotations
@@ -27,11 +24,7 @@ log = logging.getLogger(__name__)
 
 
 def _load(game_id: GameId, version: int) -> tuple[Game, Any] | None:
-    # Most timers find the game moved on: that answer should cost one indexed row, no state.
-    current = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE, version=version)
-    if not current.exists():
-        return None
-    game = current.first()
+    game = Game.objects.filter(pk=game_id, status=GameStatus.ACTIVE, version=version).first()
     if game is None:
         return None
     assert game.state is not None
@@ -64,13 +57,11 @@ def game_play_computer(*, game_id: GameId, version: int) -> bool:
 
 
 def game_fire_timer(*, game_id: GameId, version: int, now: datetime | None = None) -> bool:
-    """Move for the idle seat at ``version`` once the game's timer is due (its ``deadline_at``):
-    the kind's auto-confirm, else the turn clock's stand-in (a forfeit in a rated game after a
-    timed-out turn). False if nothing was due."""
+    """Move for the idle seat at ``version`` once its ``deadline_at`` is due (the kind's
+    auto-confirm, else the turn clock's stand-in); False if nothing was due."""
     now = now or timezone.now()
-    # One query, no model: the timers process fires this at every deadline, and with the Redis
-    # wheel (games.timers.runner) nearly every timer it fires is live. Not yet due or moved on:
-    # None.
+    # One query, no model: the timers process fires this at every deadline (None: not yet due,
+    # or moved on).
     row = (
         Game.objects.filter(
             pk=game_id, status=GameStatus.ACTIVE, version=version, deadline_at__lte=now
@@ -95,9 +86,8 @@ def sweep(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     grace = timedelta(seconds=settings.GAMES_SWEEP_GRACE_SECONDS)
     moved = 0
-    # The longest waiting first, as the timers process claims them (unordered, this took the
-    # model's order, the newest game first): after an outage, no timer waits behind one due
-    # after it, and with more than 500 overdue the oldest are not left to the next sweeps.
+    # The longest waiting first, as the timers process claims them: after an outage, with more
+    # than 500 overdue, the oldest are not left to the next sweeps.
     due = Game.objects.filter(status=GameStatus.ACTIVE, deadline_at__lte=now - grace)
     for game_id, version in due.order_by("deadline_at").values_list("pk", "version")[:500]:
         moved += game_fire_timer(game_id=game_id, version=version, now=now)

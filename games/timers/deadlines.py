@@ -1,15 +1,11 @@
-"""When the server moves on a player's behalf: a game's timer.
+"""When the server moves on a player's behalf: a game's timer, one per game, due at the row's
+``deadline_at`` and recomputed by every move.
 
-- Auto-confirm, where the game's kind has one (``Kind.auto_confirm``: a turn the player left
-  waiting, which the server ends itself after the game's delay; the game's options may turn it
-  off).
-- The turn clock (tournament games, and casual games that chose one): each move gives the seat to
-  play the clock afresh, but a move that buys no time (a mark: ``Kind.clock_kept_by``);
-  a seat idle that long has its turn played by the stand-in at once (``time_out``, the rules'
-  weakest turn: ``games.rules.ending``), and in a rated game a second timed-out turn in a row
-  makes the seat leave the game.
-
-Both are one timer per game, due at the game row's ``deadline_at``, recomputed by every move.
+- Auto-confirm, where the kind has one (``Kind.auto_confirm``): a turn the player left waiting is
+  ended by the server after the game's delay.
+- The turn clock: each move restarts it for the seat to play, but a move that buys no time (a mark:
+  ``Kind.clock_kept_by``); an idle seat's turn is played by the stand-in (``time_out``, the rules'
+  weakest turn), and in a rated game a second timed-out turn in a row makes the seat leave.
 """
 
 from __future__ import annotations
@@ -26,10 +22,8 @@ from games.rules import ending
 class MoveContext:
     kind: str
     seat_is_computer: bool
-    automatic: bool
     turn_passed: bool
     turn_clock_seconds: int | None
-    computer_delay: float
 
 
 def deadline_after(

@@ -54,34 +54,25 @@ class TimerRunner:
     def fire(self, due: Due) -> bool:
         """Play the timer's move if it is still due at its version; False if it was stale."""
         game_id, version = due
-        with logs.bound(request_id=logs.new_request_id(), game_id=game_id, task="timer"):
-            return self._fire(game_id, version)
-
-    def _fire(self, game_id: str, version: int) -> bool:
-        due = (game_id, version)
         started = time.perf_counter()
-        _fresh_connection()
-        try:
-            moved = automation.game_fire_timer(
-                game_id=game_id, version=version, now=moment_of(self.clock())
-            )
-        except Exception:
-            log.exception("timer of game %s v%s failed; again in %.0f s", *due, RETRY_SECONDS)
-            self.wheel.retry(game_id=game_id, version=version, at=self.clock() + RETRY_SECONDS)
-            return False
-        finally:
+        with logs.bound(request_id=logs.new_request_id(), game_id=game_id, task="timer"):
             _fresh_connection()
-        with self._idle:
-            self.fired += moved
-        # One line per fire, for bench/auto_confirm_lag.py (LOG_LEVEL=DEBUG); nothing otherwise.
-        log.debug(
-            "timer fired: game=%s version=%s moved=%s ms=%.1f",
-            game_id,
-            version,
-            moved,
-            1000 * (time.perf_counter() - started),
-        )
-        return moved
+            try:
+                moved = automation.game_fire_timer(
+                    game_id=game_id, version=version, now=moment_of(self.clock())
+                )
+            except Exception:
+                log.exception("timer of game %s v%s failed; again in %.0f s", *due, RETRY_SECONDS)
+                self.wheel.retry(game_id=game_id, version=version, at=self.clock() + RETRY_SECONDS)
+                return False
+            finally:
+                _fresh_connection()
+            with self._idle:
+                self.fired += moved
+            # One line per fire, for bench/auto_confirm_lag.py (LOG_LEVEL=DEBUG).
+            ms = 1000 * (time.perf_counter() - started)
+            log.debug("timer fired: game=%s version=%s moved=%s ms=%.1f", *due, moved, ms)
+            return moved
 
     def _fire_and_free(self, due: Due) -> None:
         try:
@@ -104,8 +95,7 @@ class TimerRunner:
             with self._idle:
                 free = self.threads - self._busy
                 if free == 0:
-                    # Due timers stay in the wheel (where another runner may take them) until
-                    # a thread here is free.
+                    # Due timers stay in the wheel (another runner may take them) meanwhile.
                     self._idle.wait(timeout=self.max_sleep)
                     return 0.0
             claimed = self.wheel.claim(now=self.clock(), limit=free)

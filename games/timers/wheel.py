@@ -1,37 +1,21 @@
 """The games' timers (a kind's auto-confirm, the turn clock): where they are kept, and how a
 committed move sets its game's timer. ``games.timers.runner`` fires them.
 
-Why not Celery ETA tasks, the former path (``GAMES_TIMERS=celery`` keeps it, for comparison): every
-timer was a broker message, published after the commit, prefetched and held in the timers worker's
-memory until due, then handed to a pool process, run and acked; a timer a player had beaten (most
-of them: whoever scores within the 3 s) paid the same trip and a task run to find out it was stale.
-Measured with 100 other games playing: p99 1.6-1.9 s past the 3 s deadline. Here:
+Not Celery ETA tasks (``GAMES_TIMERS=celery`` keeps that path, for comparison): each timer was a
+broker message held in a worker until due, and one the player had beaten (most) paid the whole trip
+to find out it was stale: p99 1.6-1.9 s late with 100 games playing. Here:
 
-- With Redis (``GAMES_TIMERS=redis``, the default when ``REDIS_URL`` is set): one sorted set per
-  deployment, member the game id, score its deadline (epoch seconds), and beside it a hash of the
-  version each member was set for. A game has at most one deadline, the one its latest version
-  holds, so every committed move replaces its game's timer, or removes it when the move leaves no
-  deadline: a timer the player beat is gone before it is due and costs the runner nothing. One Lua
-  script does the replacing and keeps the newest version, because the after-commit hooks of two
-  moves of one game may run out of order in two web processes.
-- The runner reads the earliest score and sleeps ``min(due - now, GAMES_TIMERS_MAX_SLEEP)``: it
-  never sleeps past a due timer and never polls an idle set more often than that (a new timer is
-  always at least its delay away, so the cap is the only bound on noticing it). It claims what is
-  due with a Lua script (range by score up to now, remove, read the version), which Redis runs
-  atomically: with several runners on several machines each timer fires once. It fires them itself,
-  ``automation.game_fire_timer`` in this process on a few threads (database waits overlap), with no
-  broker hop in between.
-- A deadline is a floor: a member is claimed only once its score is at or before the runner's
-  clock, and ``game_fire_timer`` checks the game's deadline again against that same clock. A late or
-  repeated fire is harmless: the move path's ``expected_version`` refuses all but the first.
-- Lost timers (a runner killed between claim and move, a failed hook, a flushed Redis) are the
-  beat sweep's (``automation.sweep``, every second, ``SWEEP_GRACE_SECONDS`` after the deadline); a
-  fire that raised is put back one second later.
-- Without Redis (``GAMES_TIMERS=database``: ``make run``, SQLite): the game rows are the timers. The
-  same loop reads the earliest deadline of the active games (a partial index on ``deadline_at``)
-  and the due ones, so nothing is written per move and there is no broker to cross. It is not a
-  claim: two such runners would race, and the move path's ``expected_version`` would refuse the
-  second; the embedded deployment runs one.
+- Redis (``GAMES_TIMERS=redis``, the default with ``REDIS_URL``): a sorted set (game id, deadline)
+  and a hash of the version each was set for. A game has at most one deadline, so every committed
+  move replaces (or removes) its game's timer; a Lua script does it, keeping the newest version,
+  since two moves' after-commit hooks may run out of order. The runner sleeps until the earliest
+  score (capped by ``GAMES_TIMERS_MAX_SLEEP``) and claims what is due with another script, atomic:
+  several runners fire each timer once.
+- A deadline is a floor: ``game_fire_timer`` checks it again against the runner's clock; a late or
+  repeated fire is refused by the move path's ``expected_version``. Lost timers are the beat
+  sweep's (``automation.sweep``); a fire that raised is put back ``RETRY_SECONDS`` later.
+- Without Redis (``GAMES_TIMERS=database``, SQLite): the active games' ``deadline_at`` are the
+  timers, read by the same loop. It is no claim: the embedded deployment runs one runner.
 """
 
 from __future__ import annotations
@@ -89,17 +73,11 @@ def _schedule_args(game_id: str, version: int, due: float | None) -> list[Any]:
     return [game_id, version, "" if due is None else repr(due)]
 
 
-def epoch_of(moment: datetime) -> float:
-    return moment.timestamp()
-
-
 def moment_of(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, tz=UTC)
 
 
 class Wheel(Protocol):
-    """Where the pending timers are kept."""
-
     def next_due(self) -> float | None:
         """The earliest time a timer may be claimed (epoch seconds), None if there is none."""
 
@@ -131,14 +109,8 @@ class RedisWheel:
         """``schedule`` as one command of ``batch``. EVAL, not EVALSHA: in a pipeline redis-py
         would first ask whether the script is loaded, a round trip of its own."""
         args = _schedule_args(game_id, version, due)
-        batch.add(
-            f"could not set the timer of game {game_id} v{version}",
-            "EVAL",
-            _SCHEDULE,
-            2,
-            *self.keys,
-            *args,
-        )
+        message = f"could not set the timer of game {game_id} v{version}"
+        batch.add(message, "EVAL", _SCHEDULE, 2, *self.keys, *args)
 
     def next_due(self) -> float | None:
         first = self.client.zrange(self.key, 0, 0, withscores=True)
@@ -171,7 +143,7 @@ class DatabaseWheel:
         rows = self._pending().values_list("pk", "version", "deadline_at")
         earliest: float | None = None
         for pk, version, deadline in rows[: len(self._handed) + 1]:
-            at = max(epoch_of(deadline), self._handed.get((str(pk), version), 0.0))
+            at = max(deadline.timestamp(), self._handed.get((str(pk), version), 0.0))
             earliest = at if earliest is None else min(earliest, at)
         return earliest
 
@@ -216,11 +188,10 @@ def timer_schedule(
     mode = settings.GAMES_TIMERS
     try:
         if mode == "redis":
-            due = None if deadline_at is None else epoch_of(deadline_at)
+            due = None if deadline_at is None else deadline_at.timestamp()
             wheel = _redis_wheel(settings.GAMES_TIMERS_KEY)
             with nullcontext(batch) if batch is not None else redis_batch() as sending:
                 wheel.schedule_in(sending, game_id=str(game_id), version=version, due=due)
-        # "database": the game row, just committed, is the timer; "celery": games.followups.jobs
-        # queues it.
+        # "database": the committed game row is the timer; "celery": followups.jobs queues it.
     except Exception:
         log.warning("could not set the timer of game %s v%s", game_id, version, exc_info=True)

@@ -89,14 +89,12 @@ class TournamentAdmin(admin.ModelAdmin):
         "status", "cancel_reason", "current_round", "started_at", "finished_at",
         "previous_edition", "paused_at",
     )  # fmt: skip
-    # The last three hold running tournaments (games.tournaments.moderation): each asks for a
-    # reason, calls one service per tournament and logs the outcome; a refusal changes nothing.
+    # The last three hold running tournaments (moderation), each asking for a reason.
     actions = ["start_now", "cancel", "cancel_running", "pause", "resume"]
 
     def has_change_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
-        # Once it runs (or has ended) its format, rounds, seeds and entrants are what its games
-        # were made from: the page is for reading, and a POST to it is refused. The actions
-        # (cancel) still apply, through the services.
+        # Once it runs, its settings and entrants are what its games were made from: the page is
+        # for reading (a POST is refused); the actions still apply.
         locked = obj is not None and obj.status not in services.OPEN_FOR_ENTRY
         return not locked and super().has_change_permission(request, obj)
 

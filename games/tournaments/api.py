@@ -82,14 +82,13 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
     @extend_schema_field(EntrantSerializer(many=True))
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
-        # Before the start, the entries that stand; from the start, every entrant of the pairing
-        # (a rating taken at the start), a forfeited entry among them with its withdrawn_at.
+        # Before the start, the entries that stand; from it, every entrant of the pairing (seeded),
+        # forfeited ones included.
         if tournament.started_at is None:
             active = [e for e in tournament.entrants.all() if e.withdrawn_at is None]
         else:
             active = [e for e in tournament.entrants.all() if e.seed_rating is not None]
-        # many=True makes a ListSerializer, whose data is a list; the stubs keep the class's
-        # own (a dict).
+        # many=True makes a ListSerializer (a list); the stubs keep the class's own (a dict).
         return cast(list[dict[str, Any]], EntrantSerializer(active, many=True).data)
 
 
@@ -142,9 +141,8 @@ class TournamentPagination(GameCursorPagination):
 
 
 class MaySchedule(BasePermission):
-    """Reads for anyone; scheduling a tournament for the accounts given the permission to add one
-    (``tournaments.add_tournament``, through a group or directly; a superuser has every one):
-    being staff lets an account into the admin, not more."""
+    """Reads for anyone; scheduling for the accounts with ``tournaments.add_tournament`` (being
+    staff lets an account into the admin, not more)."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
         return request.method in SAFE_METHODS or bool(
@@ -259,7 +257,6 @@ class TournamentWithdrawView(APIView):
         return Response(status=204)
 
 
-# The output serializers below render dicts: one, or a list of them with many=True.
 #: A row of the standings (``standings.Standing``), its entrant in full.
 StandingSerializer = serializer(Standing, entrant=EntrantSerializer)
 

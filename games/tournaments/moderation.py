@@ -1,11 +1,9 @@
 """The staff's hold on a running tournament (moderation, from the admin): pause and resume it,
 or cancel it, its games in play called off or left to finish.
 
-A paused tournament's games in play go on; no round opens and no table is paired or replayed
-while it is paused (``services.tournament_advance`` and the tick pass it by). Resuming advances
-it at once, in case its round ended meanwhile. A cancelled tournament opens nothing more: its
-games left to finish end as any game, rated if they are; the games called off end as aborted
-games (the staff's abort, through the one move path), with no result and nothing rated.
+While paused, its games go on but no round opens and no table is paired or replayed; resuming
+advances it at once, in case its round ended meanwhile. A cancelled tournament opens nothing more:
+its games left to finish end as any game, those called off as the staff's abort (nothing rated).
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """Tournament rounds: round robin, Swiss and knockout pairings. Pure Python, no Django.
 
-Entrants are opaque ids. A round is a set of tables (one game each, seat 0 plays first) and byes;
-a result gives, per seat, a place (1 = first, equal totals share a place) and a score total.
+Entrants are opaque ids. A round is tables (one game each, seat 0 plays first) and byes; a result
+gives, per seat, a place (1 = first, equal totals share one) and a score total. Points
+(``placement_points``, shared with the standings) are exact ``Fraction`` values.
 
-Scoring shared by pairing and standings (``placement_points``): at a table of ``n`` seats the
-seat that finishes at position ``q`` (1-based) earns ``(n - q) / (n - 1)``, so first = 1 and
-last = 0; seats that share a place share the positions they cover and average their points. At
-two seats this is the usual win 1, draw 1/2, loss 0. Points are exact ``Fraction`` values.
-
-Multi-seat Swiss rounds (``table_size`` 3-6) never give byes: the field is split into the fewest
-tables of at most ``table_size`` seats, ``ceil(n / table_size)``, whose sizes differ by at most
-one (the bigger ones on the top boards, unless avoiding repeats moves them). From
-``(table_size - 1) ** 2`` entrants on, that means tables of ``table_size`` plus a few tables one
-seat short; smaller fields get smaller tables, never below two seats. Only a lone entrant gets a
-bye.
+Multi-seat Swiss rounds (``table_size`` 3-6) give no bye but to a lone entrant: the field is split
+into the fewest tables of at most ``table_size`` seats, sizes differing by at most one (the bigger
+on the top boards, unless avoiding repeats moves them), never below two seats.
 """
 
 from __future__ import annotations
@@ -69,10 +62,8 @@ class Round:
 
 
 def placement_points(places: Sequence[int]) -> tuple[Fraction, ...]:
-    """Points per seat for one table: first 1, last 0, linear between, shared places averaged.
-
-    Only the order of the places matters, so ``(1, 1, 3)`` and ``(1, 1, 2)`` score the same.
-    """
+    """Points per seat at a table of ``n``: position ``q`` (1-based) earns ``(n - q) / (n - 1)``
+    (two seats: win 1, draw 1/2, loss 0); shared places average the positions they cover."""
     n = len(places)
     if n < 2:
         raise ValueError("a table has at least two seats")
@@ -105,10 +96,8 @@ def _distinct(entrants: Sequence[EntrantId]) -> list[EntrantId]:
 
 def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
     """Every entrant meets every other once at two-seat tables (circle method), rounds 1..n-1.
-
-    An odd field gets a phantom opponent: its partner of the round has the bye, once each. Seat
-    0 alternates so nobody plays first more than once more than second, never three in a row.
-    """
+    An odd field's phantom opponent gives a bye to each in turn. Seat 0 alternates: nobody plays
+    first more than once more than second, never three in a row."""
     slots: list[EntrantId | None] = list(_distinct(entrants))
     if len(slots) < 2:
         return []
@@ -133,17 +122,6 @@ def round_robin_rounds(entrants: Sequence[EntrantId]) -> list[Round]:
     return rounds
 
 
-def _swiss_points(history: Sequence[Round], results: Sequence[Result]) -> dict[EntrantId, Fraction]:
-    points: defaultdict[EntrantId, Fraction] = defaultdict(Fraction)
-    for result in results:
-        for entrant, share in zip(result.entrants, placement_points(result.places), strict=True):
-            points[entrant] += share
-    for past in history:
-        for bye in past.byes:
-            points[bye.entrant] += 1
-    return points
-
-
 def swiss_round(
     entrants: Sequence[EntrantId],
     history: Sequence[Round],
@@ -153,32 +131,27 @@ def swiss_round(
     table_size: int = 2,
     ratings: Mapping[EntrantId, float] | None = None,
 ) -> Round:
-    """Pair one Swiss round. See the module docstring for points and multi-seat tables.
+    """Pair one Swiss round, top board first. Entrants rank by points (``results`` plus 1 per bye
+    in ``history``), then rating (missing = lowest), then their order in ``entrants``.
 
-    Entrants are ranked by points (placement points of ``results`` plus 1 per bye in
-    ``history``), then rating (missing = lowest), then their order in ``entrants``. Meetings are
-    the table-mates of ``history``'s tables. Tables come in ranking order (top board first).
+    Two seats: one minimum-cost perfect matching (plus a bye vertex for an odd field) minimises,
+    in strict priority: 1. byes already had by the bye's recipient; 2. repeated meetings; 3. the
+    bye's recipient's height in the ranking; 4. pairs across score groups; 5. their distance in
+    score groups, squared; 6. the Dutch order (the lowest of a group floats to the highest of the
+    next; within a group the i-th of the top half meets the i-th of the bottom half).
 
-    Two seats: one minimum-cost perfect matching (Edmonds' weighted blossom algorithm) over all
-    pairs, plus a bye vertex when the field is odd, minimises in strict priority:
-    1. byes already had by the bye's recipient (at most one each while anyone has none);
-    2. repeated meetings (none whenever a repeat-free pairing exists);
-    3. the bye's recipient's height in the ranking (the lowest-ranked eligible one gets it);
-    4. pairs across score groups; 5. their distance in score groups, squared;
-    6. the Dutch order: the lowest of a group floats down to the highest of the next, and within
-       a group the i-th of the top half meets the i-th of the bottom half.
-    Seat 0 goes to whoever has sat first less often, then to the higher-ranked.
-
-    Three to six seats: tables are filled top-down by standing, each with the highest-ranked
-    unseated entrant and the next ones who met no one at the table, by an exhaustive search of
-    at most ``SEARCH_BUDGET`` steps. Failing that, a greedy plan improved by swaps between tables
-    minimises the repeated meetings, then the squared rank gaps within tables. Seats go in order
-    of fewest first seats so far, then rank.
+    Three to six seats: tables filled top-down, each with the highest-ranked unseated entrant and
+    the next ones who met no one at it, by a search of at most ``SEARCH_BUDGET`` steps; failing
+    that, ``_fewest_repeats``. Seat 0 goes to whoever sat first least often, then by rank.
     """
     if not 2 <= table_size <= 6:
         raise ValueError("table_size must be between 2 and 6")
     players = _distinct(entrants)
-    points = _swiss_points(history, results)
+    byes = Counter(bye.entrant for past in history for bye in past.byes)
+    points = defaultdict(Fraction, {e: Fraction(count) for e, count in byes.items()})
+    for result in results:
+        for entrant, share in zip(result.entrants, placement_points(result.places), strict=True):
+            points[entrant] += share
     index = {e: i for i, e in enumerate(players)}
     rates = ratings or {}
 
@@ -193,8 +166,6 @@ def swiss_round(
             meetings.update(frozenset(pair) for pair in combinations(table.entrants, 2))
             if table.entrants:
                 first_seats[table.entrants[0]] += 1
-    byes = Counter(bye.entrant for past in history for bye in past.byes)
-
     if len(order) < 2:
         return Round(number, (), tuple(Bye(e) for e in order))
     if table_size == 2:
@@ -220,8 +191,6 @@ def _pair_two(
     meetings: Counter[frozenset[EntrantId]],
     byes: Counter[EntrantId],
 ) -> tuple[list[tuple[EntrantId, ...]], EntrantId | None]:
-    """Two-seat tables (and the bye) as one minimum-cost perfect matching; the costs, in
-    ``swiss_round``'s order of priority."""
     n = len(order)
     values = sorted({points.get(e, Fraction(0)) for e in order}, reverse=True)
     group = [values.index(points.get(e, Fraction(0))) for e in order]
@@ -262,8 +231,7 @@ def _pair_two(
 
 
 def max_weight_matching(count: int, edges: Sequence[tuple[int, int, int]]) -> list[int]:
-    """Each vertex's mate (-1: none) in a maximum-weight matching among the maximum-cardinality
-    ones: Edmonds' blossom algorithm, networkx's. Vertices are 0..count-1, weights integers."""
+    """Each vertex's mate (-1: none) in a maximum-weight maximum-cardinality matching."""
     # Imported here: networkx takes a sixth of a second to load, and only Swiss rounds need it.
     from networkx import Graph
     from networkx.algorithms.matching import max_weight_matching as blossom
@@ -386,13 +354,9 @@ def _bracket_size(n: int) -> int:
 
 
 def knockout_bracket(entrants: Sequence[EntrantId], ratings: Mapping[EntrantId, float]) -> Round:
-    """Round 1 of a seeded knockout: seed 1 = best rating (missing = lowest, ties by order).
-
-    Matches are listed in bracket order (1 v 16, 8 v 9, ...), the better seed in seat 0. When the
-    field is not a power of two, the top seeds have byes (their missing opponents), so round 2
-    is a full power of two. The byes are listed in seed order, best first: keep that order when
-    the round is stored and read back, since ``knockout_next_round`` places them by it.
-    """
+    """Round 1 of a seeded knockout (seed 1 = best rating, missing = lowest, ties by order):
+    matches in bracket order, the better seed in seat 0; the top seeds get byes up to a power of
+    two. The byes are in seed order: keep it when storing the round, ``bracket_slots`` reads it."""
     players = _distinct(entrants)
     if len(players) < 2:
         raise ValueError("a knockout needs at least two entrants")
@@ -409,11 +373,8 @@ def knockout_bracket(entrants: Sequence[EntrantId], ratings: Mapping[EntrantId, 
 
 
 def bracket_slots(round_: Round) -> list[Table | Bye]:
-    """The matches of a knockout round in bracket order, with round 1's byes in their places.
-
-    Round 1's byes must be in seed order (``byes[0]`` is seed 1), as ``knockout_bracket`` lists
-    them; its tables in bracket order, the better seed in seat 0.
-    """
+    """A knockout round's matches in bracket order, round 1's byes (in seed order, as
+    ``knockout_bracket`` lists them) in their places."""
     if any(len(table.entrants) != 2 for table in round_.tables):
         raise ValueError("knockout tables have two seats")
     if not round_.byes:
@@ -436,9 +397,8 @@ MAX_KNOCKOUT_REPLAYS = 2
 
 def decided_by_seed(result: Result, seed_order: Mapping[EntrantId, int]) -> Result:
     """``result`` with a shared best place given to the best seed alone (``seed_order``: 0 is
-    the best seed); the other entrants that shared it come next. Unchanged when not tied."""
-    best = min(result.places)
-    tied = [e for e, place in zip(result.entrants, result.places, strict=True) if place == best]
+    the best seed); the others that shared it come next."""
+    best, tied = min(result.places), _leaders(result)
     if len(tied) < 2:
         return result
     winner = min(tied, key=lambda entrant: seed_order[entrant])
@@ -449,10 +409,14 @@ def decided_by_seed(result: Result, seed_order: Mapping[EntrantId, int]) -> Resu
     return Result(result.entrants, places, result.totals)
 
 
+def _leaders(result: Result) -> list[EntrantId]:
+    best = min(result.places)
+    return [e for e, place in zip(result.entrants, result.places, strict=True) if place == best]
+
+
 def knockout_winner(result: Result) -> EntrantId | None:
     """The entrant alone in the best place, or None when it is shared (the game is replayed)."""
-    best = min(result.places)
-    winners = [e for e, place in zip(result.entrants, result.places, strict=True) if place == best]
+    winners = _leaders(result)
     return winners[0] if len(winners) == 1 else None
 
 
@@ -471,12 +435,9 @@ def _table_winner(table: Table, results: Sequence[Result]) -> EntrantId:
 
 
 def knockout_next_round(previous: Round, results: Sequence[Result], number: int) -> Round | None:
-    """The next knockout round: winners meet in bracket order (a bye holder advances).
-
-    ``results`` may hold every result of the tournament: a table's result is the decisive one
-    (tied games, which were replayed, are ignored). Returns None once the final is decided.
-    Raises ValueError when a table has no decisive result yet.
-    """
+    """The next knockout round (winners meet in bracket order), None once the final is decided.
+    ``results`` may hold the whole tournament's: tied (replayed) games are ignored; a table with
+    no decisive result yet raises ValueError."""
     advancing = [
         slot.entrant if isinstance(slot, Bye) else _table_winner(slot, results)
         for slot in bracket_slots(previous)

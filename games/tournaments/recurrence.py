@@ -11,8 +11,7 @@ from config.vocabulary.refusals import Refusal
 
 
 class _Expanded(Protocol):
-    """What a crontab makes of its five fields in __init__: the values each one names, which
-    celery-types does not declare."""
+    """The values a crontab's five fields name (set in __init__; celery-types omits them)."""
 
     minute: set[int]
     hour: set[int]

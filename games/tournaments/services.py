@@ -1,12 +1,12 @@
-"""Every write on tournaments. Each service is one transaction, on a locked tournament row where
-two runs could race (two schedulers, a game ending while beat ticks): the status check after the
+"""Every write on tournaments, each one transaction. Where two runs could race (two schedulers,
+a game ending while beat ticks) the tournament's row is locked, and the status check after the
 lock makes starting, advancing and finishing happen exactly once."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from django.db import transaction
 from django.utils import timezone
@@ -51,42 +51,30 @@ def _lock(
     return tournament
 
 
+class TournamentSettings(TypedDict, total=False):
+    """What an organiser sets (``models.SETTINGS``); those left out take the model's defaults."""
+
+    name: Required[str]
+    kind: Required[str]
+    format: Required[str]
+    starts_at: Required[datetime]
+    rounds: int | None
+    table_size: int
+    game_options: dict[str, Any]
+    registration_opens_at: datetime | None
+    min_entrants: int
+    max_entrants: int
+    rated: bool
+    turn_clock_seconds: int
+    recurrence: str
+
+
 @transaction.atomic
 def tournament_create(
-    *,
-    created_by: Player,
-    name: str,
-    kind: str,
-    format: str,
-    starts_at: datetime,
-    rounds: int | None = None,
-    table_size: int = 2,
-    game_options: dict[str, Any] | None = None,
-    registration_opens_at: datetime | None = None,
-    min_entrants: int = 2,
-    max_entrants: int = 64,
-    rated: bool = True,
-    turn_clock_seconds: int = 60,
-    recurrence: str = "",
-    computers: Sequence[str] = (),
+    *, created_by: Player, computers: Sequence[str] = (), **fields: Unpack[TournamentSettings]
 ) -> Tournament:
     """Schedule a tournament, with its computer entrants (by level) if any."""
-    tournament = Tournament(
-        name=name,
-        kind=kind,
-        format=format,
-        starts_at=starts_at,
-        rounds=rounds,
-        table_size=table_size,
-        game_options=game_options or {},
-        registration_opens_at=registration_opens_at,
-        min_entrants=min_entrants,
-        max_entrants=max_entrants,
-        rated=rated,
-        turn_clock_seconds=turn_clock_seconds,
-        recurrence=recurrence,
-        created_by=created_by,
-    )
+    tournament = Tournament(**fields, created_by=created_by)
     tournament_validate(tournament)
     tournament.save()
     for level in computers:
@@ -124,8 +112,7 @@ def _active(tournament: Tournament) -> list[Entrant]:
 def tournament_register(
     *, tournament_id: int | str, player: Player, client_seed: str = ""
 ) -> Entrant:
-    """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at each of its
-    tables (games.fairness.seeds)."""
+    """Enter ``player`` (again, after a withdrawal); ``client_seed``: its seat's at its tables."""
     if client_seed and not is_client_seed(client_seed):
         raise Refusal.INVALID_CLIENT_SEED.error(field="client_seed")
     player_hold(player=player)  # before the tournament's row, as a ban takes them
@@ -161,11 +148,9 @@ def tournament_withdraw(*, tournament_id: int | str, player: Player) -> None:
 
 @transaction.atomic
 def tournament_forfeit_entry(*, tournament_id: int | str, player: Player) -> bool:
-    """Withdraw ``player``'s entry from a running (or paused) tournament: a cut-off account's
-    (games.moderation.actions). The entrant stays in the pairing (``_active_at_start``), so the
-    schedule and the bracket stand, and each table it is seated at from now on is forfeited as
-    it opens (``_open_table``); its games in play are the caller's to end. False if there was no
-    such entry (or the tournament is over)."""
+    """Forfeit a cut-off account's entry in a running (or paused) tournament; False if none. It
+    stays in the pairing (it was seeded), so the schedule and bracket stand, and each
+    later table of its resigns as it opens; its games in play are the caller's to end."""
     tournament = _lock(tournament_id)
     if tournament.status != TournamentStatus.RUNNING:
         return False
@@ -201,8 +186,7 @@ def tournament_cancel(*, tournament_id: int | str, reason: str) -> Tournament:
 
 @transaction.atomic
 def tournament_start(*, tournament_id: int | str, now: datetime | None = None) -> bool:
-    """Start a due tournament: its first round's games, or cancel it under the minimum.
-    False if another run already started (or cancelled) it."""
+    """Start a due tournament (cancel it under the minimum); False if another run did first."""
     now = now or timezone.now()
     tournament = _lock(tournament_id)
     if tournament.status not in OPEN_FOR_ENTRY:
@@ -260,8 +244,7 @@ def tournament_advance(*, tournament_id: int | str) -> bool:
 
 
 def tournament_table_finished(*, game_id: GameId | str) -> bool:
-    """A table's game is over (``games.followups.jobs.game_finished`` names the task): its
-    tournament may advance. False for a game that is no tournament's table."""
+    """A table's game is over (``jobs.game_finished``): its tournament may advance."""
     tournament_id = (
         TournamentGame.objects.filter(game_id=game_id)
         .values_list("round__tournament_id", flat=True)
@@ -274,7 +257,7 @@ def _next_round(tournament: Tournament) -> p.Round | None:
     """The next round as paired (the first, at the start), or None once the last is played."""
     number = tournament.current_round + 1
     history, results = pairing_history(tournament)
-    seeded = _active_at_start(tournament)
+    seeded = list(tournament.entrants.filter(seed_rating__isnull=False).order_by("id"))
     ids = [entrant.pk for entrant in seeded]
     ratings = {entrant.pk: entrant.seed_rating or 0.0 for entrant in seeded}
     if tournament.format == TournamentFormat.ROUND_ROBIN:
@@ -291,10 +274,6 @@ def _next_round(tournament: Tournament) -> p.Round | None:
     return p.knockout_next_round(history[-1], results, number)
 
 
-def _active_at_start(tournament: Tournament) -> list[Entrant]:
-    return list(tournament.entrants.filter(seed_rating__isnull=False).order_by("id"))
-
-
 def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
     latest: dict[int, TournamentGame] = {}
     for game in round_.games.select_related("game").order_by("table", "replay"):
@@ -303,14 +282,12 @@ def _latest_games(round_: TournamentRound) -> list[TournamentGame]:
 
 
 def _open_next_round(tournament: Tournament) -> None:
-    """Open the next round (the first, at the start), or finish the tournament after its last."""
     following = _next_round(tournament)
-    if following is None:
-        tournament.status = TournamentStatus.FINISHED
-        tournament.finished_at = timezone.now()
-        tournament.save(update_fields=["status", "finished_at"])
-    else:
-        _open_round(tournament, following)
+    if following is not None:
+        return _open_round(tournament, following)
+    tournament.status = TournamentStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
 
 
 def _open_round(tournament: Tournament, pairing_round: p.Round) -> None:
@@ -377,9 +354,8 @@ def _open_table(
 
 
 def _forfeit_withdrawn(game_id: GameId, seated: Sequence[Entrant]) -> None:
-    """A withdrawn entrant's seat (an account cut off mid-tournament) resigns as the game starts,
-    as its account, through the move path: waiting on its clock would hold up the round. The
-    others play on, or win; with every seat withdrawn the last one left wins."""
+    """A withdrawn entrant's seat resigns as the game starts, through the move path: waiting on
+    its clock would hold up the round. With every seat withdrawn the last one left wins."""
     for seat, entrant in enumerate(seated):
         if entrant.withdrawn_at is None or entrant.player is None:
             continue
@@ -404,8 +380,8 @@ def _schedule_next_edition(tournament: Tournament) -> None:
 
 
 def tournaments_tick(*, now: datetime | None = None) -> dict[str, int]:
-    """What beat runs every few seconds: open registrations, start due tournaments, advance
-    running ones whose round is over (a catch-up for the task sent when a game ends)."""
+    """Beat's: open registrations, start due tournaments, advance running ones whose round is
+    over (a catch-up for the task sent when a game ends)."""
     now = now or timezone.now()
     opened = (
         Tournament.objects.filter(status=TournamentStatus.SCHEDULED, starts_at__gt=now)

@@ -1,23 +1,18 @@
-"""Tournament standings with tie-breaks. Pure Python, no Django.
+"""Tournament standings with tie-breaks. Pure Python, no Django. Points per game are placement
+points (``pairing.placement_points``).
 
-Points per game are placement points (``pairing.placement_points``: win 1, draw 1/2, loss 0 at
-two seats; first 1 to last 0 at bigger tables, shared places averaged).
-
-* ``swiss``: points include 1 per bye. Ranked by points, then Buchholz (the sum, over every game
-  played, of the points of each table-mate; a bye adds nothing), then Sonneborn-Berger (over
-  every game, each table-mate's points times your pairwise score against them: 1 if you placed
-  ahead, 1/2 level, 0 behind), then the game score (the sum of your score totals).
+* ``swiss``: 1 point per bye. Ranked by points, then Buchholz (the sum, over every game, of each
+  table-mate's points; a bye adds nothing), then Sonneborn-Berger (each table-mate's points times
+  your pairwise score against them: 1 ahead, 1/2 level, 0 behind), then the game score (the sum
+  of your score totals).
 * ``round_robin``: a bye is worth nothing (everyone sits out once). Ranked by points, then
-  Sonneborn-Berger, then game score. Buchholz is reported too.
-* ``knockout``: points are the rounds won (decisive wins plus byes), which orders by the
-  furthest round reached (the champion won them all). Ties, such as the losers of one round,
-  are ranked by seed, which is read back from round 1. A tied game (replayed) is a draw in the
-  counts but worth nothing.
+  Sonneborn-Berger, then game score (Buchholz reported too).
+* ``knockout``: points are the rounds won (decisive wins plus byes), so the furthest round reached
+  ranks first; ties (the losers of one round) by seed, read back from round 1. A tied, replayed
+  game is a draw in the counts but worth nothing.
 
-Entrants equal on every criterion share a rank (1, 1, 3); rows are sorted by rank, then by the
-order of ``entrants``. Table-mates who are not in ``entrants`` (who withdrew, say) still count
-for Buchholz and Sonneborn-Berger. Every result given counts; rounds are read for byes (and,
-for knockout, the seeds).
+Entrants equal on every criterion share a rank (1, 1, 3), then keep the order of ``entrants``.
+Table-mates not in ``entrants`` (who withdrew) still count for the tie-breaks.
 """
 
 from __future__ import annotations
@@ -63,7 +58,7 @@ def standings(
     *,
     format: str,
 ) -> list[Standing]:
-    """One row per entrant, best first. See the module docstring for the tie-breaks."""
+    """One row per entrant, best first."""
     if format not in FORMATS:
         raise ValueError(f"unknown tournament format {format!r}")
     byes = Counter(bye.entrant for round_ in rounds for bye in round_.byes)

@@ -1,11 +1,7 @@
 """Give the application's runtime role what it needs and no more (docs/operations.md, "Database
-roles").
-
-Run as the migration role (the tables' owner: ``MIGRATE_DATABASE_URL``) after every ``migrate``;
-idempotent. The runtime role gets SELECT, INSERT, UPDATE and DELETE on the tables (and on the
-tables later migrations create), but only SELECT and INSERT on the event log and SELECT on the
-migrations' record. It owns no table, trigger or function, so it cannot update, delete or
-truncate an event, nor drop or disable the trigger that refuses them.
+roles"). Run as the migration role (the tables' owner) after every ``migrate``; idempotent. The
+runtime role gets every table's rows, but only SELECT and INSERT on the event log and SELECT on
+the migrations' record, and owns nothing: it cannot alter an event nor the trigger guarding them.
 """
 
 from __future__ import annotations
@@ -21,31 +17,30 @@ from games.models import GameEvent
 READ_ONLY = "django_migrations"
 
 
+#: The statements, in order (each idempotent).
+GRANTS = (
+    "GRANT USAGE ON SCHEMA {schema} TO {role}",
+    "REVOKE CREATE ON SCHEMA {schema} FROM {role}",
+    "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}",
+    "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {role}",
+    "REVOKE ALL ON {log} FROM {role}",
+    "GRANT SELECT, INSERT ON {log} TO {role}",
+    "REVOKE ALL ON {record} FROM {role}",
+    "GRANT SELECT ON {record} TO {role}",
+    "ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES "
+    "TO {role}",
+    "ALTER DEFAULT PRIVILEGES IN SCHEMA {schema} GRANT USAGE, SELECT ON SEQUENCES TO {role}",
+)
+
+
 def grants(role: str, schema: str) -> list[sql.Composed]:
-    """The statements, in order (each idempotent)."""
-    who = sql.Identifier(role)
-    where = sql.Identifier(schema)
-    log = sql.Identifier(schema, GameEvent._meta.db_table)
-    record = sql.Identifier(schema, READ_ONLY)
-    return [
-        sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(where, who),
-        sql.SQL("REVOKE CREATE ON SCHEMA {} FROM {}").format(where, who),
-        sql.SQL("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {} TO {}").format(
-            where, who
-        ),
-        sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(where, who),
-        sql.SQL("REVOKE ALL ON {} FROM {}").format(log, who),
-        sql.SQL("GRANT SELECT, INSERT ON {} TO {}").format(log, who),
-        sql.SQL("REVOKE ALL ON {} FROM {}").format(record, who),
-        sql.SQL("GRANT SELECT ON {} TO {}").format(record, who),
-        sql.SQL(
-            "ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT SELECT, INSERT, UPDATE, DELETE "
-            "ON TABLES TO {}"
-        ).format(where, who),
-        sql.SQL(
-            "ALTER DEFAULT PRIVILEGES IN SCHEMA {} GRANT USAGE, SELECT ON SEQUENCES TO {}"
-        ).format(where, who),
-    ]
+    names = {
+        "role": sql.Identifier(role),
+        "schema": sql.Identifier(schema),
+        "log": sql.Identifier(schema, GameEvent._meta.db_table),
+        "record": sql.Identifier(schema, READ_ONLY),
+    }
+    return [sql.SQL(statement).format(**names) for statement in GRANTS]
 
 
 class Command(BaseCommand):
