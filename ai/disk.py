@@ -56,6 +56,18 @@ def save_npz(path: Path, header: dict[str, Any], **arrays: Any) -> None:
         raise
 
 
+def load_npz(path: Path, name: str) -> tuple[Any, Array] | None:
+    """The header and the array ``name`` in ``path``; None for a missing or unreadable file."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return json.loads(bytes(data["header"]).decode()), np.ascontiguousarray(data[name])
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # truncated, not a zip, bad CRC, missing array, bad JSON: rebuild
+        log.warning("table %s unreadable (%s): rebuilding", path, exc)
+        return None
+
+
 @contextlib.contextmanager
 def build_lock(path: Path) -> Iterator[None]:
     """An advisory lock beside the file, so that concurrent processes build the table only once.

@@ -1,15 +1,10 @@
 """Analysis of a played game from its log: luck against skill, from the computer's exact values.
 
-Pure Python + numpy, no Django. Each game kind walks its own events (``ai.analysis.<kind>``)
-through ``Ledger``, which keeps for every seat the value of its position, a number of points: a
-roll moves it by the roll's **luck** (the value after the roll minus its expected value before
-it); a decision moves it by minus its **loss** (the value of the best choice minus the value of
-the choice made). So, for every seat,
-
-    value now = expected start + luck - skill loss,
-
-exactly (up to the rounding of floats) whatever the dice and the choices; with an exact value
-function "value now" is, at the end, the points the seat scored.
+Each kind walks its events (``ai.analysis.<kind>``) through ``Ledger``, which keeps each seat's
+value in points: a roll moves it by its **luck** (value after minus expected value before), a
+decision by minus its **loss** (best choice's value minus the chosen one's). So for every seat
+``value now = expected start + luck - skill loss`` exactly, whatever the dice and the choices; with
+an exact value function, at the end, the points the seat scored.
 """
 
 from __future__ import annotations

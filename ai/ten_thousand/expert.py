@@ -1,35 +1,23 @@
 """The ``expert`` computer: it plays to win.
 
-Two seats, non-last turn, a target of ``exact_tables.TARGETS``: each throw's set-aside (any of
-``keep_options``) and its bank-or-throw choice are those of greatest exact chance to win
-(``exact``: the solved two-seat game). Otherwise (one seat, three or more, the last round,
-another target), from exact single-turn tables and a two-seat model, as follows.
+Two seats, not the last round, a target of ``exact_tables.TARGETS``: the set-aside (any of
+``keep_options``) and bank-or-throw of greatest exact chance to win (``exact``). Otherwise, in
+units of 50 points (``a`` its total, ``b`` the leader's of the others, ``t`` the turn points), it
+weighs each ``rolls.choices`` set-aside by the worth of the state it reaches, then banks or throws
+on, whichever is worth more:
 
-All in units of 50 points; ``a`` is its total, ``b`` the leader's among the others, ``t`` the
-turn points, ``T`` the target. For a throw it weighs each ``rolls.choices`` set-aside (the best
-one for each number of dice set aside) by what the state it reaches is worth, then banks or
-throws on, whichever is worth more:
-
-1. Alone at the table: the most points on average (``tables.score_table``; 551.55 per turn).
-2. Last round (someone reached the target; this is its final turn): the best chance to end
-   strictly above the leader, a tie counting half (``tables.reach_table(0.5)``). It never banks
-   short of the leader while it can throw, and banks as soon as it is above.
-3. Otherwise, if some set-aside brings ``a + t`` to the target: only those are considered, and
-   each is worth its exact chance to win from there (``winmodel.finish``): bank and leave the
-   opponent one turn to beat the lead, or throw on to widen it, a lost turn being worth the
-   model's chance from before the turn, ``1 - win[b, a]``.
-4. Otherwise the two-seat model (``winmodel.win_model``) gives ``u[x]``, its chance to win if
-   this turn banks ``x`` units (``u[0]``: the turn is lost). A set-aside that reaches ``t'``
-   with ``n`` dice left is worth the best of: banking (``u[t']``), or throwing on under any plan
-   of the menu ("score", or "play for k" with ``k > t'``), each valued exactly as the mean of
-   ``u`` over that plan's distribution of final points from ``(t', n)``
-   (``tables.score_outcome``, ``tables.overshoot``). It takes the set-aside worth most and banks
-   unless throwing on is worth more (by ``PREFER_BANK``). The plans are re-chosen at every throw,
-   so this is one step of policy improvement over the best fixed plan, which is what the model
-   assumes of both seats.
-
-Targets above ``winmodel.MAX_MODEL_UNITS`` (15 000 points) play as if alone (1. and 2.). With
-more than two seats, ``b`` is the leader of the others and the model is the two-seat one.
+1. Alone at the table (or a target above ``winmodel.MAX_MODEL_UNITS``): the most points on
+   average (``tables.score_table``).
+2. Last round: the best chance to end strictly above the leader, a tie half
+   (``tables.reach_table(0.5)``): it never banks short of the leader while it can throw.
+3. If some set-aside brings ``a + t`` to the target: only those, each worth its exact chance to win
+   from there (``winmodel.finish``), a lost turn worth the model's ``1 - win[b, a]``.
+4. Otherwise the two-seat model's ``u[x]`` (``winmodel.win_model``: its chance if the turn banks
+   ``x``): a set-aside reaching ``t'`` with ``n`` dice is worth the best of banking (``u[t']``)
+   and of throwing on under any plan of the menu, each the mean of ``u`` over the plan's final
+   points from ``(t', n)`` (``tables.score_outcome``, ``tables.overshoot``); it banks unless
+   throwing on is worth more by ``PREFER_BANK``. Re-choosing the plan at every throw is one step
+   of policy improvement over the best fixed plan, which the model assumes of both seats.
 """
 
 from __future__ import annotations
@@ -60,8 +48,6 @@ from ai.ten_thousand.winmodel import (
     win_model,
 )
 from games.rules.ten_thousand_scoring import DICE, keep_options
-
-__all__ = ["expert_move", "model_move"]
 
 #: Worths closer than this are a tie (float rounding): the set-aside with more points, and the
 #: bank, are preferred.

@@ -26,8 +26,6 @@ from games.rules.ten_thousand import (
 )
 from games.rules.ten_thousand_scoring import DICE, FACES, is_farkle, score_keep
 
-__all__ = ["GameResult", "play_engine", "play_fast", "seeded_roller", "solitaire_turn"]
-
 
 @dataclass(frozen=True)
 class GameResult:

@@ -1,20 +1,9 @@
 """Single-turn dynamic programs of Dés 10 000, in units of 50 points. Pure Python + numpy.
 
-A turn is a walk over states ``(t, n)``: ``t`` turn points (units) with ``n`` dice about to be
-thrown. A throw either loses the turn (farkle) or is answered by a set-aside (``rolls.choices``),
-which adds points and leaves ``left`` dice (six after hot dice); the player then banks ``t`` or
-throws again. Every set-aside scores at least one unit, so ``t`` only grows and each table is filled
-in one sweep, with no iteration.
-
-- ``score_table``: the most points one turn can bank on average (551.55 from a fresh turn).
-- ``threshold_turn_value(h)``: "bank as soon as the turn has ``h`` points", best set-asides.
-- ``reach_table(tie)``: the best chance to gain at least ``i`` more units this turn (a tie at
-  exactly ``i - 1`` counting ``tie``): what a player needs in the last round.
-- ``overshoot``: the distribution of the final points of "play for ``k`` units, then bank".
-- ``score_outcome``: the distribution of the final points of the ``score_table`` policy, from
-  every state.
-
-Tables are built on first use and kept for the life of the process (``lazy``: thread-safe).
+A turn walks over states ``(t, n)``: ``t`` turn points with ``n`` dice to throw; a throw loses the
+turn or is answered by a set-aside (``rolls.choices``) leaving ``left`` dice, then the player banks
+or throws again. Every set-aside scores at least one unit, so ``t`` only grows and each table is
+filled in one sweep, with no iteration. Tables are kept for the process (``lazy``).
 """
 
 from __future__ import annotations
@@ -39,25 +28,6 @@ from ai.ten_thousand.rolls import (
     scoring_throws,
 )
 from games.rules.ten_thousand_scoring import score_keep
-
-__all__ = [
-    "CAP",
-    "MENU_MAX",
-    "OFFSET",
-    "REACH",
-    "SPREAD",
-    "ReachTable",
-    "ScoreTable",
-    "lazy",
-    "overshoot",
-    "pick",
-    "pick_first",
-    "policy_turn_value",
-    "reach_table",
-    "score_outcome",
-    "score_table",
-    "threshold_turn_value",
-]
 
 #: Turn points (units) from which the score table always banks: the optimum stops throwing six
 #: dice at 16 450 points, so at 20 000 banking is exact.
@@ -145,10 +115,8 @@ def score_table(_: None) -> ScoreTable:
 
 @cache
 def threshold_turn_value(threshold: int) -> float:
-    """Mean points of a turn that banks as soon as it has ``threshold`` points (exact).
-
-    The set-aside of each throw is the best one for that rule (this is the usual "bank at 300").
-    """
+    """Exact mean points of a turn that banks once it has ``threshold`` points, with the best
+    set-asides for that rule (the usual "bank at 300")."""
     h = -(-threshold // UNIT)
     worth = np.zeros((h + MAX_UNITS + 1, DICE + 1))
     worth[h:] = np.arange(h, h + MAX_UNITS + 1, dtype=np.float64)[:, None] * UNIT
@@ -162,11 +130,8 @@ def threshold_turn_value(threshold: int) -> float:
 
 
 def policy_turn_value(move: Callable[[Key, int], tuple[Key, bool]]) -> float:
-    """Exact mean points of a fresh turn played by ``move(throw, turn_points) -> (faces, bank)``.
-
-    A plain recursion over the states the policy reaches (memoised): meant for policies that bank
-    within a few thousand points, such as ``classic``.
-    """
+    """Exact mean points of a fresh turn played by ``move(throw, turn_points) -> (faces, bank)``:
+    a memoised recursion, for policies that bank within a few thousand points (``classic``)."""
     memo: dict[tuple[int, int], float] = {}
 
     def value(points: int, n: int) -> float:

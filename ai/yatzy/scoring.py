@@ -1,14 +1,10 @@
 """Yatzy scoring as lookup tables over the 252 rolls, for the solver and the policies.
 
-This is deliberately independent of ``games.rules.yatzy`` (the server's rules engine): the table
-is a pure function of these rules, and ``tests/ai`` cross-checks the two box by box over every
-roll.
-
-A player's *state* between turns is ``(mask, upper, joker)``:
-
-- ``mask``: the used boxes, bit ``i`` for ``BOXES[i]`` (13 bits);
-- ``upper``: the sum of the upper boxes, capped at 63 (the bonus threshold);
-- ``joker``: 1 when the ``yatzy`` box holds 50 (five alike then earns +100 and is a forced joker).
+Deliberately independent of ``games.rules.yatzy``: the table is a pure function of these rules,
+and ``tests/ai`` cross-checks the two box by box over every roll. A player's *state* between turns
+is ``(mask, upper, joker)``: the used boxes (bit ``i`` for ``BOXES[i]``), the upper boxes' sum
+capped at 63 (the bonus threshold), and 1 when the ``yatzy`` box holds 50 (five alike then earns
++100 and is a forced joker).
 """
 
 from __future__ import annotations
@@ -40,7 +36,6 @@ BOXES = (
 )
 NBOXES = len(BOXES)
 BOX_INDEX = {name: i for i, name in enumerate(BOXES)}
-UPPER = tuple(range(6))  # box i scores face i + 1
 LOWER = tuple(range(6, 12))  # the lower boxes other than yatzy
 THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT, CHANCE, YATZY = range(6, 13)
 YATZY_BIT = 1 << YATZY

@@ -8,17 +8,9 @@ popcount level at a time, from 12 used boxes down to the empty sheet. Only the u
 sheet can actually show are computed (68 % of the entries); the others stay 0 and are never read,
 since ``sheet_state`` refuses upper points no dice can give.
 
-Within a turn (the usual "widget"), all vectorised over a batch of states (columns):
-
-- ``final_values``: the value of each of the 252 rolls when it must be scored now
-  (best legal box: its points + bonuses + ``V`` of the next state);
-- ``keeper_values``: the value of holding each of the 462 keepers and throwing the rest once
-  (the mean over one extra die, recursively from 5 kept dice down to none);
-- ``best_keep``: the value of each roll with a throw left (the best keeper it contains; keeping
-  all five is "score now").
-
-Three rolls: ``R0 = final_values``, ``R1 = best_keep(keeper_values(R0))``, ``R2`` likewise from R1,
-and the turn's value is the mean of R2 over the first throw.
+Within a turn (the usual "widget", vectorised over a batch of state columns): ``R0 =
+final_values``, ``R1 = best_keep(keeper_values(R0))``, ``R2`` likewise from R1, and the turn's
+value is the mean of R2 over the first throw.
 """
 
 from __future__ import annotations
@@ -251,12 +243,9 @@ def build_table(
     chunk: int = 512,
     progress: Callable[[int, float], None] | None = None,
 ) -> Table:
-    """Compute the whole table ``V[mask, upper, joker]`` (float32, 8192 x 64 x 2).
-
-    The columns of one level are independent; they are split into chunks computed by ``workers``
-    threads (default: the CPU count, at most 4): numpy releases the GIL inside its loops.
-    ``progress(level, seconds)`` is called after each level if given.
-    """
+    """The whole table ``V[mask, upper, joker]`` (float32, 8192 x 64 x 2). A level's columns are
+    independent: chunks run in ``workers`` threads (default: the CPUs, at most 4), as numpy
+    releases the GIL in its loops. ``progress(level, seconds)`` after each level."""
     workers = workers or min(4, os.cpu_count() or 1)
     table = np.zeros(TABLE_SHAPE, dtype=np.float32)
     start = time.perf_counter()

@@ -76,6 +76,22 @@ def require_dice(dice: Iterable[int], count: int | None = None) -> tuple[int, ..
     return faces
 
 
+def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
+    """Positions in ``roll`` of the dice ``faces`` (first matching positions, ascending): players
+    choose faces, engines take positions. ``ValueError`` if ``faces`` is not part of ``roll``."""
+    free = list(enumerate(roll))
+    taken: list[int] = []
+    for face in faces:
+        for slot, (index, die) in enumerate(free):
+            if die == face:
+                taken.append(index)
+                del free[slot]
+                break
+        else:
+            raise ValueError(f"{tuple(faces)!r} is not part of the roll {tuple(roll)!r}")
+    return tuple(sorted(taken))
+
+
 def places_for(totals: Sequence[int]) -> tuple[int, ...]:
     """1 + the number of strictly higher totals: equal totals share a place (1, 1, 3 ...)."""
     return tuple(1 + sum(other > total for other in totals) for total in totals)

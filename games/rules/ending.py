@@ -1,34 +1,23 @@
 """Ending a game before its rules end it, the same for every game. Pure Python, no Django.
 
-A seat may leave a game in play: it resigns, another seat claims its idle turn, or its turn clock
-ran out twice in a row in a rated game (``SeatLeft`` with its ``reason``). A seat that left is
-*out*: turns skip it, its score stays as it was, and it is placed after every seat still playing
-(the later a seat left, the better its place). A game with one seat left (none, for a game of one)
-ends at once, that seat first. Until the first dice of the game are thrown (by any seat) it may be
-aborted (``GameAborted``): it ends with no result at all. After that, leaving is resigning: an
-abort that came after a bad first throw would be a free reroll.
+A seat leaves (``SeatLeft``): it resigns, another seat claims its idle turn, or its clock ran
+out twice in a row in a rated game. A seat *out* is skipped, keeps its score and is placed after
+every seat still playing, the later to leave the better. A game with one seat left (none, for a
+game of one) ends at once. Until the first dice are thrown it may be aborted (``GameAborted``, no
+result); after that leaving is resigning, since an abort after a bad first throw would be a free
+reroll. The staff may call a game off (``StaffAbort``) or adjudicate it (``Adjudicate``: a winner,
+or a draw, then the game's ``game_finished``, the other seats still playing second).
 
-The staff (moderation) may end a game in play at any point: call it off (``StaffAbort``: an aborted
-game, as above, with no seat calling it off), or adjudicate it (``Adjudicate``: a winner of their
-choosing, or a draw): ``GameAdjudicated`` then the game's ``game_finished``, its totals as they
-stand, the winner first and every other seat still playing second (a draw: all first), seats
-that left after them as always.
+A game ends at a limit of its length (``LimitReached``: Dés 10 000's rounds, or the server's
+``EndAtLimit``, the move path's events per game), the seats still playing placed by their totals
+as they stand, so that no game goes on for ever. A turn whose clock ran out is played by the
+game's stand-in, never better than the player would (``TimeOut``); ``TurnTimedOut`` counts the
+seat's timed-out turns in a row, back to 0 when it ends a turn itself, and a ``TimeOut`` that
+``forfeits`` (rated games) makes a seat already one down leave instead.
 
-A game that reaches a limit of its length ends there (``LimitReached``, then the game's
-``game_finished``): the seats still playing placed by their totals as they stand (equal totals
-share a place: the leader wins, or the leaders draw), seats that left after them. The limits are
-each game's (Dés 10 000's rounds) and the server's (``EndAtLimit``: the move path's events per
-game), so that no game can go on for ever.
-
-A turn whose clock ran out is played by the stand-in (each game says how, never better than the
-player would: ``TimeOut``), and ``TurnTimedOut`` counts the seat's timed-out turns in a row; a
-turn the seat ends itself sets the count back to 0. A ``TimeOut`` that ``forfeits`` (the server
-says so in rated games) makes a seat already one timed-out turn down leave instead.
-
-These commands are the server's: the seat a command names is decided by who sends it (resign,
-claim, abort) or is the seat to play (time out), and whether a claim comes late enough is the
-server's to judge (the rules know no time). Each game's ``decide`` hands them to ``decide`` here
-with what differs between games: how a turn passes, when a game is over, the stand-in's turn.
+The seat a command names is who sends it (resign, claim, abort) or the seat to play; whether a
+claim comes late enough is the server's to judge (the rules know no time). Each game's ``decide``
+hands these commands to ``decide`` here with what differs between games (``Game``).
 """
 
 from __future__ import annotations

@@ -1,28 +1,19 @@
 """Provably fair dice: commit, then reveal. Pure Python, no Django.
 
-The server draws a 32-byte ``server_seed`` and publishes only its SHA-256 (``seed_hash``); once
-the game is over its finished (or aborted) event carries the seed, and anyone can recompute every
-roll from the log. Each die is a byte of HMAC-SHA256(key = the server seed's bytes, message in
-UTF-8) for block = 0, 1, 2, ... in turn: a byte ``b < 252`` gives the die ``b % 6 + 1``, a byte of
-252 or more is skipped (252 is the largest multiple of 6 a byte holds, so every face is equally
-likely); a roll draws exactly as many dice as it throws, in the order of the positions it fills,
-and every roll takes a number, even a roll that holds every die and so throws none.
-Two versions of the message (``Commitment.algorithm`` says which a game follows):
+The server publishes only the SHA-256 of its 32-byte ``server_seed`` (``seed_hash``); the event
+that ends the game (finished or aborted) carries the seed, and anyone can recompute every roll from
+the log. Each die is a byte of HMAC-SHA256(key = the seed's bytes, UTF-8 message) for block = 0, 1,
+2, ...: a byte ``b < 252`` gives ``b % 6 + 1``, others are skipped (252 is the largest multiple of
+6 a byte holds: every face equally likely). A roll draws as many dice as it throws, in the order
+of the positions it fills, and every roll takes a number, even one that throws none.
 
-- version 1 (``hmac-sha256-v1``, games created before version 2): the seed is drawn when the game
-  starts; the game's client seed is the seats' in seat order joined with ``","``, fixed then;
-  rolls are numbered from 0 across the game (the ``nonce``); the message is
-  ``f"{client_seed}:{nonce}:{block}"`` (``dice``, ``FairDice``, ``verify``);
+- version 1 (``hmac-sha256-v1``, games created before version 2): the seed is drawn at the start;
+  the game's client seed is the seats' joined with ``","``; rolls are numbered from 0 across the
+  game; message ``f"{client_seed}:{nonce}:{block}"`` (``dice``, ``FairDice``, ``verify``);
 - version 2 (``hmac-sha256-v2``): the seed is drawn when the game is made, so its hash is shown
-  before anyone gives a client seed; each seat has its own client seed, which it may give until
-  its first roll and which the event of that roll records (``RollSeed``, ``seeded``); a seat's
-  rolls are numbered from 0 among its own rolls; the message is
-  ``f"{seat_client_seed}:{seat}:{nonce}:{block}"`` (``seat_dice``, ``SeatDice``,
-  ``verify_seats``).
-
-The rules engines put the commitment in their ``GameStarted``, the seed in their ``GameFinished``
-(and ``ending.GameAborted``) and a seat's client seed in its first ``DiceRolled``:
-``Commitment``, ``revealed``, ``RollSeed``; each says which dice a roll threw (``dice_thrown``).
+  before anyone gives a client seed; each seat gives its own until its first roll, whose event
+  records it (``RollSeed``); a seat's rolls are numbered among its own; message
+  ``f"{seat_client_seed}:{seat}:{nonce}:{block}"`` (``seat_dice``, ``SeatDice``, ``verify_seats``).
 """
 
 from __future__ import annotations

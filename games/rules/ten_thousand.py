@@ -1,30 +1,19 @@
 """Dés 10 000 (RULES.md, Game 2) as a pure event-sourced engine. No Django import.
 
-``start`` opens a game, ``decide`` turns a command into events (or raises ``RuleError``), ``apply``
-folds one event into the state; a game is exactly ``replay(events)``. Scoring (``score_keep``,
-``is_farkle``, ``farkle_probability`` ...) lives in ``ten_thousand_scoring``, the commands, events
-and state in ``ten_thousand_model``; both are re-exported here.
+The protocol is the package's (``games.rules``); scoring lives in ``ten_thousand_scoring``, the
+vocabulary in ``ten_thousand_model``, both re-exported here. Setting dice aside is part of the move
+that follows it (``Roll(keep)`` or ``Bank(keep)``), so a client can never leave a turn half done
+nor set aside dice from an older roll: between two commands a turn is either fresh or waits on a
+roll with a scoring die.
 
-Setting dice aside is part of the move that follows it (``Roll(keep)`` or ``Bank(keep)``), so a
-client can never leave a turn half done nor set aside dice from an older roll. Between two commands
-a state is therefore either the start of a turn (no roll, no turn points) or a roll that has at
-least one scoring die and waits for the player.
-
-Decisions this module makes where RULES.md is silent:
-
-- Seats: 1 to 7 (up to 6 humans + the computer).
-- Places: 1 + the number of strictly higher totals, so equal totals share a place (1, 1, 3).
-- ``HotDice`` is emitted whenever the sixth die of the cycle is set aside, also by a ``Bank``: the
-  replay shows "Hot dice!" for every turn that achieved it, whatever the player chose next.
-- A lost round is announced even on the first roll of a turn (``lost_points`` is then 0).
-- A one-seat game: the seat that banks up to the target triggers the last round; the turn comes
-  straight back to it, so ``LastRoundStarted`` and ``GameFinished`` follow its ``TurnBanked``.
-- During the last round, other seats that pass the target change nothing: the round still ends
-  when the turn comes back to the seat that triggered it.
-- A game ends at the end of its round ``MAX_ROUNDS`` (300) whatever else is under way, a last
-  round too (``ending.LimitReached``, reason ``rounds``): the seats still playing placed by their
-  banked totals, equal totals sharing a place. A round ends when the turn passes on from the last
-  seat still playing in seat order (in a game of one, at every turn).
+Where RULES.md is silent: 1 to 7 seats (6 humans + the computer); equal totals share a place
+(1, 1, 3); ``HotDice`` whenever the sixth die of the cycle is set aside, by a ``Bank`` too, so the
+replay shows every turn that achieved it; a lost round even on a turn's first roll
+(``lost_points`` 0); alone at the table, ``LastRoundStarted`` and ``GameFinished`` follow the
+``TurnBanked`` that reaches the target; in the last round, other seats passing the target change
+nothing. A game ends at the end of round ``MAX_ROUNDS`` whatever is under way
+(``ending.LimitReached``, ``rounds``); a round ends when the turn passes on from the last seat
+still playing in seat order (in a game of one, at every turn).
 """
 
 from __future__ import annotations
@@ -251,15 +240,11 @@ def _stand_in(state: TenThousandState, roller: DiceRoller) -> list[Event]:
     seat = state.turn_seat
     if not state.roll and not state.turn_points:
         return _end_turn(state, [RoundLost(seat=seat, lost_points=0)])
-    keep: list[int] = []
+    keep: tuple[int, ...] = ()
     if state.roll:
         faces, _points = min(keep_options(state.roll), key=lambda o: (o[1], len(o[0])))
-        free = list(enumerate(state.roll))
-        for face in faces:
-            index = next(i for i, die in free if die == face)
-            free.remove((index, face))
-            keep.append(index)
-    return decide(state, Bank(seat=seat, keep=tuple(sorted(keep))), roller)
+        keep = base.faces_to_indices(state.roll, faces)
+    return decide(state, Bank(seat=seat, keep=keep), roller)
 
 
 def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:

@@ -12,20 +12,6 @@ from itertools import combinations_with_replacement, product
 
 from games.rules.base import require_dice
 
-__all__ = [
-    "DICE",
-    "FACES",
-    "STRAIGHT_POINTS",
-    "THREE_PAIRS_POINTS",
-    "farkle_probability",
-    "is_farkle",
-    "keep_options",
-    "max_keep_points",
-    "n_alike_points",
-    "score_keep",
-    "scoring_indices",
-]
-
 DICE = 6
 FACES = (1, 2, 3, 4, 5, 6)
 STRAIGHT_POINTS = 1500

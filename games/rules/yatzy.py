@@ -1,10 +1,5 @@
-"""Yatzy (RULES.md, Game 1) as a pure event-sourced engine. No Django import.
-
-``start`` opens a game, ``decide`` turns a command into events (or raises ``RuleError``), ``apply``
-folds one event into the state; a game is exactly ``replay(events)``. The scoring vocabulary
-(``BOXES``, ``score_options``, ``yatzy_bonus`` ...) lives in ``yatzy_scoring``, the commands,
-events and state in ``yatzy_model``; both are re-exported here.
-"""
+"""Yatzy (RULES.md, Game 1) as a pure event-sourced engine (the protocol: ``games.rules``).
+Scoring lives in ``yatzy_scoring``, the vocabulary in ``yatzy_model``, both re-exported here."""
 
 from __future__ import annotations
 
