@@ -1,8 +1,4 @@
-"""Where the computer players keep their tables on disk, and how they write them: shared by every
-kind's computer.
-
-Where: ``$DICE_AI_CACHE_DIR`` if set, else ``<repository root>/var/ai/`` (git-ignored).
-"""
+"""Where every kind's computer keeps its tables on disk, and how it writes them."""
 
 from __future__ import annotations
 
@@ -36,9 +32,8 @@ def cache_dir() -> Path:
 
 
 def save_npz(path: Path, header: dict[str, Any], **arrays: Any) -> None:
-    """Write ``arrays`` and ``header`` (as UTF-8 JSON, ``header``) to ``path`` atomically: a
-    temporary file in the same directory, flushed to disk, then renamed over ``path``, so that a
-    reader sees either the old file or the whole new one."""
+    """Write ``arrays`` and ``header`` (UTF-8 JSON) to ``path`` atomically: a temporary file beside
+    it, flushed, renamed over it, so that a reader sees the old file or the whole new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -48,11 +48,9 @@ Ints = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class Throws:
-    """The scoring throws of 1 to 6 dice, grouped by their set of choices (``(units, left)``).
-
-    Group ``g`` (of ``n`` dice when ``starts[n] <= g < starts[n + 1]``) has chance ``prob[g]``
-    and choices ``units[o], left[o]`` for ``first[g] <= o < first[g + 1]``.
-    """
+    """The scoring throws of 1 to 6 dice, grouped by their choices: group ``g`` (of ``n`` dice
+    when ``starts[n] <= g < starts[n + 1]``) has chance ``prob[g]`` and choices ``units[o],
+    left[o]`` for ``first[g] <= o < first[g + 1]``."""
 
     farkle: Array
     starts: Ints

@@ -15,8 +15,6 @@ from numba import njit
 from ai.ten_thousand.rolls import DICE, MAX_UNITS
 from ai.ten_thousand.tables import Array
 
-__all__ = ["Packed", "solve"]
-
 Ints = npt.NDArray[np.int64]
 #: ``exact.Throws`` as the kernel takes it (see the module docstring).
 Packed = tuple[Array, Ints, Array, Ints, Ints]

@@ -153,11 +153,9 @@ def policy_turn_value(move: Callable[[Key, int], tuple[Key, bool]]) -> float:
 
 @dataclass(frozen=True)
 class ReachTable:
-    """``cont[i + OFFSET, n]``: the best chance, throwing ``n`` dice, to gain ``i`` more units.
-
-    ``after`` is the worth of a set-aside that leaves need ``i`` with ``n`` dice: 1 once ``i <= 0``;
-    at ``i == 1`` (one unit short: a tie) banking is worth ``tie``. Needs above ``REACH`` count 0.
-    """
+    """``cont[i + OFFSET, n]``: the best chance, throwing ``n`` dice, to gain ``i`` more units;
+    ``after``: the worth of a set-aside leaving need ``i`` with ``n`` dice (1 once ``i <= 0``,
+    ``tie`` for banking one unit short). Needs above ``REACH`` count 0."""
 
     tie: float
     cont: Array
@@ -186,11 +184,8 @@ def reach_table(tie: float) -> ReachTable:
 
 @lazy
 def overshoot(_: None) -> Array:
-    """``over[i, n, e]``: chance that "play for ``i`` units, then bank" ends with ``i + e`` units.
-
-    The set-asides are those of ``reach_table(0.0)`` (ties to the most points); ``1 - sum`` over
-    ``e`` is the chance of losing the turn. Rows ``i <= 0`` (offset by ``OFFSET``) are "reached".
-    """
+    """``over[i, n, e]``: chance that "play for ``i`` units, then bank" ends with ``i + e`` units,
+    with ``reach_table(0.0)``'s set-asides; ``1 - sum`` over ``e``: the turn is lost."""
     after = reach_table(0.0).after
     over = np.zeros((OFFSET + MENU_MAX + 1, DICE + 1, MAX_UNITS))
     for i in range(-MAX_UNITS + 1, 1):
@@ -207,12 +202,9 @@ def overshoot(_: None) -> Array:
 
 @lazy
 def score_outcome(_: None) -> Array:
-    """``dist[t, n, x]``: chance that the ``score_table`` policy banks ``x`` units in the end.
-
-    From ``t`` units just after a set-aside that leaves ``n`` dice (it may bank at once); ``x = 0``
-    is a lost turn and the last column gathers everything from ``SPREAD - 1`` units on. The fresh
-    turn is ``dist[0, DICE]`` (with nothing to bank it throws).
-    """
+    """``dist[t, n, x]``: chance that the ``score_table`` policy banks ``x`` units in the end, from
+    ``t`` units just after a set-aside leaving ``n`` dice; ``x = 0``: lost, the last column: from
+    ``SPREAD - 1`` on. A fresh turn is ``dist[0, DICE]``."""
     table = score_table(None)
     span = len(table.value)
     dist = np.zeros((span, DICE + 1, SPREAD))

@@ -1,11 +1,7 @@
-"""Many positions at once: the optimal strategy vectorised over players, for simulations.
-
-``Strategy.best`` (one position, well under a millisecond) is what the server calls. Simulating
-hundreds of thousands of games that way would take minutes, so ``OptimalTurn`` computes the
-within-turn values of a whole batch of players in one pass of the solver's kernel and then answers
-each player's three decisions with array lookups. Both follow the same rule: hold the best keeper
-unless scoring now is at least as good; score in the legal box of highest value (the first in sheet
-order on ties).
+"""The optimal strategy vectorised over players, for simulations: ``Strategy.best`` (what the
+server calls) would take minutes over hundreds of thousands of games, so ``OptimalTurn`` computes a
+batch's within-turn values in one pass of the solver's kernel, then answers with array lookups.
+Same rule: hold the best keeper unless scoring now is as good; the best legal box, first on ties.
 """
 
 from __future__ import annotations
@@ -55,10 +51,7 @@ def best_boxes(
 
 
 class OptimalTurn:
-    """The within-turn values of a batch of players, all at the start of a turn.
-
-    ``moves(players, rolls, rolls_left)`` then gives the optimal move of any of them.
-    """
+    """The within-turn values of a batch of players at the start of a turn, for ``moves``."""
 
     def __init__(
         self,

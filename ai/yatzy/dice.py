@@ -1,12 +1,9 @@
 """Combinatorics of five six-sided dice: every roll, every keeper, and the maps between them.
 
-A *roll* is a sorted 5-tuple of faces (252 of them). A *keeper* is a sorted tuple of 0 to 5
-faces: the dice held before a re-roll (462 of them). Keepers are grouped by size; the size-5
-keepers are the rolls, in the same order, so a roll index is also the index of "keep everything"
-among the size-5 keepers. Within a size, keepers are ordered by their number of distinct faces, then
-lexicographically, so that the solver can treat each distinct-face group as one contiguous block.
-
-Everything here is computed once at import time (a few milliseconds) and is read-only afterwards.
+A *roll* is a sorted 5-tuple of faces (252); a *keeper* a sorted tuple of 0 to 5 faces held
+before a re-roll (462), grouped by size: the size-5 keepers are the rolls, in the same order.
+Within a size, keepers are ordered by number of distinct faces, then lexicographically, so that
+the solver treats each distinct-face group as one block. Computed at import (milliseconds).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Decisions for one position: the optimal strategy (from the table) and the casual level.
 
-A position is the dice showing, the score sheet and the rolls still allowed this turn. Values are
-*totals*: the points already on the sheet (boxes, plus the upper bonus once reached) plus the
-expected points still to come under optimal play (boxes, upper bonus, future Yatzy bonuses,
-including the +100 of the current dice if they earn it). Yatzy bonuses earned on earlier turns are
-not on the sheet and are not included.
+A position is the dice, the sheet and the rolls left. Values are *totals*: the sheet's points
+(the upper bonus once reached) plus the expected points to come under optimal play, the +100 of the
+current dice included; Yatzy bonuses of earlier turns are not on the sheet and not included.
 """
 
 from __future__ import annotations
@@ -226,11 +224,9 @@ def _position(
 def best_move(
     dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int, level: str = "optimal"
 ) -> Move:
-    """The computer player's move: ``{"hold": [faces kept]}`` (re-roll the others; only when
-    ``rolls_left`` > 0, never all five) or ``{"box": name}`` (a legal box: the forced joker order is
-    respected). ``dice``: the five faces showing, any order; ``sheet``: used box -> points;
-    ``rolls_left``: throws still allowed this turn (0, 1 or 2). Holds are sorted ascending.
-    """
+    """The computer player's move: ``{"hold": [faces kept, ascending]}`` (with rolls left, never
+    all five) or ``{"box": name}`` (legal: the forced joker order is respected). ``dice``: any
+    order; ``sheet``: used box -> points; ``rolls_left``: 0, 1 or 2."""
     if level == "optimal":
         return default_strategy().best(dice, sheet, rolls_left)[0]
     if level == "casual":
@@ -244,10 +240,8 @@ def best_move(
 
 
 def expected_value(dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int) -> float:
-    """The value of the optimal choice here: the points already on ``sheet`` (boxes, plus the upper
-    bonus once reached) plus the expected points still to come under optimal play (the boxes left,
-    the upper bonus, Yatzy bonuses from these dice on). Bonuses earned earlier are not included.
-    At the start of a game, averaged over the first roll, this is 254.4848."""
+    """The value (a total, see the module) of the optimal choice here: at the start of a game,
+    averaged over the first roll, 254.4848."""
     return default_strategy().best(dice, sheet, rolls_left)[1]
 
 

@@ -48,13 +48,9 @@ NUPPER = UPPER_CAP + 1  # 64
 
 @dataclass(frozen=True)
 class Rules:
-    """The numbers of the rules that the strategy depends on.
-
-    ``joker_after_scratch`` is False under our rules (RULES.md: five alike is an ordinary roll
-    once the ``yatzy`` box holds 0). True gives the official Hasbro joker (the forced joker also
-    after a scratched Yatzy box, without the bonus): a known reference point, 254.5877, used to
-    check the solver.
-    """
+    """The numbers of the rules that the strategy depends on. ``joker_after_scratch``: the
+    official Hasbro joker (also after a scratched Yatzy box, without the bonus), not ours
+    (RULES.md), a known reference point (254.5877) to check the solver."""
 
     upper_threshold: int = 63
     upper_bonus: int = 35
@@ -185,12 +181,8 @@ def points_matrix(
 
 
 def sheet_state(sheet: Mapping[str, int | None]) -> tuple[int, int, int, int]:
-    """``(mask, upper, joker, points)`` of a score sheet mapping used box names to points.
-
-    ``points`` is what the sheet already holds: its boxes plus the upper bonus if already reached
-    (Yatzy bonuses are not on the sheet). ValueError for an unknown box or upper points no dice
-    can give.
-    """
+    """``(mask, upper, joker, points)`` of a sheet (used box -> points), ``points`` its boxes plus
+    the upper bonus if reached; ValueError for an unknown box or upper points no dice can give."""
     mask = 0
     upper = 0
     points = 0

@@ -49,11 +49,8 @@ def fixed_roller(*rolls: Iterable[int]) -> DiceRoller:
 
 
 class RuleError(Exception):
-    """An illegal command. ``code`` is stable and machine-readable; ``params`` fill the message.
-
-    The human text is not here: the server maps each code to a translated message, so this library
-    stays free of Django and of any language.
-    """
+    """An illegal command: a stable, machine-readable ``code`` and the ``params`` of its message,
+    which the server translates (this library stays free of Django and of any language)."""
 
     def __init__(self, code: str, field: str | None = None, **params: Any) -> None:
         super().__init__(code)
@@ -98,10 +95,7 @@ def places_for(totals: Sequence[int]) -> tuple[int, ...]:
 
 
 def replay(apply: Callable[[S | None, E], S], events: Iterable[E]) -> S:
-    """Fold ``events`` into ``apply`` from nothing: the state of a game is exactly this.
-
-    Each game binds its own ``apply``: its module's ``replay(events)``.
-    """
+    """Fold ``events`` into ``apply`` from nothing: the state of a game is exactly this."""
     state: S | None = None
     for event in events:
         state = apply(state, event)
@@ -121,12 +115,10 @@ class WireError(ValueError):
 class Wire:
     """How a field crosses the wire where its type alone does not say: ``Annotated[T, Wire(...)]``.
 
-    ``decode`` reads the JSON value instead of the type's own reader (a command's field checks what
-    a client sent and raises its ``RuleError``); ``check`` runs after the reader, on its result;
-    ``encode`` writes the value instead of the type's own writer. ``carried=False``: the field is
-    not on the wire at all, ``from_wire`` takes it as a keyword argument. ``omitted_if_none``: a
-    ``None`` is not written (the key is absent, and reads back as the field's default), so a field
-    added to a form later leaves the forms written before it byte for byte as they were.
+    ``decode`` replaces the type's reader (a command's field raises its ``RuleError``), ``check``
+    runs on the reader's result, ``encode`` replaces the writer. ``carried=False``: not on the wire,
+    ``from_wire`` takes it as a keyword. ``omitted_if_none``: a ``None`` is not written (it reads
+    back as the default), so a field added later leaves older forms byte for byte as they were.
     """
 
     decode: Callable[[Any], Any] | None = None
@@ -138,12 +130,10 @@ class Wire:
 
 @dataclass(frozen=True)
 class Doc:
-    """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]`` (the
-    wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read;
-    ``minimum``, ``maximum`` and ``values``: what an option's reader admits, for a client's form
-    (``GET kinds/``); ``format``: a string's OpenAPI format (``date-time``, ``uuid``); ``ref``: the
-    schema's component the value is (``Move``). None of
-    them checks anything: the readers do."""
+    """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]``.
+    ``max_items``: the longest list the rules read; ``minimum``, ``maximum``, ``values``: what an
+    option's reader admits (``GET kinds/``); ``format``: OpenAPI's (``date-time``); ``ref``: the
+    schema's component (``Move``). None of them checks anything: the readers do."""
 
     text: str = ""
     max_items: int | None = None
@@ -183,12 +173,11 @@ class WireForm:
     """The base of frozen dataclasses with a JSON form: events, states, options, commands.
 
     The form is the fields in order (tuples as lists, nested forms as objects), after ``"type"``
-    for a class that has a ``type`` (events, commands). ``to_wire`` and ``from_wire`` are written
-    once per class from its fields' types, on first use, and then take the place of these two on
-    the class: the move path, which decodes a snapshot and encodes events and a state on every
-    move, pays what hand-written code would. ``from_wire`` raises ``WireError`` for data that does
-    not fit the types (a field's ``Wire`` may raise its own error instead); a missing key takes the
-    field's default, else reads as ``None``.
+    for a class that has one. ``to_wire`` and ``from_wire`` are written per class from its fields'
+    types on first use and replace these two: the move path, which decodes a snapshot and encodes
+    events and a state on every move, pays what hand-written code would. ``from_wire`` raises
+    ``WireError`` for data that does not fit (or a ``Wire``'s own error); a missing key takes the
+    field's default, else ``None``.
     """
 
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set by @dataclass on each form
@@ -213,10 +202,8 @@ F = TypeVar("F", bound=WireForm)
 
 
 class TaggedUnion(Generic[F]):
-    """Decodes the JSON of one of ``forms``, chosen by its ``"type"`` (each form's ``type``).
-
-    ``unknown(type)`` is the error for any other ``"type"``, or for data that is not an object.
-    """
+    """Decodes the JSON of one of ``forms``, chosen by its ``"type"``; ``unknown(type)`` is the
+    error for any other ``"type"``, or for data that is not an object."""
 
     def __init__(self, *forms: type[F], unknown: Callable[[object], Exception]) -> None:
         self._forms: dict[str, type[F]] = {cast(Any, form).type: form for form in forms}
@@ -265,7 +252,6 @@ def _field_names(form: type[WireForm]) -> frozenset[str]:
 
 def stored_options(options: type[WireForm]) -> Wire:
     """How options stored in an event or a state are read: as a request's, but ``WireError``."""
-
     names = _field_names(options)
 
     def decode(data: object) -> WireForm:

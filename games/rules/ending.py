@@ -35,16 +35,13 @@ REASONS = ("resigned", "claimed", "timed_out")
 LIMITS = ("rounds", "events")
 
 
-def _reason_on_wire(reason: str) -> str:
-    if reason not in REASONS:
-        raise WireError(f"not a reason to leave: {reason!r}")
-    return reason
+def _one_of(values: tuple[str, ...], what: str) -> Wire:
+    def check(value: str) -> str:
+        if value not in values:
+            raise WireError(f"not a {what}: {value!r}")
+        return value
 
-
-def _limit_on_wire(limit: str) -> str:
-    if limit not in LIMITS:
-        raise WireError(f"not a limit: {limit!r}")
-    return limit
+    return Wire(check=check)
 
 
 # --- commands -----------------------------------------------------------------------------------
@@ -96,7 +93,7 @@ class StaffAbort(WireForm):
     """The staff call the game off, whoever has moved (moderation): no result."""
 
     type: ClassVar[str] = "staff_abort"
-    #: The seat to play (the command is no seat's; the move path passes one).
+    #: The seat to play (the staff's commands are no seat's; the move path passes one).
     seat: CommandSeat
 
 
@@ -105,7 +102,6 @@ class Adjudicate(WireForm):
     """The staff decide the game (moderation): ``winner`` wins, or, None, a draw."""
 
     type: ClassVar[str] = "adjudicate"
-    #: The seat to play (the command is no seat's; the move path passes one).
     seat: CommandSeat
     winner: Annotated[int | None, Wire(decode=_winner_on_wire)] = None
 
@@ -115,9 +111,8 @@ class EndAtLimit(WireForm):
     """The server ends the game at a limit of its length (the move path's events per game)."""
 
     type: ClassVar[str] = "end_at_limit"
-    #: The seat to play (the command is no seat's; the move path passes one).
     seat: CommandSeat
-    limit: Annotated[str, Wire(check=_limit_on_wire)] = "events"
+    limit: Annotated[str, _one_of(LIMITS, "limit")] = "events"
     #: The limit's value, for the event.
     count: int = 0
 
@@ -138,7 +133,7 @@ TYPES = frozenset(command.type for command in COMMANDS)
 class SeatLeft(WireForm):
     type: ClassVar[str] = "seat_left"
     seat: int
-    reason: Annotated[str, Wire(check=_reason_on_wire)]
+    reason: Annotated[str, _one_of(REASONS, "reason to leave")]
 
 
 @dataclass(frozen=True)
@@ -176,7 +171,7 @@ class LimitReached(WireForm):
 
     type: ClassVar[str] = "limit_reached"
     #: Which limit: ``rounds`` (a game's own: Dés 10 000) or ``events`` (the server's).
-    limit: Annotated[str, Wire(check=_limit_on_wire)]
+    limit: Annotated[str, _one_of(LIMITS, "limit")]
     #: The limit: the rounds played, or the events a game's log may hold.
     count: int
 
@@ -296,8 +291,8 @@ class Game:
     finish: Callable[[Any, Any], list[Any]]
     #: The stand-in's turn for the seat to play (``TurnTimedOut`` is added here).
     stand_in: Callable[[Any, Any], list[Any]]
-    #: The game's ``game_finished`` with these places, the totals as they stand (adjudication).
-    finished: Callable[[Any, tuple[int, ...]], Any]
+    #: The game's ``GameFinished``, made with ``totals`` and ``places`` (adjudication, limits).
+    finished: Callable[..., Any]
     #: Each seat's total as it stands.
     totals: Callable[[Any], tuple[int, ...]]
 
@@ -308,7 +303,8 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
         return [GameAborted(seat=None)]
     if isinstance(command, Adjudicate):
         places = adjudicated_places(state, command.winner)
-        return [GameAdjudicated(winner=command.winner), game.finished(state, places)]
+        finished = game.finished(totals=game.totals(state), places=places)
+        return [GameAdjudicated(winner=command.winner), finished]
     if isinstance(command, EndAtLimit):
         return at_limit(game, state, command.limit, command.count)
     if command.seat in state.out:
@@ -339,12 +335,16 @@ def adjudicated_places(state: Ending, winner: int | None) -> tuple[int, ...]:
     return places_with_leavers(marks, state.out)
 
 
+def result(game: Game, state: Ending) -> Any:
+    """The game's ``game_finished``: the seats still playing placed by their totals as they stand
+    (equal totals share a place), the seats that left after them."""
+    totals = game.totals(state)
+    return game.finished(totals=totals, places=places_with_leavers(totals, state.out))
+
+
 def at_limit(game: Game, state: Ending, limit: str, count: int) -> list[Any]:
-    """The game ends at a limit of its length: ``limit_reached``, then ``game_finished`` with the
-    seats still playing placed by their totals as they stand (equal totals share a place), the
-    seats that left after them."""
-    places = places_with_leavers(game.totals(state), state.out)
-    return [LimitReached(limit=limit, count=count), game.finished(state, places)]
+    """The game ends at a limit of its length: ``limit_reached``, then its ``result``."""
+    return [LimitReached(limit=limit, count=count), result(game, state)]
 
 
 def _leave(game: Game, state: Ending, seat: int, reason: str) -> list[Any]:
@@ -386,6 +386,4 @@ def apply(game: Game, state: S, event: Event) -> S:
 
 
 def is_ending(command: object) -> bool:
-    return isinstance(
-        command, Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
-    )
+    return isinstance(command, COMMANDS)

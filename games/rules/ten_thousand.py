@@ -157,13 +157,9 @@ def _set_aside(state: TenThousandState, keep: Sequence[object]) -> DiceSetAside:
 
 
 def decide(state: TenThousandState, command: Command, roller: DiceRoller) -> list[Event]:
-    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal.
-
-    Checks run in this order: ``game_finished``, ``not_your_turn``, then the set-aside
-    (``keep_required`` / ``nothing_to_keep``, ``invalid_dice_indices``, ``keep_not_scoring``),
-    then ``nothing_to_bank``. The roller is only asked for dice once the command is legal. The
-    commands that end a game early are ``games.rules.ending``'s.
-    """
+    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal:
+    ``game_finished``, ``not_your_turn``, the set-aside's errors, then ``nothing_to_bank``. The
+    roller is only asked for dice once the command is legal."""
     if state.finished:
         raise RuleError("game_finished")
     if ending.is_ending(command):
@@ -224,11 +220,7 @@ def _finish(before: TenThousandState, after: TenThousandState) -> list[Event]:
         and ending.passes(after, before.turn_seat, after.turn_seat, trigger)
     )
     if over:
-        return [
-            GameFinished(
-                totals=after.totals, places=ending.places_with_leavers(after.totals, after.out)
-            )
-        ]
+        return [ending.result(_GAME, after)]
     if after.max_rounds is not None and after.rounds_played == after.max_rounds:
         return ending.at_limit(_GAME, after, "rounds", after.max_rounds)
     return []
@@ -248,11 +240,8 @@ def _stand_in(state: TenThousandState, roller: DiceRoller) -> list[Event]:
 
 
 def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
-    """Points that setting aside ``indices`` of the current roll would add to the turn.
-
-    ``None`` whenever the selection could not be set aside: nothing selected, no roll pending,
-    bad or repeated indices, or a die that does not count.
-    """
+    """Points that setting aside ``indices`` of the current roll would add to the turn; ``None``
+    whenever they could not be set aside (none, no roll, bad or repeated, a die that counts not)."""
     if state.finished or not state.roll:
         return None
     chosen = tuple(indices)
@@ -264,8 +253,7 @@ def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
 
 
 def dice_thrown(event: Event) -> tuple[int, ...] | None:
-    """The dice a roll threw, in order; None for an event that is no roll
-    (``games.rules.fairness``)."""
+    """The dice a roll threw, in order; None for an event that is no roll."""
     return event.dice if isinstance(event, DiceRolled) else None
 
 
@@ -366,11 +354,6 @@ def _next_turn(state: TenThousandState) -> TenThousandState:
     )
 
 
-def _result(state: TenThousandState, places: tuple[int, ...]) -> GameFinished:
-    """The game finished with ``places`` (adjudicated), the banked totals as they stand."""
-    return GameFinished(totals=state.totals, places=places)
-
-
 def _totals(state: TenThousandState) -> tuple[int, ...]:
     return state.totals
 
@@ -380,7 +363,7 @@ _GAME = ending.Game(
     pass_turn=_next_turn,
     finish=_finish,
     stand_in=_stand_in,
-    finished=_result,
+    finished=GameFinished,
     totals=_totals,
 )
 

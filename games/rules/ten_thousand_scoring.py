@@ -103,20 +103,15 @@ def _key(dice: Iterable[int]) -> Key:
 
 
 def score_keep(dice: Iterable[int]) -> int | None:
-    """Points for setting aside exactly ``dice`` (any order) from one roll.
-
-    The best split into combinations that uses every die; ``None`` when some die counts in no
-    combination, or when nothing is set aside.
-    """
+    """Points for setting aside exactly ``dice`` (any order) from one roll: the best split into
+    combinations using every die; ``None`` when some die counts in none, or for no dice."""
     key = _key(dice)
     return _SCORES[key] if key else None
 
 
 def keep_options(dice: Iterable[int]) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Every distinct set-aside that counts in this roll, as (sorted faces, points).
-
-    Best points first, then fewer dice (which leaves more to roll); empty for a lost round.
-    """
+    """Every distinct set-aside that counts in this roll, as (sorted faces, points): best points
+    first, then fewer dice (more left to roll); empty for a lost round."""
     key = _key(dice)
     return _OPTIONS[key] if key else ()
 
@@ -133,11 +128,8 @@ def max_keep_points(dice: Iterable[int]) -> int:
 
 
 def scoring_indices(dice: Sequence[int]) -> frozenset[int]:
-    """Positions of the dice that belong to at least one set-aside that counts.
-
-    Whether a die counts depends only on its face and the whole roll, so dice of one face are all
-    in or all out.
-    """
+    """Positions of the dice in at least one set-aside that counts (dice of one face are all in
+    or all out: it depends on the face and the whole roll only)."""
     key = _key(dice)
     faces = _SCORING_FACES[key] if key else frozenset()
     return frozenset(i for i, face in enumerate(dice) if face in faces)

@@ -121,12 +121,8 @@ def start(
 
 
 def decide(state: YatzyState, command: Command, roller: DiceRoller) -> list[Event]:
-    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal.
-
-    Checks run in this order: ``game_finished``, ``not_your_turn``, the shape of the command
-    (``invalid_dice_indices``, ``unknown_box``), then what the turn allows. The commands that end
-    a game early are ``games.rules.ending``'s.
-    """
+    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal:
+    ``game_finished``, ``not_your_turn``, the command's shape, then what the turn allows."""
     if state.finished:
         raise RuleError("game_finished")
     if ending.is_ending(command):
@@ -207,16 +203,12 @@ def _over(state: YatzyState) -> bool:
 
 def _finish(before: YatzyState, after: YatzyState) -> list[Event]:
     """``game_finished`` if the game is over in ``after``: places by total, leavers last."""
-    if not _over(after):
-        return []
-    totals = tuple(after.totals(seat).total for seat in range(after.seats))
-    return [GameFinished(totals=totals, places=ending.places_with_leavers(totals, after.out))]
+    return [ending.result(_GAME, after)] if _over(after) else []
 
 
 def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
-    """The turn of a seat whose clock ran out, never better than the player would have it: the
-    box the player marked, else the legal box worth least now (the first in sheet order), after
-    one roll if the turn has none."""
+    """The turn of a seat whose clock ran out: one roll if the turn has none, then
+    ``stand_in_box``."""
     seat = state.turn_seat
     events: list[Event] = []
     if not state.dice:
@@ -226,10 +218,9 @@ def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
 
 
 def stand_in_box(state: YatzyState) -> str:
-    """The box the server scores for a seat that left its rolled dice waiting (its clock ran
-    out, or the auto-confirm of a game without assistance): the box the player marked, else the
-    legal box worth least now, the first in sheet order among equals. Never better than the
-    player would have it, so that leaving the choice to the server is no help."""
+    """The box the server scores for a seat that left its dice waiting (its clock ran out, or the
+    auto-confirm): the box it marked, else the legal box worth least now (first in sheet order),
+    never better than the player would have it, so that leaving the choice is no help."""
     if state.selected is not None:
         return state.selected
     legal = state.legal_boxes()
@@ -237,8 +228,7 @@ def stand_in_box(state: YatzyState) -> str:
 
 
 def dice_thrown(event: Event) -> tuple[int, ...] | None:
-    """The dice a roll threw, in the order of the positions they filled (none if it held all
-    five); None for an event that is no roll (``games.rules.fairness``)."""
+    """The dice a roll threw, in the order of the positions they filled; None for no roll."""
     if not isinstance(event, DiceRolled):
         return None
     return tuple(face for i, face in enumerate(event.dice) if i not in event.held)
@@ -338,11 +328,6 @@ def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
     return replace(state, finished=True, places=tuple(event.places))
 
 
-def _result(state: YatzyState, places: tuple[int, ...]) -> GameFinished:
-    """The game finished with ``places`` (adjudicated), each seat's total as it stands."""
-    return GameFinished(totals=_totals(state), places=places)
-
-
 def _totals(state: YatzyState) -> tuple[int, ...]:
     return tuple(state.totals(seat).total for seat in range(state.seats))
 
@@ -352,7 +337,7 @@ _GAME = ending.Game(
     pass_turn=_pass_turn,
     finish=_finish,
     stand_in=_stand_in,
-    finished=_result,
+    finished=GameFinished,
     totals=_totals,
 )
 

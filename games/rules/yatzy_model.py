@@ -1,8 +1,5 @@
-"""Yatzy's vocabulary: options, commands, events and the state, with their JSON forms.
-
-Pure Python, no Django. The engine that moves between them is ``games.rules.yatzy``, which
-re-exports every name here.
-"""
+"""Yatzy's vocabulary: options, commands, events and the state, with their JSON forms (the
+engine, ``games.rules.yatzy``, re-exports every name here)."""
 
 from __future__ import annotations
 
@@ -80,7 +77,7 @@ Options = Annotated[YatzyOptions, stored_options(YatzyOptions)]
 
 def read_hold(hold: object) -> tuple[int, ...]:
     """A roll's ``hold`` as a client sends it: its length first, so that a list of 100,000 is
-    refused without reading one of them, then its positions (``check_hold``)."""
+    refused unread, then its positions."""
     if isinstance(hold, list | tuple) and len(hold) > DICE:
         raise RuleError("too_many_dice", field="hold", max=DICE)
     return check_hold(hold)
@@ -296,10 +293,9 @@ class YatzyState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
-    #: The staff decided the game (``ending.GameAdjudicated``); absent (None) otherwise, so the
-    #: snapshots written before it stay as they were.
+    #: ``ending.GameAdjudicated``, ``ending.LimitReached``: absent (None) otherwise, so the
+    #: snapshots written before them stay as they were.
     adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
-    #: The game reached a limit of its length (``ending.LimitReached``); absent (None) otherwise.
     limit_reached: Annotated[bool | None, OMITTED_IF_NONE] = None
 
     @property

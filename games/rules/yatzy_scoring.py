@@ -1,7 +1,5 @@
-"""Yatzy scoring: the boxes, their points, the forced joker and the sheet totals. Pure Python.
-
-``games.rules.yatzy`` re-exports everything here; import from there.
-"""
+"""Yatzy scoring: the boxes, their points, the forced joker and the sheet totals (re-exported by
+``games.rules.yatzy``)."""
 
 from __future__ import annotations
 
@@ -94,11 +92,8 @@ def _is_joker(faces: tuple[int, ...], used: Mapping[str, int]) -> bool:
 
 
 def score_options(dice: Sequence[int], sheet: SheetLike) -> dict[str, int]:
-    """The boxes the player may choose now, each with the points it adds to that box.
-
-    The joker's forced order is applied; the +100 Yatzy bonus is not included (see ``yatzy_bonus``).
-    ``sheet`` maps used boxes to their points. Keys come out in sheet order.
-    """
+    """The boxes the player may choose now (in sheet order), each with the points it adds: the
+    joker's forced order applied, the +100 Yatzy bonus not included (``yatzy_bonus``)."""
     faces = _faces(dice)
     used = _used(sheet)
     free = [box for box in BOXES if box not in used]
