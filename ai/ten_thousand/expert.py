@@ -61,15 +61,18 @@ def _plan_paths(_: None) -> Array:
     return np.concatenate([1.0 - over.sum(axis=2, keepdims=True), over], axis=2)
 
 
-def _score_move(options: Sequence[Choice], t: int) -> tuple[Choice, bool]:
+Move = tuple[tuple[int, ...], bool]
+
+
+def _score_move(options: Sequence[Choice], t: int) -> Move:
     table = score_table(None)
     span = len(table.after)
     worth = [table.after[min(t + c.units, span - 1), c.left] for c in options]
     best = options[pick_first(worth, options)]
-    return best, table.banks(t + best.units, best.left)
+    return best.faces, table.banks(t + best.units, best.left)
 
 
-def _reach_move(options: Sequence[Choice], need: int, tie: float) -> tuple[Choice, bool]:
+def _reach_move(options: Sequence[Choice], need: int, tie: float) -> Move:
     """Best chance to gain ``need`` more units (a tie, one unit short, worth ``tie``)."""
     table = reach_table(tie)
     rows = [min(max(need - c.units, 0), REACH) + OFFSET for c in options]
@@ -77,14 +80,14 @@ def _reach_move(options: Sequence[Choice], need: int, tie: float) -> tuple[Choic
     best = options[pick_first(worth, options)]
     rest = need - best.units
     bank = rest <= 0 or (rest == 1 and tie >= float(table.cont[rest + OFFSET, best.left]))
-    return best, bank
+    return best.faces, bank
 
 
-def _finish_move(options: Sequence[Choice], lead: int, lost: float) -> tuple[Choice, bool]:
+def _finish_move(options: Sequence[Choice], lead: int, lost: float) -> Move:
     table = finish(lost, lead)
     worth = [table.worth(lead + c.units, c.left) for c in options]
     best = options[pick_first(worth, options)]
-    return best, table.banks(lead + best.units, best.left)
+    return best.faces, table.banks(lead + best.units, best.left)
 
 
 _KS = PLANS[1:]
@@ -93,7 +96,7 @@ _NEEDS = np.array(_KS)
 _ENDS = np.array([[0, *range(k, k + MAX_UNITS)] for k in _KS])
 
 
-def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, bool]:
+def _plan_move(options: Sequence[Choice], t: int, u: Array) -> Move:
     """Each set-aside is worth the best of banking and of throwing on under any plan of the menu.
 
     ``u[x]``: the chance to win if the turn banks ``x`` units (``u[0]``: lost).
@@ -112,12 +115,10 @@ def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, boo
         worth.append(max(bank_now, go_on))
         banks.append(bank_now >= go_on - PREFER_BANK)
     i = pick_first(worth, options)
-    return options[i], banks[i]
+    return options[i].faces, banks[i]
 
 
-def _exact_move(
-    key: tuple[int, ...], t: int, a: int, b: int, target: int
-) -> tuple[tuple[int, ...], bool] | None:
+def _exact_move(key: tuple[int, ...], t: int, a: int, b: int, target: int) -> Move | None:
     turn = exact_tables.turn(target, a, b)
     if turn is None:
         return None
@@ -138,7 +139,7 @@ def expert_move(
     me: int,
     target: int,
     last_round: bool,
-) -> tuple[tuple[int, ...], bool]:
+) -> Move:
     """``best_move`` for ``expert``, the throw given as sorted faces with a scoring die."""
     if len(totals) == 2 and not last_round:
         units = -(-target // UNIT)
@@ -157,28 +158,21 @@ def model_move(
     me: int,
     target: int,
     last_round: bool,
-) -> tuple[tuple[int, ...], bool]:
+) -> Move:
     """The expert's move from the single-turn tables and the two-seat model (see above)."""
     options = choices(key)
     t = turn_points // UNIT
     a = totals[me] // UNIT
     others = [total for seat, total in enumerate(totals) if seat != me]
-    if not others:
-        best, bank = _score_move(options, t)
-        return best.faces, bank
+    units = -(-target // UNIT)
+    if not others or (units > MAX_MODEL_UNITS and not last_round):
+        return _score_move(options, t)
     b = max(others) // UNIT
     if last_round:
-        best, bank = _reach_move(options, b - a - t + 1, 0.5)
-        return best.faces, bank
-    units = -(-target // UNIT)
-    if units > MAX_MODEL_UNITS:
-        best, bank = _score_move(options, t)
-        return best.faces, bank
+        return _reach_move(options, b - a - t + 1, 0.5)
     model = win_model(units)
     a, b = min(a, units - 1), min(b, units - 1)
     crossing = [c for c in options if a + t + c.units >= units]
     if crossing:
-        best, bank = _finish_move(crossing, a + t - b, 1.0 - float(model.win[b, a]))
-        return best.faces, bank
-    best, bank = _plan_move(options, t, model.utility(a, b))
-    return best.faces, bank
+        return _finish_move(crossing, a + t - b, 1.0 - float(model.win[b, a]))
+    return _plan_move(options, t, model.utility(a, b))

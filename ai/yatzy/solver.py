@@ -117,14 +117,11 @@ def _apply_jokers(
         return
     ms, us, js = masks[cols], uppers[cols], jokers[cols]
     bonus = rules.yatzy_bonus * js
-    lower = np.full((len(LOWER), cols.size), NEG, dtype=DTYPE)
-    upper = np.full((6, cols.size), NEG, dtype=DTYPE)
-    for i, b in enumerate(LOWER):
+    nxt = np.full((YATZY, cols.size), NEG, dtype=DTYPE)  # V after each box but yatzy, if free
+    for b in range(YATZY):
         free = (ms >> b & 1) == 0
-        lower[i, free] = _lookup(table, ms[free] | (1 << b), us[free], js[free])
-    for b in range(6):
-        free = (ms >> b & 1) == 0
-        upper[b, free] = _lookup(table, ms[free] | (1 << b), us[free], js[free])
+        nxt[b, free] = _lookup(table, ms[free] | (1 << b), us[free], js[free])
+    upper, lower = nxt[:6], nxt[6:]
     any_lower = (ms & LOWER_BITS) != LOWER_BITS
     for face in range(1, 7):
         b = face - 1

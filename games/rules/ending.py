@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar
+from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar, get_args
 
 from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, places_for
 from games.rules.fairness import RevealedSeed
@@ -120,9 +120,7 @@ class EndAtLimit(WireForm):
 Command: TypeAlias = Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
 #: The commands of this module by type: the public move path refuses them (they have their own
 #: endpoints, or are the server's or the staff's).
-COMMANDS: tuple[type[Command], ...] = (
-    Resign, Claim, Abort, TimeOut, StaffAbort, Adjudicate, EndAtLimit,
-)  # fmt: skip
+COMMANDS: tuple[type[Command], ...] = get_args(Command)
 TYPES = frozenset(command.type for command in COMMANDS)
 
 
@@ -177,9 +175,7 @@ class LimitReached(WireForm):
 
 
 Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut | GameAdjudicated | LimitReached
-EVENTS: tuple[type[Event], ...] = (
-    SeatLeft, GameAborted, TurnTimedOut, GameAdjudicated, LimitReached,
-)  # fmt: skip
+EVENTS: tuple[type[Event], ...] = get_args(Event)
 
 
 # --- the state's part ---------------------------------------------------------------------------

@@ -27,7 +27,6 @@ from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.fairness import Commitment
 from games.rules.ten_thousand_model import (
-    DEFAULT_TARGET,
     MAX_ROUNDS,
     MAX_SEATS,
     MIN_SEATS,
@@ -66,11 +65,9 @@ from games.rules.ten_thousand_scoring import (
 )
 
 __all__ = [
-    "DEFAULT_TARGET",
     "DICE",
     "MAX_ROUNDS",
     "MAX_SEATS",
-    "MIN_SEATS",
     "STRAIGHT_POINTS",
     "TARGETS",
     "THREE_PAIRS_POINTS",
@@ -281,20 +278,12 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
         if not ended or len(event.places) != state.seats:
             raise ValueError("game_finished before the last round is over")
         return replace(state, finished=True, totals=event.totals, places=event.places)
-    # ending.EVENTS, spelt out so that the type checker narrows ``event`` (a tuple it cannot).
-    if isinstance(
-        event,
-        ending.SeatLeft
-        | ending.GameAborted
-        | ending.TurnTimedOut
-        | ending.GameAdjudicated
-        | ending.LimitReached,
-    ):
-        return ending.apply(_GAME, state, event)
     if isinstance(event, LastRoundStarted):
         if state.last_round:
             raise ValueError("the last round has already started")
         return replace(state, last_round=True, last_round_trigger=event.seat)
+    if not isinstance(event, DiceRolled | DiceSetAside | HotDice | TurnBanked | RoundLost):
+        return ending.apply(_GAME, state, event)
     if event.seat != state.turn_seat:
         raise ValueError(f"{event.type} for seat {event.seat}, but seat {state.turn_seat} plays")
     if isinstance(event, DiceRolled):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, TypeAlias, get_args
 
 from games.rules import base, ending
 from games.rules.base import (
@@ -200,18 +200,8 @@ Event: TypeAlias = (
     | ending.LimitReached
 )
 
-
 EVENTS = TaggedUnion[Event](
-    GameStarted,
-    DiceRolled,
-    DiceSetAside,
-    HotDice,
-    RoundLost,
-    TurnBanked,
-    LastRoundStarted,
-    GameFinished,
-    *ending.EVENTS,
-    unknown=lambda kind: WireError(f"not a ten_thousand event type: {kind!r}"),
+    *get_args(Event), unknown=lambda kind: WireError(f"not a ten_thousand event type: {kind!r}")
 )
 
 

@@ -62,7 +62,6 @@ __all__ = [
     "LOWER_BOXES",
     "MAX_SEATS",
     "MAX_SELECTS_PER_TURN",
-    "MIN_SEATS",
     "ROLLS_PER_TURN",
     "ROUNDS",
     "UPPER_BONUS",

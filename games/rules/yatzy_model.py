@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, TypeAlias, get_args
 
 from games.rules import base, ending
 from games.rules.base import (
@@ -212,13 +212,7 @@ Event: TypeAlias = (
     | ending.LimitReached
 )
 EVENTS = TaggedUnion[Event](
-    GameStarted,
-    DiceRolled,
-    BoxScored,
-    BoxSelected,
-    GameFinished,
-    *ending.EVENTS,
-    unknown=lambda kind: WireError(f"not a yatzy event type: {kind!r}"),
+    *get_args(Event), unknown=lambda kind: WireError(f"not a yatzy event type: {kind!r}")
 )
 
 
