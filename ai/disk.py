@@ -11,12 +11,13 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[Any]
+V = TypeVar("V")
 
 log = logging.getLogger(__name__)
 
@@ -107,24 +108,26 @@ def read_or_build(
         return table
 
 
-class Kept:
-    """Tables loaded once per process, read-only: concurrent first calls wait for one load."""
+class Kept(Generic[V]):
+    """Values made once per process (arrays read-only): concurrent first calls wait for one."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._tables: dict[Hashable, Array] = {}
+        self._lock = threading.RLock()  # a value's make may get another value
+        self._values: dict[Hashable, V] = {}
 
-    def get(self, key: Hashable, load: Callable[[], Array]) -> Array:
-        table = self._tables.get(key)
-        if table is None:
-            with self._lock:
-                table = self._tables.get(key)
-                if table is None:
-                    table = load()
-                    table.setflags(write=False)
-                    self._tables[key] = table
-        return table
+    def get(self, key: Hashable, make: Callable[[], V]) -> V:
+        try:
+            return self._values[key]
+        except KeyError:
+            pass
+        with self._lock:
+            if key not in self._values:
+                value = make()
+                if isinstance(value, np.ndarray):
+                    value.setflags(write=False)
+                self._values[key] = value
+            return self._values[key]
 
     def clear(self) -> None:
         with self._lock:
-            self._tables.clear()
+            self._values.clear()

@@ -29,7 +29,7 @@ TARGETS = (5000, 10000, 15000)
 #: The tables shipped with the code (``bench/ten_thousand_ai.py --build --into`` rebuilds them).
 SHIPPED = Path(__file__).resolve().parent / "exact_data"
 
-_kept = Kept()
+_kept = Kept[Array]()
 
 
 def path_for(target: int, directory: Path | None = None) -> Path:

@@ -8,7 +8,6 @@ filled in one sweep, with no iteration. Tables are kept for the process (``lazy`
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +16,7 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ai.disk import Kept
 from ai.ten_thousand.rolls import (
     DICE,
     MAX_UNITS,
@@ -53,18 +53,10 @@ class lazy(Generic[K, V]):
 
     def __init__(self, build: Callable[[K], V]) -> None:
         self._build = build
-        self._values: dict[K, V] = {}
-        self._lock = threading.RLock()
+        self._kept = Kept[V]()
 
     def __call__(self, key: K) -> V:
-        try:
-            return self._values[key]
-        except KeyError:
-            pass
-        with self._lock:
-            if key not in self._values:
-                self._values[key] = self._build(key)
-            return self._values[key]
+        return self._kept.get(key, lambda: self._build(key))
 
 
 def pick(values: Array, units: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -82,9 +74,6 @@ def pick_first(worth: Sequence[float], options: Sequence[Choice]) -> int:
 def _throw(o: Outcomes, worth: Array, rows: npt.NDArray[np.int64]) -> float:
     """Mean over the throws of ``o`` of the best ``worth[rows, left]`` (a farkle is worth 0)."""
     return float(o.prob @ worth[rows, o.left].max(axis=1))
-
-
-# --- the most points per turn -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -146,9 +135,6 @@ def policy_turn_value(move: Callable[[Key, int], tuple[Key, bool]]) -> float:
         return memo[points, n]
 
     return value(0, DICE)
-
-
-# --- chances to reach a need --------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

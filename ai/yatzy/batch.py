@@ -42,14 +42,6 @@ def box_values(
     return np.where(legal, values, -np.inf)
 
 
-def best_boxes(
-    table: Table, rolls: Ints, masks: Ints, uppers: Ints, jokers: Ints, rules: Rules = RULES
-) -> Ints:
-    """The optimal box (index into ``BOXES``) for each player's final roll."""
-    best: Ints = box_values(table, rolls, masks, uppers, jokers, rules).argmax(axis=0)
-    return best
-
-
 class OptimalTurn:
     """The within-turn values of a batch of players at the start of a turn, for ``moves``."""
 
@@ -81,7 +73,7 @@ class OptimalTurn:
         """``(box, keeper)`` for these players showing these rolls: a box index, or -1 and the flat
         keeper index to hold (never all five dice)."""
         ms, us, js = self.masks[players], self.uppers[players], self.jokers[players]
-        boxes = best_boxes(self.table, rolls, ms, us, js, self.rules)
+        boxes: Ints = box_values(self.table, rolls, ms, us, js, self.rules).argmax(axis=0)
         if rolls_left == 0:
             return boxes, np.full_like(boxes, -1)
         col = self.column[players]

@@ -27,20 +27,15 @@ from ai.yatzy.dice import (
 from ai.yatzy.scoring import (
     ALL_USED,
     BOXES,
-    BOXES_SCORE,
-    IS_YATZY,
-    NBOXES,
     RULES,
     UPPER_CAP,
     YATZY,
-    YATZY_BIT,
-    YATZY_ROLLS,
     Rules,
     legal_scores,
     sheet_state,
     yatzy_bonus_for,
 )
-from ai.yatzy.solver import Table
+from ai.yatzy.solver import Table, final_values
 from ai.yatzy.table import forget_loaded, load_table
 
 Level = Literal["optimal", "casual"]
@@ -58,12 +53,6 @@ class BoxMove(TypedDict):
 
 Move = HoldMove | BoxMove
 
-_UPPER_ADD = np.where(np.arange(NBOXES)[:, None] < 6, BOXES_SCORE, 0)  # (13, 252)
-_NEXT_JOKER = tuple(
-    np.where(np.arange(NBOXES)[:, None] == YATZY, IS_YATZY[None, :], j).astype(np.int64)
-    for j in (0, 1)
-)
-_BITS = 1 << np.arange(NBOXES)
 _SUBS = tuple(np.array(s[:-1], dtype=np.intp) for s in SUBKEEPERS)  # without "keep all"
 
 
@@ -120,21 +109,8 @@ class Strategy:
         return out
 
     def _compute_turn(self, mask: int, upper: int, joker: int) -> _Turn:
-        free = np.flatnonzero((mask & _BITS) == 0)
-        add = _UPPER_ADD[free]
-        new_upper = upper + add
-        idx = (
-            (mask | _BITS[free])[:, None] * (UPPER_CAP + 1) + np.minimum(new_upper, UPPER_CAP)
-        ) * 2
-        idx += _NEXT_JOKER[joker][free]
-        vals = self._flat[idx] + BOXES_SCORE[free]
-        if upper < self.rules.upper_threshold:
-            vals += self.rules.upper_bonus * (new_upper >= self.rules.upper_threshold)
-        r0 = vals.max(axis=0)
-        if mask & YATZY_BIT and (joker or self.rules.joker_after_scratch):
-            for roll in YATZY_ROLLS:
-                r0[roll] = max(self.box_values(mask, upper, joker, roll).values())
-        return _Turn(r0)
+        m, u, j = (np.array([x], dtype=np.int64) for x in (mask, upper, joker))
+        return _Turn(final_values(self.table, m, u, j, self.rules)[:, 0])
 
     def options(
         self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int

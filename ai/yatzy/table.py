@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 FILE_STEM = "yatzy_table"
 
-_kept = Kept()
+_kept = Kept[Table]()
 
 
 def table_path(directory: Path | None = None, rules: Rules = RULES) -> Path:

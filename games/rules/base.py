@@ -104,9 +104,6 @@ def replay(apply: Callable[[S | None, E], S], events: Iterable[E]) -> S:
     return state
 
 
-# --- the wire codec -----------------------------------------------------------------------------
-
-
 class WireError(ValueError):
     """Stored data (an event, a state snapshot) that this engine did not write."""
 
@@ -264,8 +261,6 @@ def stored_options(options: type[WireForm]) -> Wire:
 
     return Wire(decode=decode)
 
-
-# --- writing a form's code ----------------------------------------------------------------------
 
 _MISSING = object()
 _NO_WIRE = Wire()

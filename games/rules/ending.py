@@ -44,9 +44,6 @@ def _one_of(values: tuple[str, ...], what: str) -> Wire:
     return Wire(check=check)
 
 
-# --- commands -----------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Resign(WireForm):
     """The seat leaves the game, whether it is its turn or not."""
@@ -124,9 +121,6 @@ COMMANDS: tuple[type[Command], ...] = get_args(Command)
 TYPES = frozenset(command.type for command in COMMANDS)
 
 
-# --- events -------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class SeatLeft(WireForm):
     type: ClassVar[str] = "seat_left"
@@ -176,9 +170,6 @@ class LimitReached(WireForm):
 
 Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut | GameAdjudicated | LimitReached
 EVENTS: tuple[type[Event], ...] = get_args(Event)
-
-
-# --- the state's part ---------------------------------------------------------------------------
 
 
 class Ending(Protocol):
@@ -269,9 +260,6 @@ def check_state(state: Ending) -> None:
         raise WireError("seats out or moved outside the table")
     if len(set(state.out)) != len(state.out) or (state.timeouts and len(state.timeouts) != n):
         raise WireError("a seat leaves once; one timed-out count per seat")
-
-
-# --- deciding and folding -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -123,9 +123,6 @@ class SeatDice:
         return faces
 
 
-# --- in the events ------------------------------------------------------------------------------
-
-
 def _hex_64(value: str) -> str:
     if _HEX_64.fullmatch(value) is None:
         raise WireError(f"not 64 lowercase hex digits: {value!r}")
@@ -195,9 +192,6 @@ def revealed(events: Sequence[E], server_seed: bytes) -> list[E]:
 def seeded(roll: E, client_seed: str) -> E:
     """Version 2: the event of a seat's first roll, with the client seed it fixes."""
     return replace(roll, client_seed=client_seed)  # type: ignore[type-var]
-
-
-# --- checking a game ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -107,9 +107,6 @@ __all__ = [
 ]
 
 
-# --- the engine ---------------------------------------------------------------------------------
-
-
 def start(
     seats: int,
     options: Mapping[str, Any] | TenThousandOptions | None = None,

@@ -39,9 +39,6 @@ MAX_SEATS = 7
 MAX_ROUNDS = 300
 
 
-# --- options ------------------------------------------------------------------------------------
-
-
 def check_target(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in TARGETS:
         raise RuleError("invalid_option", field="options.target", allowed=list(TARGETS))
@@ -61,9 +58,6 @@ def options_from_wire(data: Mapping[str, Any] | None) -> TenThousandOptions:
 
 #: The options as an event or a state stores them.
 Options = Annotated[TenThousandOptions, stored_options(TenThousandOptions)]
-
-
-# --- commands -----------------------------------------------------------------------------------
 
 
 def check_keep(keep: object) -> tuple[int, ...]:
@@ -109,9 +103,6 @@ COMMANDS = TaggedUnion[Command](Roll, Bank, *ending.COMMANDS, unknown=unknown_mo
 def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
     """Decode ``{"type": "roll" | "bank", "keep": [0, 2]}``; ``keep`` defaults to ``[]``."""
     return COMMANDS.decode(data, seat=seat)
-
-
-# --- events -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -208,9 +199,6 @@ EVENTS = TaggedUnion[Event](
 def event_from_wire(data: Mapping[str, Any]) -> Event:
     """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
     return EVENTS.decode(data)
-
-
-# --- state --------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)

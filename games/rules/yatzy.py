@@ -101,9 +101,6 @@ __all__ = [
 ]
 
 
-# --- the engine ---------------------------------------------------------------------------------
-
-
 def start(
     seats: int,
     options: Mapping[str, Any] | YatzyOptions | None = None,

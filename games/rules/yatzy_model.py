@@ -43,9 +43,6 @@ MAX_AUTO_CONFIRM_SECONDS = 60.0
 MAX_SELECTS_PER_TURN = 20
 
 
-# --- options ------------------------------------------------------------------------------------
-
-
 def check_seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise RuleError("invalid_option", field="options.auto_confirm_seconds")
@@ -70,9 +67,6 @@ def options_from_wire(data: Mapping[str, Any] | None) -> YatzyOptions:
 
 #: The options as an event or a state stores them.
 Options = Annotated[YatzyOptions, stored_options(YatzyOptions)]
-
-
-# --- commands -----------------------------------------------------------------------------------
 
 
 def read_hold(hold: object) -> tuple[int, ...]:
@@ -148,9 +142,6 @@ def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
     return COMMANDS.decode(data, seat=seat)
 
 
-# --- events -------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class GameStarted(WireForm):
     type: ClassVar[str] = "game_started"
@@ -219,9 +210,6 @@ EVENTS = TaggedUnion[Event](
 def event_from_wire(data: Mapping[str, Any]) -> Event:
     """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
     return EVENTS.decode(data)
-
-
-# --- state --------------------------------------------------------------------------------------
 
 
 def _box_on_wire(box: str) -> str:
