@@ -151,6 +151,17 @@ class Choices:
     labels: tuple[Any, ...] = ()
 
 
+def one_of(values: tuple[str, ...], what: str) -> Wire:
+    """A string field that is one of ``values`` (else ``WireError``: "not a <what>")."""
+
+    def check(value: str) -> str:
+        if value not in values:
+            raise WireError(f"not a {what}: {value!r}")
+        return value
+
+    return Wire(check=check)
+
+
 def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:
     try:
         return require_dice(faces)

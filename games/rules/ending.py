@@ -26,22 +26,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar, get_args
 
-from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, places_for
+from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, one_of, places_for
 from games.rules.fairness import RevealedSeed
 
 #: Why a seat left: it resigned, another seat claimed its idle turn, its clock ran out twice.
 REASONS = ("resigned", "claimed", "timed_out")
 #: The limits a game's length may reach: its rounds (a game's own rule), its events (the server's).
 LIMITS = ("rounds", "events")
-
-
-def _one_of(values: tuple[str, ...], what: str) -> Wire:
-    def check(value: str) -> str:
-        if value not in values:
-            raise WireError(f"not a {what}: {value!r}")
-        return value
-
-    return Wire(check=check)
 
 
 @dataclass(frozen=True)
@@ -109,7 +100,7 @@ class EndAtLimit(WireForm):
 
     type: ClassVar[str] = "end_at_limit"
     seat: CommandSeat
-    limit: Annotated[str, _one_of(LIMITS, "limit")] = "events"
+    limit: Annotated[str, one_of(LIMITS, "limit")] = "events"
     #: The limit's value, for the event.
     count: int = 0
 
@@ -125,7 +116,7 @@ TYPES = frozenset(command.type for command in COMMANDS)
 class SeatLeft(WireForm):
     type: ClassVar[str] = "seat_left"
     seat: int
-    reason: Annotated[str, _one_of(REASONS, "reason to leave")]
+    reason: Annotated[str, one_of(REASONS, "reason to leave")]
 
 
 @dataclass(frozen=True)
@@ -163,7 +154,7 @@ class LimitReached(WireForm):
 
     type: ClassVar[str] = "limit_reached"
     #: Which limit: ``rounds`` (a game's own: Dés 10 000) or ``events`` (the server's).
-    limit: Annotated[str, _one_of(LIMITS, "limit")]
+    limit: Annotated[str, one_of(LIMITS, "limit")]
     #: The limit: the rounds played, or the events a game's log may hold.
     count: int
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, TypeVar
 
-from games.rules.base import Wire, WireError, WireForm
+from games.rules.base import Wire, WireError, WireForm, one_of
 
 SEED_BYTES = 32
 MAX_CLIENT_SEED = 64
@@ -129,12 +129,6 @@ def _hex_64(value: str) -> str:
     return value
 
 
-def _algorithm(value: str) -> str:
-    if value not in VERSIONS:
-        raise WireError(f"not a fair dice algorithm: {value!r}")
-    return value
-
-
 @dataclass(frozen=True)
 class Commitment(WireForm):
     """What a game's ``game_started`` event publishes: the seed's hash, the algorithm, and in
@@ -142,7 +136,7 @@ class Commitment(WireForm):
 
     server_seed_hash: Annotated[str, Wire(check=_hex_64)]
     client_seed: Annotated[str | None, Wire(omitted_if_none=True)] = None
-    algorithm: Annotated[str, Wire(check=_algorithm)] = ALGORITHM_V1
+    algorithm: Annotated[str, one_of(tuple(VERSIONS), "fair dice algorithm")] = ALGORITHM_V1
 
     def __post_init__(self) -> None:
         if (self.client_seed is not None) != (self.version == 1):

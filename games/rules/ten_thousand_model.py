@@ -196,9 +196,8 @@ EVENTS = TaggedUnion[Event](
 )
 
 
-def event_from_wire(data: Mapping[str, Any]) -> Event:
-    """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
-    return EVENTS.decode(data)
+#: A stored event; ``WireError`` (a ``ValueError``) if this engine never writes it.
+event_from_wire = EVENTS.decode
 
 
 @dataclass(frozen=True)
@@ -274,11 +273,6 @@ class TenThousandState(WireForm):
 def state_from_wire(data: Mapping[str, Any]) -> TenThousandState:
     """Rebuild a state from ``TenThousandState.to_wire()``; ``WireError`` if it is not one."""
     state = TenThousandState.from_wire(data)
-    _check_state(state)
-    return state
-
-
-def _check_state(state: TenThousandState) -> None:
     n = state.seats
     if not MIN_SEATS <= n <= MAX_SEATS or len(state.totals) != n:
         raise WireError("bad seat count or totals")
@@ -303,3 +297,4 @@ def _check_state(state: TenThousandState) -> None:
     ):
         raise WireError("rounds played within the game's limit, both or neither")
     ending.check_state(state)
+    return state

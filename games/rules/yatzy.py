@@ -235,7 +235,14 @@ def apply(state: YatzyState | None, event: Event) -> YatzyState:
     if isinstance(event, GameStarted):
         if state is not None:
             raise ValueError("game_started must be the first event")
-        return _started(event)
+        if not MIN_SEATS <= event.seats <= MAX_SEATS:
+            raise ValueError(f"bad seat count {event.seats}")
+        return YatzyState(
+            seats=event.seats,
+            options=event.options,
+            sheets=((None,) * len(BOXES),) * event.seats,
+            yatzy_bonus_points=(0,) * event.seats,
+        )
     if state is None:
         raise ValueError(f"{event.type} before game_started")
     if state.finished:
@@ -249,19 +256,11 @@ def apply(state: YatzyState | None, event: Event) -> YatzyState:
             raise ValueError(f"unexpected selection {event!r}")
         return replace(state, selected=event.box, selects=state.selects + 1)
     if isinstance(event, GameFinished):
-        return _finished(state, event)
+        ended = _over(state) or state.adjudicated or state.limit_reached
+        if not ended or len(event.places) != state.seats:
+            raise ValueError("game_finished before every box is used")
+        return replace(state, finished=True, places=tuple(event.places))
     return ending.apply(_GAME, state, event)
-
-
-def _started(event: GameStarted) -> YatzyState:
-    if not MIN_SEATS <= event.seats <= MAX_SEATS:
-        raise ValueError(f"bad seat count {event.seats}")
-    return YatzyState(
-        seats=event.seats,
-        options=event.options,
-        sheets=((None,) * len(BOXES),) * event.seats,
-        yatzy_bonus_points=(0,) * event.seats,
-    )
 
 
 def _rolled(state: YatzyState, event: DiceRolled) -> YatzyState:
@@ -315,13 +314,6 @@ def _pass_turn(state: YatzyState) -> YatzyState:
         selected=None,
         selects=0,
     )
-
-
-def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
-    ended = _over(state) or state.adjudicated or state.limit_reached
-    if not ended or len(event.places) != state.seats:
-        raise ValueError("game_finished before every box is used")
-    return replace(state, finished=True, places=tuple(event.places))
 
 
 def _totals(state: YatzyState) -> tuple[int, ...]:

@@ -207,9 +207,8 @@ EVENTS = TaggedUnion[Event](
 )
 
 
-def event_from_wire(data: Mapping[str, Any]) -> Event:
-    """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
-    return EVENTS.decode(data)
+#: A stored event; ``WireError`` (a ``ValueError``) if this engine never writes it.
+event_from_wire = EVENTS.decode
 
 
 def _box_on_wire(box: str) -> str:
@@ -319,11 +318,6 @@ class YatzyState(WireForm):
 def state_from_wire(data: Mapping[str, Any]) -> YatzyState:
     """Rebuild a state from ``YatzyState.to_wire()``; ``WireError`` if the data is not one."""
     state = YatzyState.from_wire(data)
-    _check_state(state)
-    return state
-
-
-def _check_state(state: YatzyState) -> None:
     n = state.seats
     if not MIN_SEATS <= n <= MAX_SEATS:
         raise WireError(f"bad seat count {n}")
@@ -341,3 +335,4 @@ def _check_state(state: YatzyState) -> None:
     if (state.aborted and not state.finished) or not 0 <= state.selects <= MAX_SELECTS_PER_TURN:
         raise WireError("an aborted game is finished; selects within the cap")
     ending.check_state(state)
+    return state
