@@ -49,8 +49,7 @@ from ai.ten_thousand.winmodel import (
 )
 from games.rules.ten_thousand_scoring import DICE, keep_options
 
-#: Worths closer than this are a tie (float rounding): the set-aside with more points, and the
-#: bank, are preferred.
+#: Worths closer than this tie (float rounding): more points, and banking, are preferred.
 EXACT_TIE = 1e-12
 
 

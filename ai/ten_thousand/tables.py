@@ -29,8 +29,7 @@ from ai.ten_thousand.rolls import (
 )
 from games.rules.ten_thousand_scoring import score_keep
 
-#: Turn points (units) from which the score table always banks: the optimum stops throwing six
-#: dice at 16 450 points, so at 20 000 banking is exact.
+#: Turn points (units) from which the score table banks: exact, as the optimum stops at 16 450.
 CAP = 400
 #: Needs (units) covered by the reach tables: 20 000 points in one turn never happens in practice.
 REACH = 400

@@ -45,8 +45,7 @@ _X = SPREAD
 MAX_MODEL_UNITS = 300
 #: Leads (units) from which banking is certain enough: 15 000 points.
 _FINISH_CAP = 300
-#: Throwing on must gain more than this chance to win over banking: when both are as good as
-#: certain, the expert banks rather than throw on for a millionth.
+#: What throwing on must gain over banking: when both are near certain, the expert banks.
 PREFER_BANK = 1e-7
 
 

@@ -36,8 +36,9 @@ def _digest(table: Table) -> str:
     return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
 
 
-def _header(table: Table, rules: Rules) -> dict[str, object]:
-    return {
+def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
+    """Write ``table`` to ``path`` atomically (``ai.disk.save_npz``)."""
+    header = {
         "format": FORMAT_VERSION,
         "game": "yatzy",
         "rules": rules.checksum(),
@@ -46,11 +47,7 @@ def _header(table: Table, rules: Rules) -> dict[str, object]:
         "sha256": _digest(table),
         "start_value": float(table[0, 0, 0]),
     }
-
-
-def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
-    """Write ``table`` to ``path`` atomically (``ai.disk.save_npz``)."""
-    save_npz(path, _header(table, rules), table=table)
+    save_npz(path, header, table=table)
 
 
 def read_table(path: Path, rules: Rules = RULES) -> Table | None:

@@ -222,17 +222,12 @@ class TaggedUnion(Generic[F]):
         try:
             read = self._readers[data["type"]]
         except (KeyError, TypeError):  # no such type yet, or no object, or a type that is a list
-            read = self._first_reader(data)
+            kind = data.get("type") if isinstance(data, Mapping) else None
+            form = self._forms.get(kind) if isinstance(kind, str) else None
+            if form is None:
+                raise self._unknown(kind) from None
+            read = self._readers[cast(str, kind)] = _compiled(form).from_wire
         return read(data, **not_carried) if not_carried else read(data)
-
-    def _first_reader(self, data: object) -> Callable[..., F]:
-        kind = data.get("type") if isinstance(data, Mapping) else None
-        form = self._forms.get(kind) if isinstance(kind, str) else None
-        if form is None:
-            raise self._unknown(kind)
-        read: Callable[..., F] = _compiled(form).from_wire
-        self._readers[cast(str, kind)] = read
-        return read
 
 
 def unknown_move(kind: object) -> RuleError:

@@ -106,8 +106,7 @@ class EndAtLimit(WireForm):
 
 
 Command: TypeAlias = Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
-#: The commands of this module by type: the public move path refuses them (they have their own
-#: endpoints, or are the server's or the staff's).
+#: Refused by the public move path: they have their own endpoints, or are the server's or staff's.
 COMMANDS: tuple[type[Command], ...] = get_args(Command)
 TYPES = frozenset(command.type for command in COMMANDS)
 
@@ -261,8 +260,7 @@ class Game:
     apply: Callable[[Any, Any], Any]
     #: The state once the seat to play has left: the next seat still playing has the turn.
     pass_turn: Callable[[Any], Any]
-    #: ``game_finished`` if the game is over in ``after`` (the turn went from ``before``'s seat
-    #: to ``after``'s), else nothing.
+    #: ``game_finished`` if the game is over in ``after`` (the turn came from ``before``'s seat).
     finish: Callable[[Any, Any], list[Any]]
     #: The stand-in's turn for the seat to play (``TurnTimedOut`` is added here).
     stand_in: Callable[[Any, Any], list[Any]]

@@ -161,8 +161,7 @@ def _roll_seed(value: str | None) -> str | None:
 RevealedSeed = Annotated[str | None, Wire(check=_seed_hex, omitted_if_none=True)]
 #: The commitment in a started event; absent from the wire for a game without one.
 StartCommitment = Annotated[Commitment | None, Wire(omitted_if_none=True)]
-#: Version 2: in the event of a seat's first roll, the client seed its rolls use from then on
-#: (``""`` if it gave none); absent from every other event.
+#: Version 2: in a seat's first roll, the client seed of its rolls (``""``: none); else absent.
 RollSeed = Annotated[str | None, Wire(check=_roll_seed, omitted_if_none=True)]
 
 E = TypeVar("E")
@@ -200,8 +199,7 @@ class Mismatch:
     actual: tuple[int, ...]
     #: Version 2: the roll's seat.
     seat: int | None = None
-    #: Version 2: the seat's first roll, which names no client seed (``expected`` is then the
-    #: empty seed's dice).
+    #: Version 2: a first roll naming no client seed (``expected``: the empty seed's dice).
     unseeded: bool = False
 
 

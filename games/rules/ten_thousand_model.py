@@ -121,8 +121,7 @@ class DiceRolled(WireForm):
     type: ClassVar[str] = "dice_rolled"
     seat: int
     dice: Dice
-    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
-    #: (``games.rules.fairness``); absent from the others.
+    #: Fair dice version 2: the client seed of the seat's rolls, in its first roll only.
     client_seed: RollSeed = None
 
 
@@ -222,8 +221,7 @@ class TenThousandState(WireForm):
     last_round: bool = False
     last_round_trigger: int | None = None
     finished: bool = False
-    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished (and
-    #: when it was aborted).
+    #: Per seat, 1 = first, equal totals sharing; empty unless finished (and not aborted).
     places: tuple[int, ...] = ()
     #: Seats that left the game (``games.rules.ending``), in the order they left.
     out: tuple[int, ...] = ()
@@ -233,8 +231,7 @@ class TenThousandState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
-    #: ``ending.GameAdjudicated``, ``ending.LimitReached``: absent (None) otherwise, so the
-    #: snapshots written before them stay as they were.
+    #: ``ending``'s; absent (None) until set, so older snapshots stay as they were.
     adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
     limit_reached: Annotated[bool | None, OMITTED_IF_NONE] = None
     #: The game's limit of rounds and the rounds played in full; both absent in older games.

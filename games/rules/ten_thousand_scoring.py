@@ -65,10 +65,6 @@ def _best_split(counts: Counts) -> int | None:
     return best
 
 
-def _sub_counts(counts: Counts) -> Iterable[Counts]:
-    return product(*(range(n + 1) for n in counts))
-
-
 def _build() -> tuple[
     dict[Key, int | None], dict[Key, tuple[tuple[Key, int], ...]], dict[Key, frozenset[int]]
 ]:
@@ -80,7 +76,7 @@ def _build() -> tuple[
             counts = _counts(key)
             scores[key] = _best_split(counts)
             found = []
-            for sub in _sub_counts(counts):
+            for sub in product(*(range(n + 1) for n in counts)):
                 points = _best_split(sub) if any(sub) else None
                 if points is not None:
                     found.append((_faces(sub), points))

@@ -293,8 +293,7 @@ def _scored(state: YatzyState, event: BoxScored) -> YatzyState:
         sheets=(*state.sheets[:seat], tuple(sheet), *state.sheets[seat + 1 :]),
         yatzy_bonus_points=tuple(bonuses),
     )
-    # The seat ended its turn: its timed-out turns in a row start again (a stand-in's turn is
-    # counted after it, by turn_timed_out).
+    # The seat ended its turn: its timed-out turns start again (turn_timed_out counts after it).
     return _pass_turn(ending.with_timeouts(scored, seat, 0) if state.timeouts else scored)
 
 

@@ -160,8 +160,7 @@ class DiceRolled(WireForm):
     held: tuple[int, ...]
     #: All five dice after the roll, by position.
     dice: tuple[int, ...]
-    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
-    #: (``games.rules.fairness``); absent from the others.
+    #: Fair dice version 2: the client seed of the seat's rolls, in its first roll only.
     client_seed: RollSeed = None
 
 
@@ -261,8 +260,7 @@ class YatzyState(WireForm):
     #: The box marked but not confirmed for the current dice (see ``Select``).
     selected: Box | None = None
     finished: bool = False
-    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished (and
-    #: when it was aborted).
+    #: Per seat, 1 = first, equal totals sharing; empty unless finished (and not aborted).
     places: tuple[int, ...] = ()
     #: The marks made this turn (at most ``MAX_SELECTS_PER_TURN``).
     selects: int = 0
@@ -274,8 +272,7 @@ class YatzyState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
-    #: ``ending.GameAdjudicated``, ``ending.LimitReached``: absent (None) otherwise, so the
-    #: snapshots written before them stay as they were.
+    #: ``ending``'s; absent (None) until set, so older snapshots stay as they were.
     adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
     limit_reached: Annotated[bool | None, OMITTED_IF_NONE] = None
 

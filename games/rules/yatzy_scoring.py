@@ -34,8 +34,7 @@ _BOX_INDEX = {box: i for i, box in enumerate(BOXES)}
 _SMALL_RUNS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
 _LARGE_RUNS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
 
-#: A sheet as callers pass it: used boxes to their points. ``None`` is read as free, so a full
-#: ``{box: points-or-None}`` mapping (as the state's wire form has it) is accepted too.
+#: A sheet: used boxes to their points; ``None`` reads as free (as in the state's wire form).
 SheetLike = Mapping[str, int | None]
 
 
