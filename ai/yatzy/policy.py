@@ -14,6 +14,7 @@ from typing import Literal, TypedDict
 import numpy as np
 import numpy.typing as npt
 
+from ai.yatzy import batch
 from ai.yatzy.casual import casual_moves
 from ai.yatzy.dice import (
     ALL_KEEPERS,
@@ -29,11 +30,8 @@ from ai.yatzy.scoring import (
     BOXES,
     RULES,
     UPPER_CAP,
-    YATZY,
     Rules,
-    legal_scores,
     sheet_state,
-    yatzy_bonus_for,
 )
 from ai.yatzy.solver import Table, final_values
 from ai.yatzy.table import forget_loaded, load_table
@@ -93,20 +91,9 @@ class Strategy:
 
     def box_values(self, mask: int, upper: int, joker: int, roll: int) -> dict[int, float]:
         """Each legal box for this roll, with its points + bonuses + the value of what follows."""
-        rules = self.rules
-        bonus = yatzy_bonus_for(mask, joker, roll, rules)
-        out = {}
-        for b, pts in legal_scores(mask, joker, roll, rules).items():
-            new_upper, new_joker = upper, joker
-            gain = pts + bonus
-            if b < 6:
-                new_upper = min(upper + pts, UPPER_CAP)
-                if upper < rules.upper_threshold <= upper + pts:
-                    gain += rules.upper_bonus
-            elif b == YATZY:
-                new_joker = 1 if pts else 0
-            out[b] = gain + self.value(mask | 1 << b, new_upper, new_joker)
-        return out
+        m, u, j, r = (np.array([x], dtype=np.int64) for x in (mask, upper, joker, roll))
+        values = batch.box_values(self.table, r, m, u, j, self.rules)[:, 0]
+        return {b: float(v) for b, v in enumerate(values) if v > -np.inf}
 
     def _compute_turn(self, mask: int, upper: int, joker: int) -> _Turn:
         m, u, j = (np.array([x], dtype=np.int64) for x in (mask, upper, joker))

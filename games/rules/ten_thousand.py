@@ -53,13 +53,10 @@ from games.rules.ten_thousand_model import (
 )
 from games.rules.ten_thousand_scoring import (
     DICE,
-    STRAIGHT_POINTS,
-    THREE_PAIRS_POINTS,
     farkle_probability,
     is_farkle,
     keep_options,
     max_keep_points,
-    n_alike_points,
     score_keep,
     scoring_indices,
 )
@@ -68,9 +65,7 @@ __all__ = [
     "DICE",
     "MAX_ROUNDS",
     "MAX_SEATS",
-    "STRAIGHT_POINTS",
     "TARGETS",
-    "THREE_PAIRS_POINTS",
     "Bank",
     "Command",
     "DiceRolled",
@@ -95,7 +90,6 @@ __all__ = [
     "is_farkle",
     "keep_options",
     "max_keep_points",
-    "n_alike_points",
     "options_from_wire",
     "places_for",
     "preview_keep",
