@@ -36,7 +36,6 @@ def _turn(
 ) -> tuple[float, float]:
     """One turn for a lost turn worth ``lost``: ``(V(a, 6), dV/dlost)``, ``slope`` being the
     derivative of ``after`` (the chance of ending with a lost turn under the play chosen).
-
     ``bank[i]`` is ``bank(a + i)``; rows ``i >= top`` bank, and so do the rows ``i >= past``
     (past the target) whose lead ``lead + i`` has ``last <= farkle(n) * (1 - lost)``.
     """

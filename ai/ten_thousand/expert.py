@@ -96,10 +96,8 @@ _ENDS = np.array([[0, *range(k, k + MAX_UNITS)] for k in _KS])
 
 
 def _plan_move(options: Sequence[Choice], t: int, u: Array) -> Move:
-    """Each set-aside is worth the best of banking and of throwing on under any plan of the menu.
-
-    ``u[x]``: the chance to win if the turn banks ``x`` units (``u[0]``: lost).
-    """
+    """Each set-aside is worth the best of banking and of throwing on under any plan of the menu;
+    ``u[x]``: the chance to win if the turn banks ``x`` units (``u[0]``: lost)."""
     score_paths, plan_paths = score_outcome(None), _plan_paths(None)
     worth, banks = [], []
     for c in options:

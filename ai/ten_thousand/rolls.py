@@ -87,10 +87,8 @@ _THROWS: dict[int, tuple[tuple[Key, float], ...]] = {
 
 
 def choices(key: Key) -> tuple[Choice, ...]:
-    """The set-asides worth considering for the throw ``key`` (sorted faces), fewest dice first.
-
-    Empty for a lost round. ``KeyError`` for anything that is not 1 to 6 faces, sorted.
-    """
+    """The set-asides worth considering for the throw ``key`` (sorted faces), fewest dice first;
+    empty for a lost round, ``KeyError`` for anything that is not 1 to 6 faces, sorted."""
     return _CHOICES[key]
 
 

@@ -111,18 +111,10 @@ assert BOXES_SCORE.shape == (NBOXES, NROLLS)
 assert (BOXES_SCORE[CHANCE] == ROLL_SUMS).all()
 
 
-def is_joker(mask: int, joker: int, roll: int, rules: Rules = RULES) -> bool:
-    """Whether this roll is played under the forced joker order (and earns the Yatzy bonus if
-    ``joker``)."""
-    if not mask & YATZY_BIT or not IS_YATZY[roll]:
-        return False
-    return bool(joker) or rules.joker_after_scratch
-
-
 def legal_scores(mask: int, joker: int, roll: int, rules: Rules = RULES) -> dict[int, int]:
     """The boxes that may take this roll now, each with the points it scores (bonus excluded)."""
     free = [b for b in range(NBOXES) if not mask >> b & 1]
-    if not is_joker(mask, joker, roll, rules):
+    if not (mask & YATZY_BIT and IS_YATZY[roll] and (joker or rules.joker_after_scratch)):
         return {b: int(BOXES_SCORE[b, roll]) for b in free}
     face = int(ROLLS[roll][0])
     if not mask >> (face - 1) & 1:
@@ -145,7 +137,7 @@ Floats = npt.NDArray[np.float64]
 def joker_columns(
     masks: Ints, jokers: Ints, rolls: Ints, rules: Rules = RULES
 ) -> npt.NDArray[np.bool_]:
-    """Vectorised ``is_joker``."""
+    """Whether each column's roll is played under the forced joker order."""
     scratched_ok = (jokers == 1) | rules.joker_after_scratch
     joker: npt.NDArray[np.bool_] = IS_YATZY[rolls] & ((masks & YATZY_BIT) != 0) & scratched_ok
     return joker

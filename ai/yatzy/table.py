@@ -81,10 +81,8 @@ def _problem(header: object, table: Table, rules: Rules) -> str | None:
 
 
 def load_table(rules: Rules = RULES, directory: Path | None = None) -> Table:
-    """The strategy table, loaded (or built and saved) on first use, then kept for the process.
-
-    Thread-safe: concurrent first calls wait for one load. The returned array is read-only.
-    """
+    """The strategy table (read-only), loaded (or built and saved) on first use, then kept for the
+    process: concurrent first calls wait for one load."""
     path = table_path(directory, rules)
 
     def read_or_built() -> Table:
