@@ -108,13 +108,11 @@ def threshold_turn_value(threshold: int) -> float:
     h = -(-threshold // UNIT)
     worth = np.zeros((h + MAX_UNITS + 1, DICE + 1))
     worth[h:] = np.arange(h, h + MAX_UNITS + 1, dtype=np.float64)[:, None] * UNIT
-    fresh = 0.0
     for t in range(h - 1, -1, -1):
         for n in range(1, DICE + 1):
             o = OUTCOMES[n]
             worth[t, n] = _throw(o, worth, t + o.units)
-        fresh = float(worth[t, DICE])
-    return fresh
+    return float(worth[0, DICE])
 
 
 def policy_turn_value(move: Callable[[Key, int], tuple[Key, bool]]) -> float:

@@ -78,20 +78,12 @@ def _parent_groups(size: int) -> tuple[tuple[int, int, IntArray], ...]:
     """For keepers of ``size`` dice: ``(start, stop, parents)`` per block of keepers with the same
     number d of distinct faces; ``parents[i, j]`` is keeper ``start + i`` without one die of its
     j-th distinct face (an index among keepers one die smaller), shape ``(stop - start, d)``."""
-    groups = []
-    group = KEEPERS[size]
+    groups: list[tuple[int, int, IntArray]] = []
     start = 0
-    while start < len(group):
-        d = len(set(group[start]))
-        stop = start
-        while stop < len(group) and len(set(group[stop])) == d:
-            stop += 1
-        rows = []
-        for k in group[start:stop]:
-            faces = sorted(set(k))
-            rows.append([KEEPER_INDEX[_without(k, f)] for f in faces])
-        groups.append((start, stop, np.array(rows, dtype=np.intp)))
-        start = stop
+    for _, block in itertools.groupby(KEEPERS[size], key=lambda k: len(set(k))):
+        rows = [[KEEPER_INDEX[_without(k, f)] for f in sorted(set(k))] for k in block]
+        groups.append((start, start + len(rows), np.array(rows, dtype=np.intp)))
+        start += len(rows)
     return tuple(groups)
 
 

@@ -220,18 +220,15 @@ def reachable_uppers(mask: int) -> tuple[int, ...]:
 
 def _level_columns(level: int) -> tuple[Ints, Ints, Ints]:
     """The reachable states with ``level`` used boxes (joker 1 only where the yatzy box is used)."""
-    ms: list[int] = []
-    us: list[int] = []
-    js: list[int] = []
-    for mask in range(NMASKS):
-        if mask.bit_count() != level:
-            continue
-        uppers = reachable_uppers(mask)
-        for joker in (0, 1) if mask & YATZY_BIT else (0,):
-            ms += [mask] * len(uppers)
-            us += uppers
-            js += [joker] * len(uppers)
-    return np.array(ms, np.int64), np.array(us, np.int64), np.array(js, np.int64)
+    cols = [
+        (mask, upper, joker)
+        for mask in range(NMASKS)
+        if mask.bit_count() == level
+        for joker in ((0, 1) if mask & YATZY_BIT else (0,))
+        for upper in reachable_uppers(mask)
+    ]
+    ms, us, js = np.array(cols, dtype=np.int64).reshape(-1, 3).T.copy()
+    return ms, us, js
 
 
 def build_table(

@@ -192,9 +192,7 @@ def _decide_score(state: YatzyState, command: Score) -> list[Event]:
 def _over(state: YatzyState) -> bool:
     """Every seat still playing has filled its sheet, or at most one is left of several."""
     live = ending.live_seats(state)
-    if len(live) < min(2, state.seats):
-        return True
-    return all(None not in state.sheets[seat] for seat in live)
+    return len(live) < min(2, state.seats) or all(None not in state.sheets[s] for s in live)
 
 
 def _finish(before: YatzyState, after: YatzyState) -> list[Event]:
