@@ -62,7 +62,7 @@ def _run(faces: set[int], length: int) -> tuple[int, ...] | None:
     return None
 
 
-def _holds(roll: tuple[int, ...]) -> tuple[int, int, int, int, int, int, int]:
+def _holds(roll: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     """Per roll: (top count, keep top face, run of 4 or -1, two pairs or -1, run of 3 or -1,
     highest die) as flat keeper indices."""
     counts = {f: roll.count(f) for f in set(roll)}
@@ -81,13 +81,12 @@ def _holds(roll: tuple[int, ...]) -> tuple[int, int, int, int, int, int, int]:
         index(tuple(pairs * 2)) if len(pairs) == 2 else -1,
         index(run3),
         index((max(roll),)),
-        0,
     )
 
 
 _FEATURES = np.array([_holds(r) for r in ROLLS], dtype=np.int64)
-TOP_COUNT, KEEP_TOP, KEEP_RUN4, KEEP_PAIRS, KEEP_RUN3, KEEP_HIGH = _FEATURES[:, :6].T
-assert (_FEATURES[:, 1:6] < NKEEPERS).all()
+TOP_COUNT, KEEP_TOP, KEEP_RUN4, KEEP_PAIRS, KEEP_RUN3, KEEP_HIGH = _FEATURES.T
+assert (_FEATURES[:, 1:] < NKEEPERS).all()
 
 
 def casual_worth(points: Ints, uppers: Ints, rules: Rules = RULES) -> Floats:

@@ -275,7 +275,11 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
     if isinstance(command, StaffAbort):
         return [GameAborted(seat=None)]
     if isinstance(command, Adjudicate):
-        places = adjudicated_places(state, command.winner)
+        # The winner first, the other seats still playing second (a draw: all first), then leavers.
+        if command.winner is not None and command.winner not in live_seats(state):
+            raise RuleError("invalid_winner", field="winner")
+        marks = [int(seat == command.winner) for seat in range(state.seats)]
+        places = places_with_leavers(marks, state.out)
         finished = game.finished(totals=game.totals(state), places=places)
         return [GameAdjudicated(winner=command.winner), finished]
     if isinstance(command, EndAtLimit):
@@ -297,15 +301,6 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
             return _leave(game, state, command.seat, "timed_out")
         return timed_out(game, state, game.stand_in(state, roller))
     return _leave(game, state, command.seat, "resigned")
-
-
-def adjudicated_places(state: Ending, winner: int | None) -> tuple[int, ...]:
-    """The winner first, the other seats still playing second (a draw: every one of them first),
-    then the seats that left; ``invalid_winner`` for a seat that is not playing."""
-    if winner is not None and winner not in live_seats(state):
-        raise RuleError("invalid_winner", field="winner")
-    marks = [int(seat == winner) for seat in range(state.seats)]
-    return places_with_leavers(marks, state.out)
 
 
 def result(game: Game, state: Ending) -> Any:

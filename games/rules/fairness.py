@@ -96,31 +96,29 @@ class FairDice:
 
     def __init__(self, server_seed: bytes, client_seed: str, nonce: int) -> None:
         self._seed = server_seed
-        self._client_seed = client_seed
+        self.client_seed = client_seed
         self.nonce = nonce
         self.calls = 0
 
     def __call__(self, count: int) -> tuple[int, ...]:
-        faces = dice(self._seed, self._client_seed, self.nonce + self.calls, count)
+        faces = self._draw(self.nonce + self.calls, count)
         self.calls += 1
         return faces
 
+    def _draw(self, nonce: int, count: int) -> tuple[int, ...]:
+        return dice(self._seed, self.client_seed, nonce, count)
 
-class SeatDice:
+
+class SeatDice(FairDice):
     """Version 2: a roller for ``seat``'s rolls, by ``seat_dice``, numbering them from
     ``nonce`` (the rolls the seat has made)."""
 
     def __init__(self, server_seed: bytes, client_seed: str, seat: int, nonce: int) -> None:
-        self._seed = server_seed
-        self.client_seed = client_seed
+        super().__init__(server_seed, client_seed, nonce)
         self.seat = seat
-        self.nonce = nonce
-        self.calls = 0
 
-    def __call__(self, count: int) -> tuple[int, ...]:
-        faces = seat_dice(self._seed, self.client_seed, self.seat, self.nonce + self.calls, count)
-        self.calls += 1
-        return faces
+    def _draw(self, nonce: int, count: int) -> tuple[int, ...]:
+        return seat_dice(self._seed, self.client_seed, self.seat, nonce, count)
 
 
 def _hex_64(value: str) -> str:
