@@ -54,27 +54,6 @@ Move = HoldMove | BoxMove
 _SUBS = tuple(np.array(s[:-1], dtype=np.intp) for s in SUBKEEPERS)  # without "keep all"
 
 
-class _Turn:
-    """The within-turn values of one state: ``r0[roll]`` (score now, best box) and, computed on
-    demand, ``keepers(n)[flat keeper]`` (hold it with n throws left)."""
-
-    __slots__ = ("_k", "r0")
-
-    def __init__(self, r0: Floats) -> None:
-        self.r0 = r0
-        self._k: list[Floats | None] = [None, None]
-
-    def keepers(self, throws: int) -> Floats:
-        k = self._k[throws - 1]
-        if k is None:  # threads racing here compute the same array: no lock needed
-            if throws == 1:
-                k = after_one_throw(self.r0)
-            else:  # the best keeper of each roll with one throw left, then one more throw
-                k = after_one_throw(self.keepers(throws - 1)[SUBKEEPERS_PADDED].max(axis=1))
-            self._k[throws - 1] = k
-        return k
-
-
 class Strategy:
     """The optimal strategy of one table (``default_strategy()`` is the one on the shared table).
     Keeps the within-turn values of the last ``cache_size`` states it was asked about."""
@@ -83,7 +62,7 @@ class Strategy:
         self.table = table
         self.rules = rules
         self._flat = table.reshape(-1)  # float32; sums with it come out float64
-        self._turn = functools.lru_cache(maxsize=cache_size)(self._compute_turn)
+        self._keepers = functools.lru_cache(maxsize=2 * cache_size)(self._compute_keepers)
 
     def value(self, mask: int, upper: int, joker: int) -> float:
         """``V``: expected points still to come from the start of a turn in this state."""
@@ -95,9 +74,14 @@ class Strategy:
         values = batch.box_values(self.table, r, m, u, j, self.rules)[:, 0]
         return {b: float(v) for b, v in enumerate(values) if v > -np.inf}
 
-    def _compute_turn(self, mask: int, upper: int, joker: int) -> _Turn:
-        m, u, j = (np.array([x], dtype=np.int64) for x in (mask, upper, joker))
-        return _Turn(final_values(self.table, m, u, j, self.rules)[:, 0])
+    def _compute_keepers(self, mask: int, upper: int, joker: int, throws: int) -> Floats:
+        """``[flat keeper]``: the value of holding it with ``throws`` throws left in this state."""
+        if throws == 2:  # the best keeper of each roll with one throw left, then one more throw
+            rolls = self._keepers(mask, upper, joker, 1)[SUBKEEPERS_PADDED].max(axis=1)
+        else:  # scoring each roll now in its best box
+            m, u, j = (np.array([x], dtype=np.int64) for x in (mask, upper, joker))
+            rolls = final_values(self.table, m, u, j, self.rules)[:, 0]
+        return after_one_throw(rolls)
 
     def options(
         self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int
@@ -110,7 +94,7 @@ class Strategy:
             for b, v in self.box_values(mask, upper, joker, roll).items()
         ]
         if rolls_left:
-            k = self._turn(mask, upper, joker).keepers(rolls_left)
+            k = self._keepers(mask, upper, joker, rolls_left)
             found += [({"hold": list(ALL_KEEPERS[s])}, points + float(k[s])) for s in _SUBS[roll]]
         found.sort(key=lambda mv: -mv[1])
         return found
@@ -129,7 +113,7 @@ class Strategy:
             raise ValueError("no roll left to throw")
         _, mask, upper, joker, points = _position(dice, sheet, rolls_left)
         keeper = FLAT_KEEPER_INDEX[tuple(sorted(held))]
-        return points + float(self._turn(mask, upper, joker).keepers(rolls_left)[keeper])
+        return points + float(self._keepers(mask, upper, joker, rolls_left)[keeper])
 
     def box_value(self, dice: Sequence[int], sheet: Mapping[str, int], box: str) -> float:
         """The value (a total) of scoring ``dice`` in ``box`` (a legal box for them)."""
@@ -145,7 +129,7 @@ class Strategy:
         box = max(boxes, key=lambda b: boxes[b])
         best: tuple[Move, float] = ({"box": BOXES[box]}, points + boxes[box])
         if rolls_left:
-            k = self._turn(mask, upper, joker).keepers(rolls_left)
+            k = self._keepers(mask, upper, joker, rolls_left)
             subs = _SUBS[roll]
             values = k[subs]
             i = int(values.argmax())
