@@ -60,7 +60,6 @@ def _outcome_probability(dice: tuple[int, ...]) -> float:
 
 #: ROLL_COUNTS[r, f-1]: how many dice of roll r show face f.
 ROLL_COUNTS: IntArray = np.array([_counts(r) for r in ROLLS], dtype=np.intp)
-ROLL_SUMS: IntArray = np.array([sum(r) for r in ROLLS], dtype=np.intp)
 #: Probability of each roll when all five dice are thrown.
 ROLL_PROB: FloatArray = np.array([_outcome_probability(r) for r in ROLLS])
 
