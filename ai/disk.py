@@ -1,8 +1,4 @@
-"""Where the computer players keep their tables on disk, and how they write them: shared by every
-kind's computer.
-
-Where: ``$DICE_AI_CACHE_DIR`` if set, else ``<repository root>/var/ai/`` (git-ignored).
-"""
+"""Where every kind's computer keeps its tables on disk, and how it writes them."""
 
 from __future__ import annotations
 
@@ -15,12 +11,13 @@ import threading
 import time
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[Any]
+V = TypeVar("V")
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +33,8 @@ def cache_dir() -> Path:
 
 
 def save_npz(path: Path, header: dict[str, Any], **arrays: Any) -> None:
-    """Write ``arrays`` and ``header`` (as UTF-8 JSON, ``header``) to ``path`` atomically: a
-    temporary file in the same directory, flushed to disk, then renamed over ``path``, so that a
-    reader sees either the old file or the whole new one."""
+    """Write ``arrays`` and ``header`` (UTF-8 JSON) to ``path`` atomically: a temporary file beside
+    it, flushed, renamed over it, so that a reader sees the old file or the whole new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -54,6 +50,18 @@ def save_npz(path: Path, header: dict[str, Any], **arrays: Any) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def load_npz(path: Path, name: str) -> tuple[Any, Array] | None:
+    """The header and the array ``name`` in ``path``; None for a missing or unreadable file."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return json.loads(bytes(data["header"]).decode()), np.ascontiguousarray(data[name])
+    except FileNotFoundError:
+        return None
+    except Exception as exc:  # truncated, not a zip, bad CRC, missing array, bad JSON: rebuild
+        log.warning("table %s unreadable (%s): rebuilding", path, exc)
+        return None
 
 
 @contextlib.contextmanager
@@ -100,24 +108,26 @@ def read_or_build(
         return table
 
 
-class Kept:
-    """Tables loaded once per process, read-only: concurrent first calls wait for one load."""
+class Kept(Generic[V]):
+    """Values made once per process (arrays read-only): concurrent first calls wait for one."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._tables: dict[Hashable, Array] = {}
+        self._lock = threading.RLock()  # a value's make may get another value
+        self._values: dict[Hashable, V] = {}
 
-    def get(self, key: Hashable, load: Callable[[], Array]) -> Array:
-        table = self._tables.get(key)
-        if table is None:
-            with self._lock:
-                table = self._tables.get(key)
-                if table is None:
-                    table = load()
-                    table.setflags(write=False)
-                    self._tables[key] = table
-        return table
+    def get(self, key: Hashable, make: Callable[[], V]) -> V:
+        try:
+            return self._values[key]
+        except KeyError:
+            pass
+        with self._lock:
+            if key not in self._values:
+                value = make()
+                if isinstance(value, np.ndarray):
+                    value.setflags(write=False)
+                self._values[key] = value
+            return self._values[key]
 
     def clear(self) -> None:
         with self._lock:
-            self._tables.clear()
+            self._values.clear()

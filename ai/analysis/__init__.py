@@ -1,15 +1,10 @@
 """Analysis of a played game from its log: luck against skill, from the computer's exact values.
 
-Pure Python + numpy, no Django. Each game kind walks its own events (``ai.analysis.<kind>``)
-through ``Ledger``, which keeps for every seat the value of its position, a number of points: a
-roll moves it by the roll's **luck** (the value after the roll minus its expected value before
-it); a decision moves it by minus its **loss** (the value of the best choice minus the value of
-the choice made). So, for every seat,
-
-    value now = expected start + luck - skill loss,
-
-exactly (up to the rounding of floats) whatever the dice and the choices; with an exact value
-function "value now" is, at the end, the points the seat scored.
+Each kind walks its events (``ai.analysis.<kind>``) through ``Ledger``, which keeps each seat's
+value in points: a roll moves it by its **luck** (value after minus expected value before), a
+decision by minus its **loss** (best choice's value minus the chosen one's). So for every seat
+``value now = expected start + luck - skill loss`` exactly, whatever the dice and the choices; with
+an exact value function, at the end, the points the seat scored.
 """
 
 from __future__ import annotations
@@ -65,8 +60,7 @@ class Turn:
     skill_loss: float
     #: What the turn banked (None while it is being played).
     points: int | None
-    #: In a two-seat game whose kind models it: the seat's chance to win before the turn and
-    #: after it.
+    #: With two seats, where the kind models it: the chance to win before and after the turn.
     win_before: float | None = None
     win_after: float | None = None
 
@@ -95,8 +89,7 @@ class SeatLine:
 class Chart:
     """What a game's picture plots: per seat, a value after each step (``x`` = 0: the start)."""
 
-    #: What the values are: ``score`` (expected final score), ``chance`` (to win, 0 to 1) or
-    #: ``points`` (banked).
+    #: ``score`` (expected final score), ``chance`` (to win, 0 to 1) or ``points`` (banked).
     measure: str
     #: What a step is: ``round`` (every seat plays once) or ``turn`` (one seat's turn).
     step: str
@@ -137,9 +130,8 @@ class Ledger:
         counted: bool = True,
         win_loss: float | None = None,
     ) -> Decision:
-        """The seat chose ``move``, worth ``value``; the best choice's value is the seat's value
-        now (the value of its position after the roll). A decision not ``counted`` (leaving the
-        game) is a loss but not one of the seat's decisions for its accuracy."""
+        """The seat chose ``move``, worth ``value``, against its value now (the best choice's). A
+        decision not ``counted`` (leaving) is a loss but not a decision of its accuracy."""
         decision = Decision(seq, seat, turn, move, best_move, value, self.value[seat], win_loss)
         self.analysis.decisions.append(decision)
         line = self.analysis.seats[seat]
@@ -151,9 +143,8 @@ class Ledger:
         return decision
 
     def end(self, results: tuple[int, ...], early: Iterable[int] = ()) -> None:
-        """The game is over with these results. The seats ``early`` were still in play when the
-        others left (the game ended early): they lose or keep the rest of their expected points
-        by no roll and no choice of their own, and that difference is counted as their luck."""
+        """The game is over with these results. The seats ``early`` were still playing when it
+        ended early: what they lose or keep of their expected points is counted as luck."""
         self.analysis.finished = True
         for line, result in zip(self.analysis.seats, results, strict=True):
             line.final = result

@@ -1,17 +1,12 @@
 """Dés 10 000's analysis, in expected points per turn, from the optimal single turn
-(``ai.ten_thousand.tables.score_table``: 551.55 points from a fresh turn).
+(``tables.score_table``). A seat's value is its banked total plus the expected points of its turn
+in play: a fresh turn adds 551.55 to its ``expected_start``, a throw moves the value by its luck,
+and a set-aside with the choice to bank or throw on is the decision; so every turn banks its
+expected points plus luck minus skill loss. The expert plays to win, not for points: near the end
+it may lose points.
 
-A seat's value is its banked total plus the expected points of the turn it is playing under the
-play that banks the most points on average: a fresh turn adds 551.55 to what the seat is expected
-to have (its ``expected_start`` is the sum over its turns); a throw moves the value by its luck (a
-lost round drops it to the banked total); a set-aside with the choice to bank or throw on is the
-decision. So for every turn, and for every seat, the points banked are the expected points plus
-luck minus skill loss. The expert plays to win, not for points: near the end of a game its choices
-can lose points on purpose.
-
-For two seats each turn also has the seat's chance to win before it and after it, and each
-decision the chance to win it gave away, from the exact solution of the two-seat game
-(``ten_thousand_chances``).
+With two seats each turn also has the seat's chance to win before and after it, and each decision
+the chance it gave away (``ten_thousand_chances``).
 """
 
 from __future__ import annotations

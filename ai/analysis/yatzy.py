@@ -1,10 +1,7 @@
-"""Yatzy's analysis, from the exact table of the optimal player (``ai.yatzy``).
-
-A seat's value is its expected final score under optimal play from its position: before a turn,
-the sheet's points plus the table's value of the sheet; after a roll, the best choice's value. It
-starts at the empty sheet's value (254.48: no bonus yet) and, once the thirteenth box is filled,
-it is the seat's total. Luck, losses and the identity: ``ai.analysis``. Yatzy bonuses already
-earned are not in the table's values (they are behind the seat): they are added to every value.
+"""Yatzy's analysis, from the exact table of the optimal player (``ai.yatzy``): a seat's value is
+its expected final score under optimal play from its position (a total, ``ai.yatzy.policy``), from
+the empty sheet's 254.48 to, once the sheet is full, the seat's total. Yatzy bonuses already earned
+are not in the table's values: they are added to every value.
 """
 
 from __future__ import annotations
@@ -57,8 +54,7 @@ def analyse(
                 best_move = _command(state.dice, best)
                 ledger.decide(seq, seat, state.round, move, value + earned, best_move)
             elif isinstance(event, ending.SeatLeft):
-                # Leaving gives up what the seat could still score: counted as its loss, so the
-                # identity holds for it too (its result is its score when it left).
+                # Leaving gives up what the seat could still score: its loss, so the identity holds.
                 left = event.seat
                 now = state.totals(left).total
                 move = {"type": event.reason}

@@ -1,23 +1,11 @@
 """Computer players of Dés 10 000 (RULES.md, Game 2). Pure Python + numpy, no Django import.
 
-``best_move(roll, turn_points, totals, me, target, last_round, level) -> (faces, bank)``: the
-faces to set aside from ``roll`` (a sub-multiset of it that scores) and whether to bank after
-setting them aside (else throw the remaining dice, or all six after hot dice). The engine takes
-positions, not faces: ``ai.positions.faces_to_indices(roll, faces)`` converts.
-
-Levels:
-
-- ``classic`` (``classic.py``): the seed's computer, banking at a threshold of 300 points,
-  raised when behind and lowered when few dice remain; its formula is in ``classic.py``.
-- ``expert`` (``expert.py``): plays to win. With two seats, perfectly: the exact solution of
-  the two-seat game (``exact.py``; its tables are shipped, ``exact_tables.py``). Otherwise from
-  exact single-turn dynamic programs (``tables.py``: 551.55 points per turn at best) and a
-  two-seat model of the chance to win (``winmodel.py``).
-- ``model`` (not a level of the server): the expert as it played two seats before the exact
-  tables, for comparisons (``bench/ten_thousand_ai.py``).
-
-Tables are built (or read) on first use, thread-safely, and kept for the process (about a second
-in all for one target); ``warm_up`` makes them ahead.
+``best_move`` gives faces (the engine takes positions: ``ai.positions.faces_to_indices``).
+Levels: ``classic`` (the seed's computer, banking at a threshold), ``expert`` (plays to win:
+perfectly with two seats, ``exact``; else single-turn tables and a two-seat model, ``winmodel``)
+and ``model``, no level of the server: the expert as it played two seats before the exact tables,
+for comparisons (``bench/ten_thousand_ai.py``). Tables are made on first use, thread-safely, and
+kept for the process (about a second for one target); ``warm_up`` makes them ahead.
 """
 
 from __future__ import annotations
@@ -59,13 +47,9 @@ def best_move(
     last_round: bool,
     level: str,
 ) -> tuple[tuple[int, ...], bool]:
-    """The computer's answer to ``roll``: (faces set aside, ascending; bank or not).
-
-    ``roll``: the current throw (1-6 dice, at least one scoring); ``turn_points``: points of the
-    turn before this throw; ``totals``: every seat's banked total; ``me``: this seat's index;
-    ``target``: the game's target; ``last_round``: someone reached the target and this is the
-    seat's final turn. ``ValueError`` for arguments that cannot come from a game.
-    """
+    """The faces to set aside from ``roll`` (ascending, they score) and whether to bank then (else
+    throw the rest, or six after hot dice). ``turn_points``: the turn's before this throw;
+    ``last_round``: this is the seat's final turn. ``ValueError`` for what no game can give."""
     if level not in (*LEVELS, MODEL):
         raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
     key = roll_key(roll)
@@ -90,11 +74,8 @@ def optimal_turn_value() -> float:
 
 
 def expected_turn_value(level: str) -> float:
-    """Exact mean points of a fresh solitaire turn (one seat, nothing banked) at ``level``.
-
-    ``expert`` alone plays for points: ``optimal_turn_value()``. ``classic`` banks at 300 (250,
-    200 with two, one dice left) with its own set-asides.
-    """
+    """Exact mean points of a fresh solitaire turn (one seat, nothing banked) at ``level``
+    (``expert``, alone, plays for points: ``optimal_turn_value()``)."""
     if level == "expert":
         return optimal_turn_value()
     if level == "classic":

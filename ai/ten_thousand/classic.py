@@ -1,24 +1,11 @@
 """The ``classic`` computer of the seed: it banks once its turn points reach a threshold.
 
-The threshold (points), for a seat ``behind`` points behind the leader of the others (0 when it
-leads) that would throw ``dice_left`` dice next (6 after hot dice)::
-
-    threshold = min(1000, 300 + 50 * (max(behind, 0) // 500)) - 50 * max(0, 3 - dice_left)
-
-So 300 at base, 50 more per full 500 points behind (at most 1000), 50 less with two dice left
-and 100 less with one: 300, 250, 200 when level; 500 when 2000 behind with 3+ dice.
-
-A throw is answered so:
-
-1. The best set-aside is the one that scores most (fewest dice on equal points): the rules
-   library's first ``keep_options``. With it the turn would have ``turn_points + points``.
-2. Bank with it when that reaches the threshold. In the last round the threshold is replaced by
-   "ends strictly above the leader": it banks exactly when that is so, never short of it.
-3. Otherwise throw on, setting aside fewer dice: all six if they all count (hot dice), else every
-   die of a face that shows three or more times, else a single 1, else a single 5.
-
-Deterministic, no tables: what the seed describes, played reasonably (about 492 points per turn
-when level, against 495.5 for the best set-asides with a flat 300 and 551.55 at best).
+The threshold is 300 points, 50 more per full 500 behind the leader (at most 1000), 50 less with
+two dice left to throw and 100 less with one. It sets aside the rules' first ``keep_options``
+(most points, fewest dice) and banks when the turn reaches the threshold (in the last round:
+exactly when it ends strictly above the leader); else it throws on keeping fewer dice
+(``lean_keep``). Deterministic, no tables: about 492 points per turn when level, against 495.5 for
+the best set-asides at a flat 300 and 551.55 at best.
 """
 
 from __future__ import annotations
@@ -27,8 +14,6 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.rules.ten_thousand_scoring import DICE, keep_options
-
-__all__ = ["classic_move", "classic_threshold", "lean_keep"]
 
 BASE = 300
 STEP = 50

@@ -12,25 +12,20 @@ of banking, ``bank(u)``, and throwing on, ``V(u, n)``::
              = 1 - last(u - b)                 otherwise: the other seat's last turn
     W[a, b]  = V(a, 6)
 
-``last(L)`` is the best chance of one last turn to end above a lead of ``L`` (a tie counting
-half: ``tables.reach_table(0.5)``). Every set-aside of a throw is a choice (``keep_options``,
-not only the best one per number of dice: near the target fewer points can be worth more).
+``last(L)``: the best chance of one last turn to end above a lead ``L`` (a tie half:
+``reach_table(0.5)``). Every set-aside is a choice (``keep_options``, not only the best per number
+of dice: near the target fewer points can be worth more).
 
-``W[a, b]`` needs ``W[b, a]`` (a lost turn keeps both totals) and states of a larger ``a + b``
-only, so the table is solved by decreasing ``a + b``; for one sum, every pair's turn is solved
-for the current ``f``, giving ``W = c + p * f`` (``p``: the chance the turn is lost under the
-chosen play), and each pair ``(a, b), (b, a)`` then solves its 2x2 linear system: policy
-iteration, repeated until no value moves by more than ``TOLERANCE``. Past the target a lead
-``L`` with ``last(L) <= farkle(6) * (1 - f)`` banks for certain (throwing on cannot gain more), so
-each turn is solved up to that lead only.
+``W[a, b]`` needs ``W[b, a]`` (a lost turn keeps both totals) and larger sums ``a + b`` only:
+solved by decreasing sum, each pair's turn for the current ``f`` giving ``W = c + p * f``, then
+each pair ``(a, b), (b, a)`` its 2x2 system: policy iteration until nothing moves by more than
+``TOLERANCE``. A lead ``L`` with ``last(L) <= farkle(6) * (1 - f)`` banks for certain, so each
+turn is solved up to that lead only.
 
-The build (``build``) runs in a compiled kernel (numba, ``exact_kernel``): 7 s of CPU for 5 000,
-41 s for 10 000, 2 min for 15 000, about a tenth of numpy's time for the same turns
-(``bench/ten_thousand_ai.py --build``). Moves and the analysis solve one turn at a time
-(``turn_values``, numpy: 2 to 3 ms) from the table, and compile nothing.
-
-Exact up to ``TOLERANCE`` and to ``last`` counting 0 beyond a lead of ``REACH`` (20 000 points),
-where it is below 1.5e-10.
+``build`` runs in a numba kernel (``exact_kernel``: 7 s for 5 000, 41 s for 10 000, 2 min for
+15 000, a tenth of numpy's time); moves and the analysis solve one turn from the table
+(``turn_values``, numpy, 2 to 3 ms) and compile nothing. Exact up to ``TOLERANCE`` and to
+``last`` counting 0 beyond a lead of ``REACH`` (20 000 points), where it is below 1.5e-10.
 """
 
 from __future__ import annotations
@@ -46,8 +41,6 @@ from ai.ten_thousand.rolls import DICE, MAX_UNITS, UNIT, scoring_throws
 from ai.ten_thousand.tables import REACH, Array, reach_table
 from games.rules.ten_thousand_scoring import keep_options
 
-__all__ = ["TOLERANCE", "Throws", "TurnValues", "build", "last_chances", "throws", "turn_values"]
-
 #: Policy iteration stops when no chance of a sum's pairs moves by more than this.
 TOLERANCE = 1e-12
 Ints = npt.NDArray[np.int64]
@@ -55,11 +48,9 @@ Ints = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class Throws:
-    """The scoring throws of 1 to 6 dice, grouped by their set of choices (``(units, left)``).
-
-    Group ``g`` (of ``n`` dice when ``starts[n] <= g < starts[n + 1]``) has chance ``prob[g]``
-    and choices ``units[o], left[o]`` for ``first[g] <= o < first[g + 1]``.
-    """
+    """The scoring throws of 1 to 6 dice, grouped by their choices: group ``g`` (of ``n`` dice
+    when ``starts[n] <= g < starts[n + 1]``) has chance ``prob[g]`` and choices ``units[o],
+    left[o]`` for ``first[g] <= o < first[g + 1]``."""
 
     farkle: Array
     starts: Ints

@@ -15,8 +15,6 @@ from numba import njit
 from ai.ten_thousand.rolls import DICE, MAX_UNITS
 from ai.ten_thousand.tables import Array
 
-__all__ = ["Packed", "solve"]
-
 Ints = npt.NDArray[np.int64]
 #: ``exact.Throws`` as the kernel takes it (see the module docstring).
 Packed = tuple[Array, Ints, Array, Ints, Ints]
@@ -38,7 +36,6 @@ def _turn(
 ) -> tuple[float, float]:
     """One turn for a lost turn worth ``lost``: ``(V(a, 6), dV/dlost)``, ``slope`` being the
     derivative of ``after`` (the chance of ending with a lost turn under the play chosen).
-
     ``bank[i]`` is ``bank(a + i)``; rows ``i >= top`` bank, and so do the rows ``i >= past``
     (past the target) whose lead ``lead + i`` has ``last <= farkle(n) * (1 - lost)``.
     """

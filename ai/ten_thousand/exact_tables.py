@@ -1,41 +1,35 @@
 """The exact two-seat tables (``exact.build``) on disk: one ``.npz`` per target, loaded lazily.
 
-Shipped with the code (``SHIPPED``: 80 KB, 320 KB and 720 KB for 5 000, 10 000 and 15 000) as
-``ten_thousand_exact_<target>.v<FORMAT>.npz``: the table (float64, ``units x units``) and a header
-(JSON) with the format, the digest of the throws and last-turn chances it was built from (so the
+Shipped with the code (``SHIPPED``: 80 KB to 720 KB): the table (float64, ``units x units``) and
+a header with the format, the digest of the throws and last-turn chances it was built from (so the
 scoring rules), the tolerance, the build's time and a SHA-256 of the table. A shipped file that is
-missing or does not match is replaced by one built in the tables' cache (``ai.disk.cache_dir``),
-under a lock beside it so that concurrent processes build it once, written atomically: about a
-minute for 10 000, two for 15 000 (the processes that need it wait). ``TARGETS`` are the game's
-targets; another target has no table (``None``).
+missing or does not match is replaced by one built in ``ai.disk.cache_dir`` (``ai.disk``: once,
+atomically; a minute for 10 000, two for 15 000). Only the game's ``TARGETS`` have a table.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ai.disk import Kept, cache_dir, read_or_build, save_npz
+from ai.disk import Kept, cache_dir, load_npz, read_or_build, save_npz
 from ai.ten_thousand import exact
 from ai.ten_thousand.rolls import UNIT
 from ai.ten_thousand.tables import Array
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TARGETS", "forget_loaded", "header", "load", "path_for", "read", "save", "turn"]
-
 FORMAT = 1
 TARGETS = (5000, 10000, 15000)
 #: The tables shipped with the code (``bench/ten_thousand_ai.py --build --into`` rebuilds them).
 SHIPPED = Path(__file__).resolve().parent / "exact_data"
 
-_kept = Kept()
+_kept = Kept[Array]()
 
 
 def path_for(target: int, directory: Path | None = None) -> Path:
@@ -65,15 +59,10 @@ def header(win: Array, residual: float, seconds: float) -> dict[str, object]:
 
 def read(path: Path, units: int) -> Array | None:
     """The table in ``path`` if it is whole and made for these rules, else None."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(bytes(data["header"]).decode())
-            win = np.ascontiguousarray(data["win"])
-    except FileNotFoundError:
+    loaded = load_npz(path, "win")
+    if loaded is None:
         return None
-    except Exception as exc:  # truncated, not a zip, missing array, bad JSON: rebuild
-        log.warning("ten_thousand table %s unreadable (%s): rebuilding", path, exc)
-        return None
+    header, win = loaded
     fine = (
         isinstance(header, dict)
         and header.get("format") == FORMAT

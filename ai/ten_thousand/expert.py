@@ -1,35 +1,23 @@
 """The ``expert`` computer: it plays to win.
 
-Two seats, non-last turn, a target of ``exact_tables.TARGETS``: each throw's set-aside (any of
-``keep_options``) and its bank-or-throw choice are those of greatest exact chance to win
-(``exact``: the solved two-seat game). Otherwise (one seat, three or more, the last round,
-another target), from exact single-turn tables and a two-seat model, as follows.
+Two seats, not the last round, a target of ``exact_tables.TARGETS``: the set-aside (any of
+``keep_options``) and bank-or-throw of greatest exact chance to win (``exact``). Otherwise, in
+units of 50 points (``a`` its total, ``b`` the leader's of the others, ``t`` the turn points), it
+weighs each ``rolls.choices`` set-aside by the worth of the state it reaches, then banks or throws
+on, whichever is worth more:
 
-All in units of 50 points; ``a`` is its total, ``b`` the leader's among the others, ``t`` the
-turn points, ``T`` the target. For a throw it weighs each ``rolls.choices`` set-aside (the best
-one for each number of dice set aside) by what the state it reaches is worth, then banks or
-throws on, whichever is worth more:
-
-1. Alone at the table: the most points on average (``tables.score_table``; 551.55 per turn).
-2. Last round (someone reached the target; this is its final turn): the best chance to end
-   strictly above the leader, a tie counting half (``tables.reach_table(0.5)``). It never banks
-   short of the leader while it can throw, and banks as soon as it is above.
-3. Otherwise, if some set-aside brings ``a + t`` to the target: only those are considered, and
-   each is worth its exact chance to win from there (``winmodel.finish``): bank and leave the
-   opponent one turn to beat the lead, or throw on to widen it, a lost turn being worth the
-   model's chance from before the turn, ``1 - win[b, a]``.
-4. Otherwise the two-seat model (``winmodel.win_model``) gives ``u[x]``, its chance to win if
-   this turn banks ``x`` units (``u[0]``: the turn is lost). A set-aside that reaches ``t'``
-   with ``n`` dice left is worth the best of: banking (``u[t']``), or throwing on under any plan
-   of the menu ("score", or "play for k" with ``k > t'``), each valued exactly as the mean of
-   ``u`` over that plan's distribution of final points from ``(t', n)``
-   (``tables.score_outcome``, ``tables.overshoot``). It takes the set-aside worth most and banks
-   unless throwing on is worth more (by ``PREFER_BANK``). The plans are re-chosen at every throw,
-   so this is one step of policy improvement over the best fixed plan, which is what the model
-   assumes of both seats.
-
-Targets above ``winmodel.MAX_MODEL_UNITS`` (15 000 points) play as if alone (1. and 2.). With
-more than two seats, ``b`` is the leader of the others and the model is the two-seat one.
+1. Alone at the table (or a target above ``winmodel.MAX_MODEL_UNITS``): the most points on
+   average (``tables.score_table``).
+2. Last round: the best chance to end strictly above the leader, a tie half
+   (``tables.reach_table(0.5)``): it never banks short of the leader while it can throw.
+3. If some set-aside brings ``a + t`` to the target: only those, each worth its exact chance to win
+   from there (``winmodel.finish``), a lost turn worth the model's ``1 - win[b, a]``.
+4. Otherwise the two-seat model's ``u[x]`` (``winmodel.win_model``: its chance if the turn banks
+   ``x``): a set-aside reaching ``t'`` with ``n`` dice is worth the best of banking (``u[t']``)
+   and of throwing on under any plan of the menu, each the mean of ``u`` over the plan's final
+   points from ``(t', n)`` (``tables.score_outcome``, ``tables.overshoot``); it banks unless
+   throwing on is worth more by ``PREFER_BANK``. Re-choosing the plan at every throw is one step
+   of policy improvement over the best fixed plan, which the model assumes of both seats.
 """
 
 from __future__ import annotations
@@ -61,10 +49,7 @@ from ai.ten_thousand.winmodel import (
 )
 from games.rules.ten_thousand_scoring import DICE, keep_options
 
-__all__ = ["expert_move", "model_move"]
-
-#: Worths closer than this are a tie (float rounding): the set-aside with more points, and the
-#: bank, are preferred.
+#: Worths closer than this tie (float rounding): more points, and banking, are preferred.
 EXACT_TIE = 1e-12
 
 
@@ -75,15 +60,18 @@ def _plan_paths(_: None) -> Array:
     return np.concatenate([1.0 - over.sum(axis=2, keepdims=True), over], axis=2)
 
 
-def _score_move(options: Sequence[Choice], t: int) -> tuple[Choice, bool]:
+Move = tuple[tuple[int, ...], bool]
+
+
+def _score_move(options: Sequence[Choice], t: int) -> Move:
     table = score_table(None)
     span = len(table.after)
     worth = [table.after[min(t + c.units, span - 1), c.left] for c in options]
     best = options[pick_first(worth, options)]
-    return best, table.banks(t + best.units, best.left)
+    return best.faces, table.banks(t + best.units, best.left)
 
 
-def _reach_move(options: Sequence[Choice], need: int, tie: float) -> tuple[Choice, bool]:
+def _reach_move(options: Sequence[Choice], need: int, tie: float) -> Move:
     """Best chance to gain ``need`` more units (a tie, one unit short, worth ``tie``)."""
     table = reach_table(tie)
     rows = [min(max(need - c.units, 0), REACH) + OFFSET for c in options]
@@ -91,14 +79,14 @@ def _reach_move(options: Sequence[Choice], need: int, tie: float) -> tuple[Choic
     best = options[pick_first(worth, options)]
     rest = need - best.units
     bank = rest <= 0 or (rest == 1 and tie >= float(table.cont[rest + OFFSET, best.left]))
-    return best, bank
+    return best.faces, bank
 
 
-def _finish_move(options: Sequence[Choice], lead: int, lost: float) -> tuple[Choice, bool]:
+def _finish_move(options: Sequence[Choice], lead: int, lost: float) -> Move:
     table = finish(lost, lead)
     worth = [table.worth(lead + c.units, c.left) for c in options]
     best = options[pick_first(worth, options)]
-    return best, table.banks(lead + best.units, best.left)
+    return best.faces, table.banks(lead + best.units, best.left)
 
 
 _KS = PLANS[1:]
@@ -107,11 +95,9 @@ _NEEDS = np.array(_KS)
 _ENDS = np.array([[0, *range(k, k + MAX_UNITS)] for k in _KS])
 
 
-def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, bool]:
-    """Each set-aside is worth the best of banking and of throwing on under any plan of the menu.
-
-    ``u[x]``: the chance to win if the turn banks ``x`` units (``u[0]``: lost).
-    """
+def _plan_move(options: Sequence[Choice], t: int, u: Array) -> Move:
+    """Each set-aside is worth the best of banking and of throwing on under any plan of the menu;
+    ``u[x]``: the chance to win if the turn banks ``x`` units (``u[0]``: lost)."""
     score_paths, plan_paths = score_outcome(None), _plan_paths(None)
     worth, banks = [], []
     for c in options:
@@ -126,12 +112,10 @@ def _plan_move(options: Sequence[Choice], t: int, u: Array) -> tuple[Choice, boo
         worth.append(max(bank_now, go_on))
         banks.append(bank_now >= go_on - PREFER_BANK)
     i = pick_first(worth, options)
-    return options[i], banks[i]
+    return options[i].faces, banks[i]
 
 
-def _exact_move(
-    key: tuple[int, ...], t: int, a: int, b: int, target: int
-) -> tuple[tuple[int, ...], bool] | None:
+def _exact_move(key: tuple[int, ...], t: int, a: int, b: int, target: int) -> Move | None:
     turn = exact_tables.turn(target, a, b)
     if turn is None:
         return None
@@ -152,7 +136,7 @@ def expert_move(
     me: int,
     target: int,
     last_round: bool,
-) -> tuple[tuple[int, ...], bool]:
+) -> Move:
     """``best_move`` for ``expert``, the throw given as sorted faces with a scoring die."""
     if len(totals) == 2 and not last_round:
         units = -(-target // UNIT)
@@ -171,28 +155,21 @@ def model_move(
     me: int,
     target: int,
     last_round: bool,
-) -> tuple[tuple[int, ...], bool]:
+) -> Move:
     """The expert's move from the single-turn tables and the two-seat model (see above)."""
     options = choices(key)
     t = turn_points // UNIT
     a = totals[me] // UNIT
     others = [total for seat, total in enumerate(totals) if seat != me]
-    if not others:
-        best, bank = _score_move(options, t)
-        return best.faces, bank
+    units = -(-target // UNIT)
+    if not others or (units > MAX_MODEL_UNITS and not last_round):
+        return _score_move(options, t)
     b = max(others) // UNIT
     if last_round:
-        best, bank = _reach_move(options, b - a - t + 1, 0.5)
-        return best.faces, bank
-    units = -(-target // UNIT)
-    if units > MAX_MODEL_UNITS:
-        best, bank = _score_move(options, t)
-        return best.faces, bank
+        return _reach_move(options, b - a - t + 1, 0.5)
     model = win_model(units)
     a, b = min(a, units - 1), min(b, units - 1)
     crossing = [c for c in options if a + t + c.units >= units]
     if crossing:
-        best, bank = _finish_move(crossing, a + t - b, 1.0 - float(model.win[b, a]))
-        return best.faces, bank
-    best, bank = _plan_move(options, t, model.utility(a, b))
-    return best.faces, bank
+        return _finish_move(crossing, a + t - b, 1.0 - float(model.win[b, a]))
+    return _plan_move(options, t, model.utility(a, b))

@@ -1,9 +1,6 @@
-"""Seeded games between computer levels, for tests and benchmarks. Pure Python.
-
-``play_engine`` plays through the rules engine (``games.rules.ten_thousand`` start/decide/apply);
-``play_fast`` plays the same game directly (same dice, drawn in the same order, same moves) about
-ten times faster. Both take the dice from ``random.Random(seed)``.
-"""
+"""Seeded games between computer levels (dice from ``random.Random(seed)``), for tests and
+benchmarks: ``play_engine`` through the rules engine, ``play_fast`` the same game (same dice in the
+same order, same moves) without it, about ten times faster."""
 
 from __future__ import annotations
 
@@ -25,8 +22,6 @@ from games.rules.ten_thousand import (
     start,
 )
 from games.rules.ten_thousand_scoring import DICE, FACES, is_farkle, score_keep
-
-__all__ = ["GameResult", "play_engine", "play_fast", "seeded_roller", "solitaire_turn"]
 
 
 @dataclass(frozen=True)

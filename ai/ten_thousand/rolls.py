@@ -1,16 +1,10 @@
 """What a throw of 1 to 6 dice can give, for the Dés 10 000 players. Pure Python + numpy.
 
-Every score of the game is a multiple of 50, so the players count points in ``UNIT`` (50 points):
-turn points, totals and needs are small integers that index numpy tables directly.
-
-For each of the 923 distinct throws (sorted faces), ``choices`` lists the set-asides worth
-considering: for each number of dice set aside, the one that scores the most (from the rules
-library's ``keep_options``; scoring is never re-implemented here). With a given number of dice set
-aside, more points are never worse, so nothing else is ever the better move.
-
-For the dynamic programs, ``OUTCOMES[n]`` holds the same data as arrays over the scoring throws of
-``n`` dice: their probabilities and, per throw, the points and the dice left of every choice
-(padded by repeating a throw's first choice, so a maximum over the choices is unaffected).
+Every score is a multiple of 50, so the players count in ``UNIT``s: small integers that index
+numpy tables. ``choices`` of a throw: for each number of dice set aside, the set-aside that scores
+most (the rules' ``keep_options``; scoring is never re-implemented here), since with as many dice
+set aside more points are never worse. ``OUTCOMES[n]``: the same as arrays over the scoring throws
+of ``n`` dice, padded by repeating a throw's first choice (a maximum over choices is unchanged).
 """
 
 from __future__ import annotations
@@ -24,22 +18,8 @@ from math import factorial
 import numpy as np
 import numpy.typing as npt
 
-from games.rules.ten_thousand_scoring import DICE, FACES, farkle_probability, keep_options
-
-__all__ = [
-    "ALL_OUTCOMES",
-    "DICE",
-    "MAX_UNITS",
-    "OUTCOMES",
-    "UNIT",
-    "AllOutcomes",
-    "Choice",
-    "Key",
-    "Outcomes",
-    "choices",
-    "roll_key",
-    "scoring_throws",
-]
+from games.rules.ten_thousand_scoring import DICE as DICE
+from games.rules.ten_thousand_scoring import FACES, farkle_probability, keep_options
 
 #: Points per table step: every combination scores a multiple of 50.
 UNIT = 50
@@ -107,10 +87,8 @@ _THROWS: dict[int, tuple[tuple[Key, float], ...]] = {
 
 
 def choices(key: Key) -> tuple[Choice, ...]:
-    """The set-asides worth considering for the throw ``key`` (sorted faces), fewest dice first.
-
-    Empty for a lost round. ``KeyError`` for anything that is not 1 to 6 faces, sorted.
-    """
+    """The set-asides worth considering for the throw ``key`` (sorted faces), fewest dice first;
+    empty for a lost round, ``KeyError`` for anything that is not 1 to 6 faces, sorted."""
     return _CHOICES[key]
 
 

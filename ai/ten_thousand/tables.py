@@ -1,25 +1,13 @@
 """Single-turn dynamic programs of Dés 10 000, in units of 50 points. Pure Python + numpy.
 
-A turn is a walk over states ``(t, n)``: ``t`` turn points (units) with ``n`` dice about to be
-thrown. A throw either loses the turn (farkle) or is answered by a set-aside (``rolls.choices``),
-which adds points and leaves ``left`` dice (six after hot dice); the player then banks ``t`` or
-throws again. Every set-aside scores at least one unit, so ``t`` only grows and each table is filled
-in one sweep, with no iteration.
-
-- ``score_table``: the most points one turn can bank on average (551.55 from a fresh turn).
-- ``threshold_turn_value(h)``: "bank as soon as the turn has ``h`` points", best set-asides.
-- ``reach_table(tie)``: the best chance to gain at least ``i`` more units this turn (a tie at
-  exactly ``i - 1`` counting ``tie``): what a player needs in the last round.
-- ``overshoot``: the distribution of the final points of "play for ``k`` units, then bank".
-- ``score_outcome``: the distribution of the final points of the ``score_table`` policy, from
-  every state.
-
-Tables are built on first use and kept for the life of the process (``lazy``: thread-safe).
+A turn walks over states ``(t, n)``: ``t`` turn points with ``n`` dice to throw; a throw loses the
+turn or is answered by a set-aside (``rolls.choices``) leaving ``left`` dice, then the player banks
+or throws again. Every set-aside scores at least one unit, so ``t`` only grows and each table is
+filled in one sweep, with no iteration. Tables are kept for the process (``lazy``).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -28,6 +16,7 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from ai.disk import Kept
 from ai.ten_thousand.rolls import (
     DICE,
     MAX_UNITS,
@@ -40,27 +29,7 @@ from ai.ten_thousand.rolls import (
 )
 from games.rules.ten_thousand_scoring import score_keep
 
-__all__ = [
-    "CAP",
-    "MENU_MAX",
-    "OFFSET",
-    "REACH",
-    "SPREAD",
-    "ReachTable",
-    "ScoreTable",
-    "lazy",
-    "overshoot",
-    "pick",
-    "pick_first",
-    "policy_turn_value",
-    "reach_table",
-    "score_outcome",
-    "score_table",
-    "threshold_turn_value",
-]
-
-#: Turn points (units) from which the score table always banks: the optimum stops throwing six
-#: dice at 16 450 points, so at 20 000 banking is exact.
+#: Turn points (units) from which the score table banks: exact, as the optimum stops at 16 450.
 CAP = 400
 #: Needs (units) covered by the reach tables: 20 000 points in one turn never happens in practice.
 REACH = 400
@@ -83,18 +52,10 @@ class lazy(Generic[K, V]):
 
     def __init__(self, build: Callable[[K], V]) -> None:
         self._build = build
-        self._values: dict[K, V] = {}
-        self._lock = threading.RLock()
+        self._kept = Kept[V]()
 
     def __call__(self, key: K) -> V:
-        try:
-            return self._values[key]
-        except KeyError:
-            pass
-        with self._lock:
-            if key not in self._values:
-                self._values[key] = self._build(key)
-            return self._values[key]
+        return self._kept.get(key, lambda: self._build(key))
 
 
 def pick(values: Array, units: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -112,9 +73,6 @@ def pick_first(worth: Sequence[float], options: Sequence[Choice]) -> int:
 def _throw(o: Outcomes, worth: Array, rows: npt.NDArray[np.int64]) -> float:
     """Mean over the throws of ``o`` of the best ``worth[rows, left]`` (a farkle is worth 0)."""
     return float(o.prob @ worth[rows, o.left].max(axis=1))
-
-
-# --- the most points per turn -------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -145,28 +103,21 @@ def score_table(_: None) -> ScoreTable:
 
 @cache
 def threshold_turn_value(threshold: int) -> float:
-    """Mean points of a turn that banks as soon as it has ``threshold`` points (exact).
-
-    The set-aside of each throw is the best one for that rule (this is the usual "bank at 300").
-    """
+    """Exact mean points of a turn that banks once it has ``threshold`` points, with the best
+    set-asides for that rule (the usual "bank at 300")."""
     h = -(-threshold // UNIT)
     worth = np.zeros((h + MAX_UNITS + 1, DICE + 1))
     worth[h:] = np.arange(h, h + MAX_UNITS + 1, dtype=np.float64)[:, None] * UNIT
-    fresh = 0.0
     for t in range(h - 1, -1, -1):
         for n in range(1, DICE + 1):
             o = OUTCOMES[n]
             worth[t, n] = _throw(o, worth, t + o.units)
-        fresh = float(worth[t, DICE])
-    return fresh
+    return float(worth[0, DICE])
 
 
 def policy_turn_value(move: Callable[[Key, int], tuple[Key, bool]]) -> float:
-    """Exact mean points of a fresh turn played by ``move(throw, turn_points) -> (faces, bank)``.
-
-    A plain recursion over the states the policy reaches (memoised): meant for policies that bank
-    within a few thousand points, such as ``classic``.
-    """
+    """Exact mean points of a fresh turn played by ``move(throw, turn_points) -> (faces, bank)``:
+    a memoised recursion, for policies that bank within a few thousand points (``classic``)."""
     memo: dict[tuple[int, int], float] = {}
 
     def value(points: int, n: int) -> float:
@@ -183,16 +134,11 @@ def policy_turn_value(move: Callable[[Key, int], tuple[Key, bool]]) -> float:
     return value(0, DICE)
 
 
-# --- chances to reach a need --------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class ReachTable:
-    """``cont[i + OFFSET, n]``: the best chance, throwing ``n`` dice, to gain ``i`` more units.
-
-    ``after`` is the worth of a set-aside that leaves need ``i`` with ``n`` dice: 1 once ``i <= 0``;
-    at ``i == 1`` (one unit short: a tie) banking is worth ``tie``. Needs above ``REACH`` count 0.
-    """
+    """``cont[i + OFFSET, n]``: the best chance, throwing ``n`` dice, to gain ``i`` more units;
+    ``after``: the worth of a set-aside leaving need ``i`` with ``n`` dice (1 once ``i <= 0``,
+    ``tie`` for banking one unit short). Needs above ``REACH`` count 0."""
 
     tie: float
     cont: Array
@@ -221,11 +167,8 @@ def reach_table(tie: float) -> ReachTable:
 
 @lazy
 def overshoot(_: None) -> Array:
-    """``over[i, n, e]``: chance that "play for ``i`` units, then bank" ends with ``i + e`` units.
-
-    The set-asides are those of ``reach_table(0.0)`` (ties to the most points); ``1 - sum`` over
-    ``e`` is the chance of losing the turn. Rows ``i <= 0`` (offset by ``OFFSET``) are "reached".
-    """
+    """``over[i, n, e]``: chance that "play for ``i`` units, then bank" ends with ``i + e`` units,
+    with ``reach_table(0.0)``'s set-asides; ``1 - sum`` over ``e``: the turn is lost."""
     after = reach_table(0.0).after
     over = np.zeros((OFFSET + MENU_MAX + 1, DICE + 1, MAX_UNITS))
     for i in range(-MAX_UNITS + 1, 1):
@@ -242,12 +185,9 @@ def overshoot(_: None) -> Array:
 
 @lazy
 def score_outcome(_: None) -> Array:
-    """``dist[t, n, x]``: chance that the ``score_table`` policy banks ``x`` units in the end.
-
-    From ``t`` units just after a set-aside that leaves ``n`` dice (it may bank at once); ``x = 0``
-    is a lost turn and the last column gathers everything from ``SPREAD - 1`` units on. The fresh
-    turn is ``dist[0, DICE]`` (with nothing to bank it throws).
-    """
+    """``dist[t, n, x]``: chance that the ``score_table`` policy banks ``x`` units in the end, from
+    ``t`` units just after a set-aside leaving ``n`` dice; ``x = 0``: lost, the last column: from
+    ``SPREAD - 1`` on. A fresh turn is ``dist[0, DICE]``."""
     table = score_table(None)
     span = len(table.value)
     dist = np.zeros((span, DICE + 1, SPREAD))

@@ -1,38 +1,22 @@
 """A two-seat model of the chance to win Dés 10 000, for the expert at a table of three or more
-seats (two seats play the exact game instead: ``exact``). Pure Python + numpy.
+seats (two seats play the exact game: ``exact``). Units of 50 points: ``a`` is the total of the
+seat to play, ``b`` its opponent's (the leader of the others), ``T`` the target.
 
-Everything is in units of 50 points. ``a`` is the total of the seat to play, ``b`` its opponent's
-(the leader among the others when there are more seats), ``T`` the target.
-
-The turn menu. At the start of a turn the seat picks one of a few turn plans, each a complete
-single-turn policy whose distribution of banked points ``D(x)`` (``x = 0``: the turn is lost) is
-known exactly (``tables``):
-
-- "score": the most points on average (551.55 from a fresh turn);
-- "play for k" for k from 50 to 6000 points: the best chance to reach ``k`` this turn, then bank.
-
-Small ``k`` are the safe plays of a seat that leads, large ``k`` the gambles of a seat far behind.
-
-The end. A seat that banks up to ``x`` with ``a + x >= T`` starts the last round: the opponent
-gets one turn and needs more than the lead ``L = a + x - b`` (a tie shares the place, worth half).
-``last_chance(L)`` is its best chance (``reach_table(0.5)``), so the seat wins with
-``1 - last_chance(L)``.
-
-The win table. ``win[a, b]`` is the chance that the seat to play wins, both seats choosing from
-the menu the plan that maximises their own chance::
+The turn menu: plans whose distribution of banked points ``D(x)`` (``x = 0``: lost) is exact
+(``tables``): "score" (the most points on average) and "play for k" (50 to 6000 points: the best
+chance to reach ``k``, then bank), from the safe plays of a leader to the gambles of a seat behind.
+Banking ``a + x >= T`` leaves the opponent one turn to beat the lead ``L = a + x - b`` (a tie is
+worth half), with chance ``last_chance(L)`` (``reach_table(0.5)``). ``win[a, b]``, both seats
+choosing the plan best for them::
 
     win[a, b] = max over plans of  D(0) * (1 - win[b, a])  +  sum over x >= 1 of D(x) * u(x)
     u(x) = 1 - win[b, a + x]         if a + x < T
          = 1 - last_chance(a + x - b) otherwise
 
 A lost turn keeps both totals, so ``win[a, b]`` and ``win[b, a]`` depend on each other and on
-states with a larger ``a + b`` only: the table is filled by decreasing ``a + b``, each pair
-solved exactly (a 2x2 linear system per pair of plans, plans re-chosen until stable). It takes
-a fraction of a second (0.3 s for a 10 000 target, 0.6 s for 15 000).
-
-Past the target within a turn. Once the turn points already reach the target the seat may still
-throw on to widen its lead; ``finish(f, L)`` gives the best chance to win from lead ``L`` with
-``n`` dice, a lost turn being worth ``f = 1 - win[b, a]``.
+larger sums ``a + b`` only: filled by decreasing sum, each pair a 2x2 linear system per pair of
+plans, plans re-chosen until stable (0.3 s for 10 000, 0.6 s for 15 000). Past the target the
+seat may throw on to widen its lead: ``finish``.
 """
 
 from __future__ import annotations
@@ -53,18 +37,6 @@ from ai.ten_thousand.tables import (
     score_outcome,
 )
 
-__all__ = [
-    "MAX_MODEL_UNITS",
-    "PLANS",
-    "PREFER_BANK",
-    "Finish",
-    "WinModel",
-    "finish",
-    "last_chance",
-    "menu",
-    "win_model",
-]
-
 #: The turn plans: 0 is "score", ``k > 0`` is "play for k units".
 PLANS: tuple[int, ...] = (0, *range(1, 21), *range(22, 61, 2), *range(65, 121, 5))
 #: Banked points from this on (units) are one in the menu: 20 000 points in one turn.
@@ -73,8 +45,7 @@ _X = SPREAD
 MAX_MODEL_UNITS = 300
 #: Leads (units) from which banking is certain enough: 15 000 points.
 _FINISH_CAP = 300
-#: Throwing on must gain more than this chance to win over banking: when both are as good as
-#: certain, the expert banks rather than throw on for a millionth.
+#: What throwing on must gain over banking: when both are near certain, the expert banks.
 PREFER_BANK = 1e-7
 
 
@@ -106,10 +77,8 @@ class WinModel:
     wide: Array
 
     def utility(self, a: int, b: int) -> Array:
-        """``u[x]``: the chance to win of the seat with ``a`` to play if its turn banks ``x``.
-
-        ``u[0]`` (a lost turn) is ``1 - win[b, a]``; ``x`` runs up to ``SPREAD - 1``.
-        """
+        """``u[x]``: the chance to win of the seat with ``a`` to play if its turn banks ``x``
+        (``u[0]``, a lost turn: ``1 - win[b, a]``), ``x`` up to ``SPREAD - 1``."""
         return 1.0 - self.wide[b, a : a + _X]
 
 
@@ -181,15 +150,10 @@ class Finish:
 
 @functools.lru_cache(maxsize=64)
 def finish(lost: float, lead: int) -> Finish:
-    """The seat's chance to win from any lead above ``lead`` (units) past the target.
-
-    It banks (the opponent then needs more than the lead in one turn: ``last_chance``) or throws
-    on to widen the lead; a lost turn is worth ``lost`` (the model's chance from before the turn).
-    Throwing on cannot gain more than ``last_chance(L)`` and loses at least the six-dice farkle
-    chance times ``1 - lost``, so from the first lead ``top`` where that settles it (within
-    ``PREFER_BANK``) everything banks and only leads from ``lead + 1`` to ``top`` are computed:
-    exact for the given ``lost``, in about a millisecond.
-    """
+    """The seat's chance to win from any lead above ``lead`` (units) past the target, banking or
+    throwing on; a lost turn is worth ``lost``. Throwing on gains at most ``last_chance(L)`` and
+    loses at least the six-dice farkle chance times ``1 - lost``: from the first lead ``top`` where
+    that settles it everything banks, so only leads up to ``top`` are computed (a millisecond)."""
     bank = _bank_worth(None)
     floor = OUTCOMES[DICE].farkle * (1.0 - lost) + PREFER_BANK
     settled = np.flatnonzero(1.0 - bank[lead + 1 : _FINISH_CAP] <= floor)

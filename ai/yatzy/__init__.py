@@ -1,14 +1,12 @@
 """The Yatzy computer player: the optimal expected-score strategy and a casual level.
 
 ``best_move(dice, sheet, rolls_left, level="optimal")`` is the contract the server uses (see
-``ai.yatzy.policy``); the strategy table behind it is built once by ``build_table`` (a few seconds)
-and cached on disk by ``load_table`` (``ai.yatzy.table``). Pure Python + numpy, no Django.
+``ai.yatzy.policy``); its table is built once by ``build_table`` (a few seconds) and cached on disk
+by ``load_table`` (``ai.yatzy.table``). Pure Python + numpy, no Django.
 """
 
 from ai.yatzy.policy import (
     LEVELS,
-    Level,
-    Move,
     Strategy,
     best_move,
     default_strategy,
@@ -16,18 +14,13 @@ from ai.yatzy.policy import (
     option_values,
     start_value,
 )
-from ai.yatzy.scoring import BOXES, HASBRO_RULES, RULES, Rules
+from ai.yatzy.scoring import HASBRO_RULES
 from ai.yatzy.solver import build_table
 from ai.yatzy.table import load_table
 
 __all__ = [
-    "BOXES",
     "HASBRO_RULES",
     "LEVELS",
-    "RULES",
-    "Level",
-    "Move",
-    "Rules",
     "Strategy",
     "best_move",
     "build_table",

@@ -1,11 +1,7 @@
-"""Many positions at once: the optimal strategy vectorised over players, for simulations.
-
-``Strategy.best`` (one position, well under a millisecond) is what the server calls. Simulating
-hundreds of thousands of games that way would take minutes, so ``OptimalTurn`` computes the
-within-turn values of a whole batch of players in one pass of the solver's kernel and then answers
-each player's three decisions with array lookups. Both follow the same rule: hold the best keeper
-unless scoring now is at least as good; score in the legal box of highest value (the first in sheet
-order on ties).
+"""The optimal strategy vectorised over players, for simulations: ``Strategy.best`` (what the
+server calls) would take minutes over hundreds of thousands of games, so ``OptimalTurn`` computes a
+batch's within-turn values in one pass of the solver's kernel, then answers with array lookups.
+Same rule: hold the best keeper unless scoring now is as good; the best legal box, first on ties.
 """
 
 from __future__ import annotations
@@ -46,19 +42,8 @@ def box_values(
     return np.where(legal, values, -np.inf)
 
 
-def best_boxes(
-    table: Table, rolls: Ints, masks: Ints, uppers: Ints, jokers: Ints, rules: Rules = RULES
-) -> Ints:
-    """The optimal box (index into ``BOXES``) for each player's final roll."""
-    best: Ints = box_values(table, rolls, masks, uppers, jokers, rules).argmax(axis=0)
-    return best
-
-
 class OptimalTurn:
-    """The within-turn values of a batch of players, all at the start of a turn.
-
-    ``moves(players, rolls, rolls_left)`` then gives the optimal move of any of them.
-    """
+    """The within-turn values of a batch of players at the start of a turn, for ``moves``."""
 
     def __init__(
         self,
@@ -88,7 +73,7 @@ class OptimalTurn:
         """``(box, keeper)`` for these players showing these rolls: a box index, or -1 and the flat
         keeper index to hold (never all five dice)."""
         ms, us, js = self.masks[players], self.uppers[players], self.jokers[players]
-        boxes = best_boxes(self.table, rolls, ms, us, js, self.rules)
+        boxes: Ints = box_values(self.table, rolls, ms, us, js, self.rules).argmax(axis=0)
         if rolls_left == 0:
             return boxes, np.full_like(boxes, -1)
         col = self.column[players]

@@ -1,24 +1,15 @@
-"""The "casual" level: a simple, human-like player, deterministic given the position.
+"""The "casual" level: a simple, human-like player, deterministic given the position, that looks
+neither at probabilities nor at the strategy table.
 
-What it does, in the order a casual player thinks:
+1. **Scoring**: the legal box of best *worth* (``casual_worth``): its points, an upper box judged
+   against "par" (three of its face), with a price for a 0 so that ``ones`` go first.
+2. **Stopping early**: with rolls left it scores a made ``yatzy``, ``large_straight`` or
+   ``full_house``, a ``small_straight`` once the large one is used, or a joker.
+3. **Holding**: three or more alike (the higher face); else a run of four when a straight box is
+   free; else two pairs when ``full_house`` is free; else its higher pair; else a run of three when
+   a straight box is free; else its highest die.
 
-1. **Scoring** (the last roll, or a made hand): it takes the legal box with the best *worth*:
-   the box's points, except that an upper box is judged against "par", three of its face (four 5s
-   are worth 25, two 5s worth 5), plus 10 while the bonus is open when the box makes par, plus
-   the 35 bonus itself when it reaches 63 now; three and four of a kind are worth 3 less than their
-   points, ``chance`` 15 less (kept for bad rolls); a box that would score 0 costs a fixed price
-   (its par for an upper box, ``SCRATCH_COST`` for a lower one), so ``ones`` go first.
-2. **Stopping early**: with rolls left it scores at once when that best box is a made ``yatzy``,
-   ``large_straight`` or ``full_house``, a ``small_straight`` once the large one is used, or a
-   joker.
-3. **Holding**: otherwise it keeps three or more alike (the higher face on ties; five alike that
-   it cannot use, it scores); else a run of four when a straight box is free; else two pairs when
-   ``full_house`` is free; else its pair (the higher); else a run of three when a straight box is
-   free; else its highest die.
-
-It looks neither at probabilities nor at the strategy table. ``casual_moves`` is vectorised over
-positions (the benchmark simulates many games at once); ``best_move(level="casual")`` calls it for
-one position.
+``casual_moves`` is vectorised over positions, for the benchmark's many games at once.
 """
 
 from __future__ import annotations
@@ -71,7 +62,7 @@ def _run(faces: set[int], length: int) -> tuple[int, ...] | None:
     return None
 
 
-def _holds(roll: tuple[int, ...]) -> tuple[int, int, int, int, int, int, int]:
+def _holds(roll: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     """Per roll: (top count, keep top face, run of 4 or -1, two pairs or -1, run of 3 or -1,
     highest die) as flat keeper indices."""
     counts = {f: roll.count(f) for f in set(roll)}
@@ -90,18 +81,18 @@ def _holds(roll: tuple[int, ...]) -> tuple[int, int, int, int, int, int, int]:
         index(tuple(pairs * 2)) if len(pairs) == 2 else -1,
         index(run3),
         index((max(roll),)),
-        0,
     )
 
 
 _FEATURES = np.array([_holds(r) for r in ROLLS], dtype=np.int64)
-TOP_COUNT, KEEP_TOP, KEEP_RUN4, KEEP_PAIRS, KEEP_RUN3, KEEP_HIGH = _FEATURES[:, :6].T
-assert (_FEATURES[:, 1:6] < NKEEPERS).all()
+TOP_COUNT, KEEP_TOP, KEEP_RUN4, KEEP_PAIRS, KEEP_RUN3, KEEP_HIGH = _FEATURES.T
+assert (_FEATURES[:, 1:] < NKEEPERS).all()
 
 
 def casual_worth(points: Ints, uppers: Ints, rules: Rules = RULES) -> Floats:
-    """How good each box looks to the casual player (``points`` from ``points_matrix``; illegal
-    boxes get -inf)."""
+    """How good each box looks (``points`` from ``points_matrix``; illegal boxes -inf): an upper
+    box's points minus par, plus ``ON_PACE`` at par while the bonus is open and the bonus itself
+    when reached now; ``KIND_DISCOUNT`` and ``CHANCE_RESERVE`` off; a lower 0 costs its scratch."""
     pts = points.astype(np.float64)
     upper = _IS_UPPER[:, None]
     open_bonus = uppers < rules.upper_threshold

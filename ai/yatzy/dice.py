@@ -1,12 +1,9 @@
 """Combinatorics of five six-sided dice: every roll, every keeper, and the maps between them.
 
-A *roll* is a sorted 5-tuple of faces (252 of them). A *keeper* is a sorted tuple of 0 to 5
-faces: the dice held before a re-roll (462 of them). Keepers are grouped by size; the size-5
-keepers are the rolls, in the same order, so a roll index is also the index of "keep everything"
-among the size-5 keepers. Within a size, keepers are ordered by their number of distinct faces, then
-lexicographically, so that the solver can treat each distinct-face group as one contiguous block.
-
-Everything here is computed once at import time (a few milliseconds) and is read-only afterwards.
+A *roll* is a sorted 5-tuple of faces (252); a *keeper* a sorted tuple of 0 to 5 faces held
+before a re-roll (462), grouped by size: the size-5 keepers are the rolls, in the same order.
+Within a size, keepers are ordered by number of distinct faces, then lexicographically, so that
+the solver treats each distinct-face group as one block. Computed at import (milliseconds).
 """
 
 from __future__ import annotations
@@ -63,7 +60,6 @@ def _outcome_probability(dice: tuple[int, ...]) -> float:
 
 #: ROLL_COUNTS[r, f-1]: how many dice of roll r show face f.
 ROLL_COUNTS: IntArray = np.array([_counts(r) for r in ROLLS], dtype=np.intp)
-ROLL_SUMS: IntArray = np.array([sum(r) for r in ROLLS], dtype=np.intp)
 #: Probability of each roll when all five dice are thrown.
 ROLL_PROB: FloatArray = np.array([_outcome_probability(r) for r in ROLLS])
 
@@ -81,20 +77,12 @@ def _parent_groups(size: int) -> tuple[tuple[int, int, IntArray], ...]:
     """For keepers of ``size`` dice: ``(start, stop, parents)`` per block of keepers with the same
     number d of distinct faces; ``parents[i, j]`` is keeper ``start + i`` without one die of its
     j-th distinct face (an index among keepers one die smaller), shape ``(stop - start, d)``."""
-    groups = []
-    group = KEEPERS[size]
+    groups: list[tuple[int, int, IntArray]] = []
     start = 0
-    while start < len(group):
-        d = len(set(group[start]))
-        stop = start
-        while stop < len(group) and len(set(group[stop])) == d:
-            stop += 1
-        rows = []
-        for k in group[start:stop]:
-            faces = sorted(set(k))
-            rows.append([KEEPER_INDEX[_without(k, f)] for f in faces])
-        groups.append((start, stop, np.array(rows, dtype=np.intp)))
-        start = stop
+    for _, block in itertools.groupby(KEEPERS[size], key=lambda k: len(set(k))):
+        rows = [[KEEPER_INDEX[_without(k, f)] for f in sorted(set(k))] for k in block]
+        groups.append((start, start + len(rows), np.array(rows, dtype=np.intp)))
+        start += len(rows)
     return tuple(groups)
 
 

@@ -1,10 +1,8 @@
 """Decisions for one position: the optimal strategy (from the table) and the casual level.
 
-A position is the dice showing, the score sheet and the rolls still allowed this turn. Values are
-*totals*: the points already on the sheet (boxes, plus the upper bonus once reached) plus the
-expected points still to come under optimal play (boxes, upper bonus, future Yatzy bonuses,
-including the +100 of the current dice if they earn it). Yatzy bonuses earned on earlier turns are
-not on the sheet and are not included.
+A position is the dice, the sheet and the rolls left. Values are *totals*: the sheet's points
+(the upper bonus once reached) plus the expected points to come under optimal play, the +100 of the
+current dice included; Yatzy bonuses of earlier turns are not on the sheet and not included.
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ from typing import Literal, TypedDict
 import numpy as np
 import numpy.typing as npt
 
+from ai.yatzy import batch
 from ai.yatzy.casual import casual_moves
 from ai.yatzy.dice import (
     ALL_KEEPERS,
@@ -29,20 +28,12 @@ from ai.yatzy.dice import (
 from ai.yatzy.scoring import (
     ALL_USED,
     BOXES,
-    BOXES_SCORE,
-    IS_YATZY,
-    NBOXES,
     RULES,
     UPPER_CAP,
-    YATZY,
-    YATZY_BIT,
-    YATZY_ROLLS,
     Rules,
-    legal_scores,
     sheet_state,
-    yatzy_bonus_for,
 )
-from ai.yatzy.solver import Table
+from ai.yatzy.solver import Table, final_values
 from ai.yatzy.table import forget_loaded, load_table
 
 Level = Literal["optimal", "casual"]
@@ -60,34 +51,7 @@ class BoxMove(TypedDict):
 
 Move = HoldMove | BoxMove
 
-_UPPER_ADD = np.where(np.arange(NBOXES)[:, None] < 6, BOXES_SCORE, 0)  # (13, 252)
-_NEXT_JOKER = tuple(
-    np.where(np.arange(NBOXES)[:, None] == YATZY, IS_YATZY[None, :], j).astype(np.int64)
-    for j in (0, 1)
-)
-_BITS = 1 << np.arange(NBOXES)
 _SUBS = tuple(np.array(s[:-1], dtype=np.intp) for s in SUBKEEPERS)  # without "keep all"
-
-
-class _Turn:
-    """The within-turn values of one state: ``r0[roll]`` (score now, best box) and, computed on
-    demand, ``keepers(n)[flat keeper]`` (hold it with n throws left)."""
-
-    __slots__ = ("_k", "r0")
-
-    def __init__(self, r0: Floats) -> None:
-        self.r0 = r0
-        self._k: list[Floats | None] = [None, None]
-
-    def keepers(self, throws: int) -> Floats:
-        k = self._k[throws - 1]
-        if k is None:  # threads racing here compute the same array: no lock needed
-            if throws == 1:
-                k = after_one_throw(self.r0)
-            else:  # the best keeper of each roll with one throw left, then one more throw
-                k = after_one_throw(self.keepers(throws - 1)[SUBKEEPERS_PADDED].max(axis=1))
-            self._k[throws - 1] = k
-        return k
 
 
 class Strategy:
@@ -98,7 +62,7 @@ class Strategy:
         self.table = table
         self.rules = rules
         self._flat = table.reshape(-1)  # float32; sums with it come out float64
-        self._turn = functools.lru_cache(maxsize=cache_size)(self._compute_turn)
+        self._keepers = functools.lru_cache(maxsize=2 * cache_size)(self._compute_keepers)
 
     def value(self, mask: int, upper: int, joker: int) -> float:
         """``V``: expected points still to come from the start of a turn in this state."""
@@ -106,37 +70,18 @@ class Strategy:
 
     def box_values(self, mask: int, upper: int, joker: int, roll: int) -> dict[int, float]:
         """Each legal box for this roll, with its points + bonuses + the value of what follows."""
-        rules = self.rules
-        bonus = yatzy_bonus_for(mask, joker, roll, rules)
-        out = {}
-        for b, pts in legal_scores(mask, joker, roll, rules).items():
-            new_upper, new_joker = upper, joker
-            gain = pts + bonus
-            if b < 6:
-                new_upper = min(upper + pts, UPPER_CAP)
-                if upper < rules.upper_threshold <= upper + pts:
-                    gain += rules.upper_bonus
-            elif b == YATZY:
-                new_joker = 1 if pts else 0
-            out[b] = gain + self.value(mask | 1 << b, new_upper, new_joker)
-        return out
+        m, u, j, r = (np.array([x], dtype=np.int64) for x in (mask, upper, joker, roll))
+        values = batch.box_values(self.table, r, m, u, j, self.rules)[:, 0]
+        return {b: float(v) for b, v in enumerate(values) if v > -np.inf}
 
-    def _compute_turn(self, mask: int, upper: int, joker: int) -> _Turn:
-        free = np.flatnonzero((mask & _BITS) == 0)
-        add = _UPPER_ADD[free]
-        new_upper = upper + add
-        idx = (
-            (mask | _BITS[free])[:, None] * (UPPER_CAP + 1) + np.minimum(new_upper, UPPER_CAP)
-        ) * 2
-        idx += _NEXT_JOKER[joker][free]
-        vals = self._flat[idx] + BOXES_SCORE[free]
-        if upper < self.rules.upper_threshold:
-            vals += self.rules.upper_bonus * (new_upper >= self.rules.upper_threshold)
-        r0 = vals.max(axis=0)
-        if mask & YATZY_BIT and (joker or self.rules.joker_after_scratch):
-            for roll in YATZY_ROLLS:
-                r0[roll] = max(self.box_values(mask, upper, joker, roll).values())
-        return _Turn(r0)
+    def _compute_keepers(self, mask: int, upper: int, joker: int, throws: int) -> Floats:
+        """``[flat keeper]``: the value of holding it with ``throws`` throws left in this state."""
+        if throws == 2:  # the best keeper of each roll with one throw left, then one more throw
+            rolls = self._keepers(mask, upper, joker, 1)[SUBKEEPERS_PADDED].max(axis=1)
+        else:  # scoring each roll now in its best box
+            m, u, j = (np.array([x], dtype=np.int64) for x in (mask, upper, joker))
+            rolls = final_values(self.table, m, u, j, self.rules)[:, 0]
+        return after_one_throw(rolls)
 
     def options(
         self, dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int
@@ -149,7 +94,7 @@ class Strategy:
             for b, v in self.box_values(mask, upper, joker, roll).items()
         ]
         if rolls_left:
-            k = self._turn(mask, upper, joker).keepers(rolls_left)
+            k = self._keepers(mask, upper, joker, rolls_left)
             found += [({"hold": list(ALL_KEEPERS[s])}, points + float(k[s])) for s in _SUBS[roll]]
         found.sort(key=lambda mv: -mv[1])
         return found
@@ -168,7 +113,7 @@ class Strategy:
             raise ValueError("no roll left to throw")
         _, mask, upper, joker, points = _position(dice, sheet, rolls_left)
         keeper = FLAT_KEEPER_INDEX[tuple(sorted(held))]
-        return points + float(self._turn(mask, upper, joker).keepers(rolls_left)[keeper])
+        return points + float(self._keepers(mask, upper, joker, rolls_left)[keeper])
 
     def box_value(self, dice: Sequence[int], sheet: Mapping[str, int], box: str) -> float:
         """The value (a total) of scoring ``dice`` in ``box`` (a legal box for them)."""
@@ -184,7 +129,7 @@ class Strategy:
         box = max(boxes, key=lambda b: boxes[b])
         best: tuple[Move, float] = ({"box": BOXES[box]}, points + boxes[box])
         if rolls_left:
-            k = self._turn(mask, upper, joker).keepers(rolls_left)
+            k = self._keepers(mask, upper, joker, rolls_left)
             subs = _SUBS[roll]
             values = k[subs]
             i = int(values.argmax())
@@ -226,11 +171,9 @@ def _position(
 def best_move(
     dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int, level: str = "optimal"
 ) -> Move:
-    """The computer player's move: ``{"hold": [faces kept]}`` (re-roll the others; only when
-    ``rolls_left`` > 0, never all five) or ``{"box": name}`` (a legal box: the forced joker order is
-    respected). ``dice``: the five faces showing, any order; ``sheet``: used box -> points;
-    ``rolls_left``: throws still allowed this turn (0, 1 or 2). Holds are sorted ascending.
-    """
+    """The computer player's move: ``{"hold": [faces kept, ascending]}`` (with rolls left, never
+    all five) or ``{"box": name}`` (legal: the forced joker order is respected). ``dice``: any
+    order; ``sheet``: used box -> points; ``rolls_left``: 0, 1 or 2."""
     if level == "optimal":
         return default_strategy().best(dice, sheet, rolls_left)[0]
     if level == "casual":
@@ -244,10 +187,8 @@ def best_move(
 
 
 def expected_value(dice: Sequence[int], sheet: Mapping[str, int], rolls_left: int) -> float:
-    """The value of the optimal choice here: the points already on ``sheet`` (boxes, plus the upper
-    bonus once reached) plus the expected points still to come under optimal play (the boxes left,
-    the upper bonus, Yatzy bonuses from these dice on). Bonuses earned earlier are not included.
-    At the start of a game, averaged over the first roll, this is 254.4848."""
+    """The value (a total, see the module) of the optimal choice here: at the start of a game,
+    averaged over the first roll, 254.4848."""
     return default_strategy().best(dice, sheet, rolls_left)[1]
 
 

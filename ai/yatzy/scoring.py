@@ -1,14 +1,10 @@
 """Yatzy scoring as lookup tables over the 252 rolls, for the solver and the policies.
 
-This is deliberately independent of ``games.rules.yatzy`` (the server's rules engine): the table
-is a pure function of these rules, and ``tests/ai`` cross-checks the two box by box over every
-roll.
-
-A player's *state* between turns is ``(mask, upper, joker)``:
-
-- ``mask``: the used boxes, bit ``i`` for ``BOXES[i]`` (13 bits);
-- ``upper``: the sum of the upper boxes, capped at 63 (the bonus threshold);
-- ``joker``: 1 when the ``yatzy`` box holds 50 (five alike then earns +100 and is a forced joker).
+Deliberately independent of ``games.rules.yatzy``: the table is a pure function of these rules,
+and ``tests/ai`` cross-checks the two box by box over every roll. A player's *state* between turns
+is ``(mask, upper, joker)``: the used boxes (bit ``i`` for ``BOXES[i]``), the upper boxes' sum
+capped at 63 (the bonus threshold), and 1 when the ``yatzy`` box holds 50 (five alike then earns
++100 and is a forced joker).
 """
 
 from __future__ import annotations
@@ -21,7 +17,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ai.yatzy.dice import NROLLS, ROLL_COUNTS, ROLL_SUMS, ROLLS
+from ai.yatzy.dice import NROLLS, ROLL_COUNTS, ROLLS
 
 BOXES = (
     "ones",
@@ -40,7 +36,6 @@ BOXES = (
 )
 NBOXES = len(BOXES)
 BOX_INDEX = {name: i for i, name in enumerate(BOXES)}
-UPPER = tuple(range(6))  # box i scores face i + 1
 LOWER = tuple(range(6, 12))  # the lower boxes other than yatzy
 THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL_STRAIGHT, LARGE_STRAIGHT, CHANCE, YATZY = range(6, 13)
 YATZY_BIT = 1 << YATZY
@@ -53,13 +48,9 @@ NUPPER = UPPER_CAP + 1  # 64
 
 @dataclass(frozen=True)
 class Rules:
-    """The numbers of the rules that the strategy depends on.
-
-    ``joker_after_scratch`` is False under our rules (RULES.md: five alike is an ordinary roll
-    once the ``yatzy`` box holds 0). True gives the official Hasbro joker (the forced joker also
-    after a scratched Yatzy box, without the bonus): a known reference point, 254.5877, used to
-    check the solver.
-    """
+    """The numbers of the rules that the strategy depends on. ``joker_after_scratch``: the
+    official Hasbro joker (also after a scratched Yatzy box, without the bonus), not ours
+    (RULES.md), a known reference point (254.5877) to check the solver."""
 
     upper_threshold: int = 63
     upper_bonus: int = 35
@@ -117,21 +108,12 @@ JOKER_LOWER: dict[int, Callable[[int], int]] = {
     CHANCE: lambda f: 5 * f,
 }
 assert BOXES_SCORE.shape == (NBOXES, NROLLS)
-assert (BOXES_SCORE[CHANCE] == ROLL_SUMS).all()
-
-
-def is_joker(mask: int, joker: int, roll: int, rules: Rules = RULES) -> bool:
-    """Whether this roll is played under the forced joker order (and earns the Yatzy bonus if
-    ``joker``)."""
-    if not mask & YATZY_BIT or not IS_YATZY[roll]:
-        return False
-    return bool(joker) or rules.joker_after_scratch
 
 
 def legal_scores(mask: int, joker: int, roll: int, rules: Rules = RULES) -> dict[int, int]:
     """The boxes that may take this roll now, each with the points it scores (bonus excluded)."""
     free = [b for b in range(NBOXES) if not mask >> b & 1]
-    if not is_joker(mask, joker, roll, rules):
+    if not (mask & YATZY_BIT and IS_YATZY[roll] and (joker or rules.joker_after_scratch)):
         return {b: int(BOXES_SCORE[b, roll]) for b in free}
     face = int(ROLLS[roll][0])
     if not mask >> (face - 1) & 1:
@@ -154,7 +136,7 @@ Floats = npt.NDArray[np.float64]
 def joker_columns(
     masks: Ints, jokers: Ints, rolls: Ints, rules: Rules = RULES
 ) -> npt.NDArray[np.bool_]:
-    """Vectorised ``is_joker``."""
+    """Whether each column's roll is played under the forced joker order."""
     scratched_ok = (jokers == 1) | rules.joker_after_scratch
     joker: npt.NDArray[np.bool_] = IS_YATZY[rolls] & ((masks & YATZY_BIT) != 0) & scratched_ok
     return joker
@@ -190,12 +172,8 @@ def points_matrix(
 
 
 def sheet_state(sheet: Mapping[str, int | None]) -> tuple[int, int, int, int]:
-    """``(mask, upper, joker, points)`` of a score sheet mapping used box names to points.
-
-    ``points`` is what the sheet already holds: its boxes plus the upper bonus if already reached
-    (Yatzy bonuses are not on the sheet). ValueError for an unknown box or upper points no dice
-    can give.
-    """
+    """``(mask, upper, joker, points)`` of a sheet (used box -> points), ``points`` its boxes plus
+    the upper bonus if reached; ValueError for an unknown box or upper points no dice can give."""
     mask = 0
     upper = 0
     points = 0

@@ -8,17 +8,9 @@ popcount level at a time, from 12 used boxes down to the empty sheet. Only the u
 sheet can actually show are computed (68 % of the entries); the others stay 0 and are never read,
 since ``sheet_state`` refuses upper points no dice can give.
 
-Within a turn (the usual "widget"), all vectorised over a batch of states (columns):
-
-- ``final_values``: the value of each of the 252 rolls when it must be scored now
-  (best legal box: its points + bonuses + ``V`` of the next state);
-- ``keeper_values``: the value of holding each of the 462 keepers and throwing the rest once
-  (the mean over one extra die, recursively from 5 kept dice down to none);
-- ``best_keep``: the value of each roll with a throw left (the best keeper it contains; keeping
-  all five is "score now").
-
-Three rolls: ``R0 = final_values``, ``R1 = best_keep(keeper_values(R0))``, ``R2`` likewise from R1,
-and the turn's value is the mean of R2 over the first throw.
+Within a turn (the usual "widget", vectorised over a batch of state columns): ``R0 =
+final_values``, ``R1 = best_keep(keeper_values(R0))``, ``R2`` likewise from R1, and the turn's
+value is the mean of R2 over the first throw.
 """
 
 from __future__ import annotations
@@ -125,14 +117,11 @@ def _apply_jokers(
         return
     ms, us, js = masks[cols], uppers[cols], jokers[cols]
     bonus = rules.yatzy_bonus * js
-    lower = np.full((len(LOWER), cols.size), NEG, dtype=DTYPE)
-    upper = np.full((6, cols.size), NEG, dtype=DTYPE)
-    for i, b in enumerate(LOWER):
+    nxt = np.full((YATZY, cols.size), NEG, dtype=DTYPE)  # V after each box but yatzy, if free
+    for b in range(YATZY):
         free = (ms >> b & 1) == 0
-        lower[i, free] = _lookup(table, ms[free] | (1 << b), us[free], js[free])
-    for b in range(6):
-        free = (ms >> b & 1) == 0
-        upper[b, free] = _lookup(table, ms[free] | (1 << b), us[free], js[free])
+        nxt[b, free] = _lookup(table, ms[free] | (1 << b), us[free], js[free])
+    upper, lower = nxt[:6], nxt[6:]
     any_lower = (ms & LOWER_BITS) != LOWER_BITS
     for face in range(1, 7):
         b = face - 1
@@ -231,18 +220,15 @@ def reachable_uppers(mask: int) -> tuple[int, ...]:
 
 def _level_columns(level: int) -> tuple[Ints, Ints, Ints]:
     """The reachable states with ``level`` used boxes (joker 1 only where the yatzy box is used)."""
-    ms: list[int] = []
-    us: list[int] = []
-    js: list[int] = []
-    for mask in range(NMASKS):
-        if mask.bit_count() != level:
-            continue
-        uppers = reachable_uppers(mask)
-        for joker in (0, 1) if mask & YATZY_BIT else (0,):
-            ms += [mask] * len(uppers)
-            us += uppers
-            js += [joker] * len(uppers)
-    return np.array(ms, np.int64), np.array(us, np.int64), np.array(js, np.int64)
+    cols = [
+        (mask, upper, joker)
+        for mask in range(NMASKS)
+        if mask.bit_count() == level
+        for joker in ((0, 1) if mask & YATZY_BIT else (0,))
+        for upper in reachable_uppers(mask)
+    ]
+    ms, us, js = np.array(cols, dtype=np.int64).reshape(-1, 3).T.copy()
+    return ms, us, js
 
 
 def build_table(
@@ -251,12 +237,9 @@ def build_table(
     chunk: int = 512,
     progress: Callable[[int, float], None] | None = None,
 ) -> Table:
-    """Compute the whole table ``V[mask, upper, joker]`` (float32, 8192 x 64 x 2).
-
-    The columns of one level are independent; they are split into chunks computed by ``workers``
-    threads (default: the CPU count, at most 4): numpy releases the GIL inside its loops.
-    ``progress(level, seconds)`` is called after each level if given.
-    """
+    """The whole table ``V[mask, upper, joker]`` (float32, 8192 x 64 x 2). A level's columns are
+    independent: chunks run in ``workers`` threads (default: the CPUs, at most 4), as numpy
+    releases the GIL in its loops. ``progress(level, seconds)`` after each level."""
     workers = workers or min(4, os.cpu_count() or 1)
     table = np.zeros(TABLE_SHAPE, dtype=np.float32)
     start = time.perf_counter()

@@ -1,25 +1,20 @@
 """The strategy table on disk: one ``.npz`` file, validated before use, written atomically.
 
-The file holds two arrays: ``table`` (float32, 8192 x 64 x 2, ``V[mask, upper, joker]``, see
-``ai.yatzy.solver``) and ``header`` (UTF-8 JSON as uint8) with the format version, the checksum of
-the rules the table was built for (``Rules.checksum()``: bonuses, joker variant and the whole score
-table), the shape, a SHA-256 of the table's bytes and the start value. A file that is missing,
-unreadable, truncated, of another version or other rules, or whose data does not match its digest is
-ignored and rebuilt.
-
-Where: ``ai.disk.cache_dir()`` (``$DICE_AI_CACHE_DIR``, else ``var/ai/``).
+Two arrays: ``table`` (``ai.yatzy.solver``) and ``header``: the format, the checksum of the rules
+it was built for (``Rules.checksum()``: bonuses, joker variant, the whole score table), the shape,
+a SHA-256 of the table and the start value. A file that is missing, unreadable, of another format
+or rules, or does not match its digest is rebuilt (in ``ai.disk.cache_dir()``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from pathlib import Path
 
 import numpy as np
 
-from ai.disk import Kept, cache_dir, read_or_build, save_npz
+from ai.disk import Kept, cache_dir, load_npz, read_or_build, save_npz
 from ai.yatzy.scoring import ALL_USED, RULES, Rules
 from ai.yatzy.solver import TABLE_SHAPE, Table, build_table
 
@@ -28,7 +23,7 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 FILE_STEM = "yatzy_table"
 
-_kept = Kept()
+_kept = Kept[Table]()
 
 
 def table_path(directory: Path | None = None, rules: Rules = RULES) -> Path:
@@ -41,8 +36,9 @@ def _digest(table: Table) -> str:
     return hashlib.sha256(np.ascontiguousarray(table).tobytes()).hexdigest()
 
 
-def _header(table: Table, rules: Rules) -> dict[str, object]:
-    return {
+def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
+    """Write ``table`` to ``path`` atomically (``ai.disk.save_npz``)."""
+    header = {
         "format": FORMAT_VERSION,
         "game": "yatzy",
         "rules": rules.checksum(),
@@ -51,27 +47,16 @@ def _header(table: Table, rules: Rules) -> dict[str, object]:
         "sha256": _digest(table),
         "start_value": float(table[0, 0, 0]),
     }
-
-
-def save_table(table: Table, path: Path, rules: Rules = RULES) -> None:
-    """Write ``table`` to ``path`` atomically (``ai.disk.save_npz``)."""
-    save_npz(path, _header(table, rules), table=table)
+    save_npz(path, header, table=table)
 
 
 def read_table(path: Path, rules: Rules = RULES) -> Table | None:
     """The table in ``path`` if the file is valid for ``rules``, else ``None`` (never raises for a
     bad or missing file)."""
-    if not path.exists():
+    loaded = load_npz(path, "table")
+    if loaded is None:
         return None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            header = json.loads(bytes(data["header"]).decode())
-            table = np.asarray(data["table"])
-    except (
-        Exception
-    ) as exc:  # truncated, not a zip, bad CRC, missing array, bad JSON: all "rebuild"
-        log.warning("yatzy table %s unreadable (%s): rebuilding", path, exc)
-        return None
+    header, table = loaded
     problem = _problem(header, table, rules)
     if problem:
         log.warning("yatzy table %s rejected (%s): rebuilding", path, problem)
@@ -96,10 +81,8 @@ def _problem(header: object, table: Table, rules: Rules) -> str | None:
 
 
 def load_table(rules: Rules = RULES, directory: Path | None = None) -> Table:
-    """The strategy table, loaded (or built and saved) on first use, then kept for the process.
-
-    Thread-safe: concurrent first calls wait for one load. The returned array is read-only.
-    """
+    """The strategy table (read-only), loaded (or built and saved) on first use, then kept for the
+    process: concurrent first calls wait for one load."""
     path = table_path(directory, rules)
 
     def read_or_built() -> Table:

@@ -49,11 +49,8 @@ def fixed_roller(*rolls: Iterable[int]) -> DiceRoller:
 
 
 class RuleError(Exception):
-    """An illegal command. ``code`` is stable and machine-readable; ``params`` fill the message.
-
-    The human text is not here: the server maps each code to a translated message, so this library
-    stays free of Django and of any language.
-    """
+    """An illegal command: a stable, machine-readable ``code`` and the ``params`` of its message,
+    which the server translates (this library stays free of Django and of any language)."""
 
     def __init__(self, code: str, field: str | None = None, **params: Any) -> None:
         super().__init__(code)
@@ -76,25 +73,35 @@ def require_dice(dice: Iterable[int], count: int | None = None) -> tuple[int, ..
     return faces
 
 
+def faces_to_indices(roll: Sequence[int], faces: Sequence[int]) -> tuple[int, ...]:
+    """Positions in ``roll`` of the dice ``faces`` (first matching positions, ascending): players
+    choose faces, engines take positions. ``ValueError`` if ``faces`` is not part of ``roll``."""
+    free = list(enumerate(roll))
+    taken: list[int] = []
+    for face in faces:
+        for slot, (index, die) in enumerate(free):
+            if die == face:
+                taken.append(index)
+                del free[slot]
+                break
+        else:
+            raise ValueError(f"{tuple(faces)!r} is not part of the roll {tuple(roll)!r}")
+    return tuple(sorted(taken))
+
+
 def places_for(totals: Sequence[int]) -> tuple[int, ...]:
     """1 + the number of strictly higher totals: equal totals share a place (1, 1, 3 ...)."""
     return tuple(1 + sum(other > total for other in totals) for total in totals)
 
 
 def replay(apply: Callable[[S | None, E], S], events: Iterable[E]) -> S:
-    """Fold ``events`` into ``apply`` from nothing: the state of a game is exactly this.
-
-    Each game binds its own ``apply``: its module's ``replay(events)``.
-    """
+    """Fold ``events`` into ``apply`` from nothing: the state of a game is exactly this."""
     state: S | None = None
     for event in events:
         state = apply(state, event)
     if state is None:
         raise ValueError("replay needs at least one event")
     return state
-
-
-# --- the wire codec -----------------------------------------------------------------------------
 
 
 class WireError(ValueError):
@@ -105,12 +112,10 @@ class WireError(ValueError):
 class Wire:
     """How a field crosses the wire where its type alone does not say: ``Annotated[T, Wire(...)]``.
 
-    ``decode`` reads the JSON value instead of the type's own reader (a command's field checks what
-    a client sent and raises its ``RuleError``); ``check`` runs after the reader, on its result;
-    ``encode`` writes the value instead of the type's own writer. ``carried=False``: the field is
-    not on the wire at all, ``from_wire`` takes it as a keyword argument. ``omitted_if_none``: a
-    ``None`` is not written (the key is absent, and reads back as the field's default), so a field
-    added to a form later leaves the forms written before it byte for byte as they were.
+    ``decode`` replaces the type's reader (a command's field raises its ``RuleError``), ``check``
+    runs on the reader's result, ``encode`` replaces the writer. ``carried=False``: not on the wire,
+    ``from_wire`` takes it as a keyword. ``omitted_if_none``: a ``None`` is not written (it reads
+    back as the default), so a field added later leaves older forms byte for byte as they were.
     """
 
     decode: Callable[[Any], Any] | None = None
@@ -122,12 +127,10 @@ class Wire:
 
 @dataclass(frozen=True)
 class Doc:
-    """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]`` (the
-    wire forms' fields, the presenters' views). ``max_items``: the longest list the rules read;
-    ``minimum``, ``maximum`` and ``values``: what an option's reader admits, for a client's form
-    (``GET kinds/``); ``format``: a string's OpenAPI format (``date-time``, ``uuid``); ``ref``: the
-    schema's component the value is (``Move``). None of
-    them checks anything: the readers do."""
+    """What the API's schema says of a field beyond its type: ``Annotated[T, Doc(...)]``.
+    ``max_items``: the longest list the rules read; ``minimum``, ``maximum``, ``values``: what an
+    option's reader admits (``GET kinds/``); ``format``: OpenAPI's (``date-time``); ``ref``: the
+    schema's component (``Move``). None of them checks anything: the readers do."""
 
     text: str = ""
     max_items: int | None = None
@@ -146,6 +149,17 @@ class Choices:
     name: str
     values: tuple[str, ...]
     labels: tuple[Any, ...] = ()
+
+
+def one_of(values: tuple[str, ...], what: str) -> Wire:
+    """A string field that is one of ``values`` (else ``WireError``: "not a <what>")."""
+
+    def check(value: str) -> str:
+        if value not in values:
+            raise WireError(f"not a {what}: {value!r}")
+        return value
+
+    return Wire(check=check)
 
 
 def _faces_on_wire(faces: tuple[int, ...]) -> tuple[int, ...]:
@@ -167,12 +181,11 @@ class WireForm:
     """The base of frozen dataclasses with a JSON form: events, states, options, commands.
 
     The form is the fields in order (tuples as lists, nested forms as objects), after ``"type"``
-    for a class that has a ``type`` (events, commands). ``to_wire`` and ``from_wire`` are written
-    once per class from its fields' types, on first use, and then take the place of these two on
-    the class: the move path, which decodes a snapshot and encodes events and a state on every
-    move, pays what hand-written code would. ``from_wire`` raises ``WireError`` for data that does
-    not fit the types (a field's ``Wire`` may raise its own error instead); a missing key takes the
-    field's default, else reads as ``None``.
+    for a class that has one. ``to_wire`` and ``from_wire`` are written per class from its fields'
+    types on first use and replace these two: the move path, which decodes a snapshot and encodes
+    events and a state on every move, pays what hand-written code would. ``from_wire`` raises
+    ``WireError`` for data that does not fit (or a ``Wire``'s own error); a missing key takes the
+    field's default, else ``None``.
     """
 
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # set by @dataclass on each form
@@ -197,10 +210,8 @@ F = TypeVar("F", bound=WireForm)
 
 
 class TaggedUnion(Generic[F]):
-    """Decodes the JSON of one of ``forms``, chosen by its ``"type"`` (each form's ``type``).
-
-    ``unknown(type)`` is the error for any other ``"type"``, or for data that is not an object.
-    """
+    """Decodes the JSON of one of ``forms``, chosen by its ``"type"``; ``unknown(type)`` is the
+    error for any other ``"type"``, or for data that is not an object."""
 
     def __init__(self, *forms: type[F], unknown: Callable[[object], Exception]) -> None:
         self._forms: dict[str, type[F]] = {cast(Any, form).type: form for form in forms}
@@ -211,17 +222,12 @@ class TaggedUnion(Generic[F]):
         try:
             read = self._readers[data["type"]]
         except (KeyError, TypeError):  # no such type yet, or no object, or a type that is a list
-            read = self._first_reader(data)
+            kind = data.get("type") if isinstance(data, Mapping) else None
+            form = self._forms.get(kind) if isinstance(kind, str) else None
+            if form is None:
+                raise self._unknown(kind) from None
+            read = self._readers[cast(str, kind)] = _compiled(form).from_wire
         return read(data, **not_carried) if not_carried else read(data)
-
-    def _first_reader(self, data: object) -> Callable[..., F]:
-        kind = data.get("type") if isinstance(data, Mapping) else None
-        form = self._forms.get(kind) if isinstance(kind, str) else None
-        if form is None:
-            raise self._unknown(kind)
-        read: Callable[..., F] = _compiled(form).from_wire
-        self._readers[cast(str, kind)] = read
-        return read
 
 
 def unknown_move(kind: object) -> RuleError:
@@ -249,7 +255,6 @@ def _field_names(form: type[WireForm]) -> frozenset[str]:
 
 def stored_options(options: type[WireForm]) -> Wire:
     """How options stored in an event or a state are read: as a request's, but ``WireError``."""
-
     names = _field_names(options)
 
     def decode(data: object) -> WireForm:
@@ -262,8 +267,6 @@ def stored_options(options: type[WireForm]) -> Wire:
 
     return Wire(decode=decode)
 
-
-# --- writing a form's code ----------------------------------------------------------------------
 
 _MISSING = object()
 _NO_WIRE = Wire()

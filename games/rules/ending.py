@@ -1,64 +1,38 @@
 """Ending a game before its rules end it, the same for every game. Pure Python, no Django.
 
-A seat may leave a game in play: it resigns, another seat claims its idle turn, or its turn clock
-ran out twice in a row in a rated game (``SeatLeft`` with its ``reason``). A seat that left is
-*out*: turns skip it, its score stays as it was, and it is placed after every seat still playing
-(the later a seat left, the better its place). A game with one seat left (none, for a game of one)
-ends at once, that seat first. Until the first dice of the game are thrown (by any seat) it may be
-aborted (``GameAborted``): it ends with no result at all. After that, leaving is resigning: an
-abort that came after a bad first throw would be a free reroll.
+A seat leaves (``SeatLeft``): it resigns, another seat claims its idle turn, or its clock ran
+out twice in a row in a rated game. A seat *out* is skipped, keeps its score and is placed after
+every seat still playing, the later to leave the better. A game with one seat left (none, for a
+game of one) ends at once. Until the first dice are thrown it may be aborted (``GameAborted``, no
+result); after that leaving is resigning, since an abort after a bad first throw would be a free
+reroll. The staff may call a game off (``StaffAbort``) or adjudicate it (``Adjudicate``: a winner,
+or a draw, then the game's ``game_finished``, the other seats still playing second).
 
-The staff (moderation) may end a game in play at any point: call it off (``StaffAbort``: an aborted
-game, as above, with no seat calling it off), or adjudicate it (``Adjudicate``: a winner of their
-choosing, or a draw): ``GameAdjudicated`` then the game's ``game_finished``, its totals as they
-stand, the winner first and every other seat still playing second (a draw: all first), seats
-that left after them as always.
+A game ends at a limit of its length (``LimitReached``: Dés 10 000's rounds, or the server's
+``EndAtLimit``, the move path's events per game), the seats still playing placed by their totals
+as they stand, so that no game goes on for ever. A turn whose clock ran out is played by the
+game's stand-in, never better than the player would (``TimeOut``); ``TurnTimedOut`` counts the
+seat's timed-out turns in a row, back to 0 when it ends a turn itself, and a ``TimeOut`` that
+``forfeits`` (rated games) makes a seat already one down leave instead.
 
-A game that reaches a limit of its length ends there (``LimitReached``, then the game's
-``game_finished``): the seats still playing placed by their totals as they stand (equal totals
-share a place: the leader wins, or the leaders draw), seats that left after them. The limits are
-each game's (Dés 10 000's rounds) and the server's (``EndAtLimit``: the move path's events per
-game), so that no game can go on for ever.
-
-A turn whose clock ran out is played by the stand-in (each game says how, never better than the
-player would: ``TimeOut``), and ``TurnTimedOut`` counts the seat's timed-out turns in a row; a
-turn the seat ends itself sets the count back to 0. A ``TimeOut`` that ``forfeits`` (the server
-says so in rated games) makes a seat already one timed-out turn down leave instead.
-
-These commands are the server's: the seat a command names is decided by who sends it (resign,
-claim, abort) or is the seat to play (time out), and whether a claim comes late enough is the
-server's to judge (the rules know no time). Each game's ``decide`` hands them to ``decide`` here
-with what differs between games: how a turn passes, when a game is over, the stand-in's turn.
+The seat a command names is who sends it (resign, claim, abort) or the seat to play; whether a
+claim comes late enough is the server's to judge (the rules know no time). Each game's ``decide``
+hands these commands to ``decide`` here with what differs between games (``Game``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar
+from typing import Annotated, Any, ClassVar, Protocol, TypeAlias, TypeVar, get_args
 
-from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, places_for
+from games.rules.base import CommandSeat, RuleError, Wire, WireError, WireForm, one_of, places_for
 from games.rules.fairness import RevealedSeed
 
 #: Why a seat left: it resigned, another seat claimed its idle turn, its clock ran out twice.
 REASONS = ("resigned", "claimed", "timed_out")
 #: The limits a game's length may reach: its rounds (a game's own rule), its events (the server's).
 LIMITS = ("rounds", "events")
-
-
-def _reason_on_wire(reason: str) -> str:
-    if reason not in REASONS:
-        raise WireError(f"not a reason to leave: {reason!r}")
-    return reason
-
-
-def _limit_on_wire(limit: str) -> str:
-    if limit not in LIMITS:
-        raise WireError(f"not a limit: {limit!r}")
-    return limit
-
-
-# --- commands -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -107,7 +81,7 @@ class StaffAbort(WireForm):
     """The staff call the game off, whoever has moved (moderation): no result."""
 
     type: ClassVar[str] = "staff_abort"
-    #: The seat to play (the command is no seat's; the move path passes one).
+    #: The seat to play (the staff's commands are no seat's; the move path passes one).
     seat: CommandSeat
 
 
@@ -116,7 +90,6 @@ class Adjudicate(WireForm):
     """The staff decide the game (moderation): ``winner`` wins, or, None, a draw."""
 
     type: ClassVar[str] = "adjudicate"
-    #: The seat to play (the command is no seat's; the move path passes one).
     seat: CommandSeat
     winner: Annotated[int | None, Wire(decode=_winner_on_wire)] = None
 
@@ -126,30 +99,23 @@ class EndAtLimit(WireForm):
     """The server ends the game at a limit of its length (the move path's events per game)."""
 
     type: ClassVar[str] = "end_at_limit"
-    #: The seat to play (the command is no seat's; the move path passes one).
     seat: CommandSeat
-    limit: Annotated[str, Wire(check=_limit_on_wire)] = "events"
+    limit: Annotated[str, one_of(LIMITS, "limit")] = "events"
     #: The limit's value, for the event.
     count: int = 0
 
 
 Command: TypeAlias = Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
-#: The commands of this module by type: the public move path refuses them (they have their own
-#: endpoints, or are the server's or the staff's).
-COMMANDS: tuple[type[Command], ...] = (
-    Resign, Claim, Abort, TimeOut, StaffAbort, Adjudicate, EndAtLimit,
-)  # fmt: skip
+#: Refused by the public move path: they have their own endpoints, or are the server's or staff's.
+COMMANDS: tuple[type[Command], ...] = get_args(Command)
 TYPES = frozenset(command.type for command in COMMANDS)
-
-
-# --- events -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class SeatLeft(WireForm):
     type: ClassVar[str] = "seat_left"
     seat: int
-    reason: Annotated[str, Wire(check=_reason_on_wire)]
+    reason: Annotated[str, one_of(REASONS, "reason to leave")]
 
 
 @dataclass(frozen=True)
@@ -187,18 +153,13 @@ class LimitReached(WireForm):
 
     type: ClassVar[str] = "limit_reached"
     #: Which limit: ``rounds`` (a game's own: Dés 10 000) or ``events`` (the server's).
-    limit: Annotated[str, Wire(check=_limit_on_wire)]
+    limit: Annotated[str, one_of(LIMITS, "limit")]
     #: The limit: the rounds played, or the events a game's log may hold.
     count: int
 
 
 Event: TypeAlias = SeatLeft | GameAborted | TurnTimedOut | GameAdjudicated | LimitReached
-EVENTS: tuple[type[Event], ...] = (
-    SeatLeft, GameAborted, TurnTimedOut, GameAdjudicated, LimitReached,
-)  # fmt: skip
-
-
-# --- the state's part ---------------------------------------------------------------------------
+EVENTS: tuple[type[Event], ...] = get_args(Event)
 
 
 class Ending(Protocol):
@@ -291,9 +252,6 @@ def check_state(state: Ending) -> None:
         raise WireError("a seat leaves once; one timed-out count per seat")
 
 
-# --- deciding and folding -----------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Game:
     """What differs between games, for ``decide`` and ``apply`` here."""
@@ -302,13 +260,12 @@ class Game:
     apply: Callable[[Any, Any], Any]
     #: The state once the seat to play has left: the next seat still playing has the turn.
     pass_turn: Callable[[Any], Any]
-    #: ``game_finished`` if the game is over in ``after`` (the turn went from ``before``'s seat
-    #: to ``after``'s), else nothing.
+    #: ``game_finished`` if the game is over in ``after`` (the turn came from ``before``'s seat).
     finish: Callable[[Any, Any], list[Any]]
     #: The stand-in's turn for the seat to play (``TurnTimedOut`` is added here).
     stand_in: Callable[[Any, Any], list[Any]]
-    #: The game's ``game_finished`` with these places, the totals as they stand (adjudication).
-    finished: Callable[[Any, tuple[int, ...]], Any]
+    #: The game's ``GameFinished``, made with ``totals`` and ``places`` (adjudication, limits).
+    finished: Callable[..., Any]
     #: Each seat's total as it stands.
     totals: Callable[[Any], tuple[int, ...]]
 
@@ -318,8 +275,13 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
     if isinstance(command, StaffAbort):
         return [GameAborted(seat=None)]
     if isinstance(command, Adjudicate):
-        places = adjudicated_places(state, command.winner)
-        return [GameAdjudicated(winner=command.winner), game.finished(state, places)]
+        # The winner first, the other seats still playing second (a draw: all first), then leavers.
+        if command.winner is not None and command.winner not in live_seats(state):
+            raise RuleError("invalid_winner", field="winner")
+        marks = [int(seat == command.winner) for seat in range(state.seats)]
+        places = places_with_leavers(marks, state.out)
+        finished = game.finished(totals=game.totals(state), places=places)
+        return [GameAdjudicated(winner=command.winner), finished]
     if isinstance(command, EndAtLimit):
         return at_limit(game, state, command.limit, command.count)
     if command.seat in state.out:
@@ -341,21 +303,16 @@ def decide(game: Game, state: Ending, command: Command, roller: Any) -> list[Any
     return _leave(game, state, command.seat, "resigned")
 
 
-def adjudicated_places(state: Ending, winner: int | None) -> tuple[int, ...]:
-    """The winner first, the other seats still playing second (a draw: every one of them first),
-    then the seats that left; ``invalid_winner`` for a seat that is not playing."""
-    if winner is not None and winner not in live_seats(state):
-        raise RuleError("invalid_winner", field="winner")
-    marks = [int(seat == winner) for seat in range(state.seats)]
-    return places_with_leavers(marks, state.out)
+def result(game: Game, state: Ending) -> Any:
+    """The game's ``game_finished``: the seats still playing placed by their totals as they stand
+    (equal totals share a place), the seats that left after them."""
+    totals = game.totals(state)
+    return game.finished(totals=totals, places=places_with_leavers(totals, state.out))
 
 
 def at_limit(game: Game, state: Ending, limit: str, count: int) -> list[Any]:
-    """The game ends at a limit of its length: ``limit_reached``, then ``game_finished`` with the
-    seats still playing placed by their totals as they stand (equal totals share a place), the
-    seats that left after them."""
-    places = places_with_leavers(game.totals(state), state.out)
-    return [LimitReached(limit=limit, count=count), game.finished(state, places)]
+    """The game ends at a limit of its length: ``limit_reached``, then its ``result``."""
+    return [LimitReached(limit=limit, count=count), result(game, state)]
 
 
 def _leave(game: Game, state: Ending, seat: int, reason: str) -> list[Any]:
@@ -397,6 +354,4 @@ def apply(game: Game, state: S, event: Event) -> S:
 
 
 def is_ending(command: object) -> bool:
-    return isinstance(
-        command, Resign | Claim | Abort | TimeOut | StaffAbort | Adjudicate | EndAtLimit
-    )
+    return isinstance(command, COMMANDS)

@@ -1,28 +1,19 @@
 """Provably fair dice: commit, then reveal. Pure Python, no Django.
 
-The server draws a 32-byte ``server_seed`` and publishes only its SHA-256 (``seed_hash``); once
-the game is over its finished (or aborted) event carries the seed, and anyone can recompute every
-roll from the log. Each die is a byte of HMAC-SHA256(key = the server seed's bytes, message in
-UTF-8) for block = 0, 1, 2, ... in turn: a byte ``b < 252`` gives the die ``b % 6 + 1``, a byte of
-252 or more is skipped (252 is the largest multiple of 6 a byte holds, so every face is equally
-likely); a roll draws exactly as many dice as it throws, in the order of the positions it fills,
-and every roll takes a number, even a roll that holds every die and so throws none.
-Two versions of the message (``Commitment.algorithm`` says which a game follows):
+The server publishes only the SHA-256 of its 32-byte ``server_seed`` (``seed_hash``); the event
+that ends the game (finished or aborted) carries the seed, and anyone can recompute every roll from
+the log. Each die is a byte of HMAC-SHA256(key = the seed's bytes, UTF-8 message) for block = 0, 1,
+2, ...: a byte ``b < 252`` gives ``b % 6 + 1``, others are skipped (252 is the largest multiple of
+6 a byte holds: every face equally likely). A roll draws as many dice as it throws, in the order
+of the positions it fills, and every roll takes a number, even one that throws none.
 
-- version 1 (``hmac-sha256-v1``, games created before version 2): the seed is drawn when the game
-  starts; the game's client seed is the seats' in seat order joined with ``","``, fixed then;
-  rolls are numbered from 0 across the game (the ``nonce``); the message is
-  ``f"{client_seed}:{nonce}:{block}"`` (``dice``, ``FairDice``, ``verify``);
+- version 1 (``hmac-sha256-v1``, games created before version 2): the seed is drawn at the start;
+  the game's client seed is the seats' joined with ``","``; rolls are numbered from 0 across the
+  game; message ``f"{client_seed}:{nonce}:{block}"`` (``dice``, ``FairDice``, ``verify``);
 - version 2 (``hmac-sha256-v2``): the seed is drawn when the game is made, so its hash is shown
-  before anyone gives a client seed; each seat has its own client seed, which it may give until
-  its first roll and which the event of that roll records (``RollSeed``, ``seeded``); a seat's
-  rolls are numbered from 0 among its own rolls; the message is
-  ``f"{seat_client_seed}:{seat}:{nonce}:{block}"`` (``seat_dice``, ``SeatDice``,
-  ``verify_seats``).
-
-The rules engines put the commitment in their ``GameStarted``, the seed in their ``GameFinished``
-(and ``ending.GameAborted``) and a seat's client seed in its first ``DiceRolled``:
-``Commitment``, ``revealed``, ``RollSeed``; each says which dice a roll threw (``dice_thrown``).
+  before anyone gives a client seed; each seat gives its own until its first roll, whose event
+  records it (``RollSeed``); a seat's rolls are numbered among its own; message
+  ``f"{seat_client_seed}:{seat}:{nonce}:{block}"`` (``seat_dice``, ``SeatDice``, ``verify_seats``).
 """
 
 from __future__ import annotations
@@ -35,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, TypeVar
 
-from games.rules.base import Wire, WireError, WireForm
+from games.rules.base import Wire, WireError, WireForm, one_of
 
 SEED_BYTES = 32
 MAX_CLIENT_SEED = 64
@@ -105,45 +96,34 @@ class FairDice:
 
     def __init__(self, server_seed: bytes, client_seed: str, nonce: int) -> None:
         self._seed = server_seed
-        self._client_seed = client_seed
+        self.client_seed = client_seed
         self.nonce = nonce
         self.calls = 0
 
     def __call__(self, count: int) -> tuple[int, ...]:
-        faces = dice(self._seed, self._client_seed, self.nonce + self.calls, count)
+        faces = self._draw(self.nonce + self.calls, count)
         self.calls += 1
         return faces
 
+    def _draw(self, nonce: int, count: int) -> tuple[int, ...]:
+        return dice(self._seed, self.client_seed, nonce, count)
 
-class SeatDice:
+
+class SeatDice(FairDice):
     """Version 2: a roller for ``seat``'s rolls, by ``seat_dice``, numbering them from
     ``nonce`` (the rolls the seat has made)."""
 
     def __init__(self, server_seed: bytes, client_seed: str, seat: int, nonce: int) -> None:
-        self._seed = server_seed
-        self.client_seed = client_seed
+        super().__init__(server_seed, client_seed, nonce)
         self.seat = seat
-        self.nonce = nonce
-        self.calls = 0
 
-    def __call__(self, count: int) -> tuple[int, ...]:
-        faces = seat_dice(self._seed, self.client_seed, self.seat, self.nonce + self.calls, count)
-        self.calls += 1
-        return faces
-
-
-# --- in the events ------------------------------------------------------------------------------
+    def _draw(self, nonce: int, count: int) -> tuple[int, ...]:
+        return seat_dice(self._seed, self.client_seed, self.seat, nonce, count)
 
 
 def _hex_64(value: str) -> str:
     if _HEX_64.fullmatch(value) is None:
         raise WireError(f"not 64 lowercase hex digits: {value!r}")
-    return value
-
-
-def _algorithm(value: str) -> str:
-    if value not in VERSIONS:
-        raise WireError(f"not a fair dice algorithm: {value!r}")
     return value
 
 
@@ -154,7 +134,7 @@ class Commitment(WireForm):
 
     server_seed_hash: Annotated[str, Wire(check=_hex_64)]
     client_seed: Annotated[str | None, Wire(omitted_if_none=True)] = None
-    algorithm: Annotated[str, Wire(check=_algorithm)] = ALGORITHM_V1
+    algorithm: Annotated[str, one_of(tuple(VERSIONS), "fair dice algorithm")] = ALGORITHM_V1
 
     def __post_init__(self) -> None:
         if (self.client_seed is not None) != (self.version == 1):
@@ -179,8 +159,7 @@ def _roll_seed(value: str | None) -> str | None:
 RevealedSeed = Annotated[str | None, Wire(check=_seed_hex, omitted_if_none=True)]
 #: The commitment in a started event; absent from the wire for a game without one.
 StartCommitment = Annotated[Commitment | None, Wire(omitted_if_none=True)]
-#: Version 2: in the event of a seat's first roll, the client seed its rolls use from then on
-#: (``""`` if it gave none); absent from every other event.
+#: Version 2: in a seat's first roll, the client seed of its rolls (``""``: none); else absent.
 RollSeed = Annotated[str | None, Wire(check=_roll_seed, omitted_if_none=True)]
 
 E = TypeVar("E")
@@ -206,9 +185,6 @@ def seeded(roll: E, client_seed: str) -> E:
     return replace(roll, client_seed=client_seed)  # type: ignore[type-var]
 
 
-# --- checking a game ----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Mismatch:
     """A roll whose dice are not the ones the seeds give."""
@@ -221,8 +197,7 @@ class Mismatch:
     actual: tuple[int, ...]
     #: Version 2: the roll's seat.
     seat: int | None = None
-    #: Version 2: the seat's first roll, which names no client seed (``expected`` is then the
-    #: empty seed's dice).
+    #: Version 2: a first roll naming no client seed (``expected``: the empty seed's dice).
     unseeded: bool = False
 
 

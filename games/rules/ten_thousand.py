@@ -1,30 +1,19 @@
 """Dés 10 000 (RULES.md, Game 2) as a pure event-sourced engine. No Django import.
 
-``start`` opens a game, ``decide`` turns a command into events (or raises ``RuleError``), ``apply``
-folds one event into the state; a game is exactly ``replay(events)``. Scoring (``score_keep``,
-``is_farkle``, ``farkle_probability`` ...) lives in ``ten_thousand_scoring``, the commands, events
-and state in ``ten_thousand_model``; both are re-exported here.
+The protocol is the package's (``games.rules``); scoring lives in ``ten_thousand_scoring``, the
+vocabulary in ``ten_thousand_model``, both re-exported here. Setting dice aside is part of the move
+that follows it (``Roll(keep)`` or ``Bank(keep)``), so a client can never leave a turn half done
+nor set aside dice from an older roll: between two commands a turn is either fresh or waits on a
+roll with a scoring die.
 
-Setting dice aside is part of the move that follows it (``Roll(keep)`` or ``Bank(keep)``), so a
-client can never leave a turn half done nor set aside dice from an older roll. Between two commands
-a state is therefore either the start of a turn (no roll, no turn points) or a roll that has at
-least one scoring die and waits for the player.
-
-Decisions this module makes where RULES.md is silent:
-
-- Seats: 1 to 7 (up to 6 humans + the computer).
-- Places: 1 + the number of strictly higher totals, so equal totals share a place (1, 1, 3).
-- ``HotDice`` is emitted whenever the sixth die of the cycle is set aside, also by a ``Bank``: the
-  replay shows "Hot dice!" for every turn that achieved it, whatever the player chose next.
-- A lost round is announced even on the first roll of a turn (``lost_points`` is then 0).
-- A one-seat game: the seat that banks up to the target triggers the last round; the turn comes
-  straight back to it, so ``LastRoundStarted`` and ``GameFinished`` follow its ``TurnBanked``.
-- During the last round, other seats that pass the target change nothing: the round still ends
-  when the turn comes back to the seat that triggered it.
-- A game ends at the end of its round ``MAX_ROUNDS`` (300) whatever else is under way, a last
-  round too (``ending.LimitReached``, reason ``rounds``): the seats still playing placed by their
-  banked totals, equal totals sharing a place. A round ends when the turn passes on from the last
-  seat still playing in seat order (in a game of one, at every turn).
+Where RULES.md is silent: 1 to 7 seats (6 humans + the computer); equal totals share a place
+(1, 1, 3); ``HotDice`` whenever the sixth die of the cycle is set aside, by a ``Bank`` too, so the
+replay shows every turn that achieved it; a lost round even on a turn's first roll
+(``lost_points`` 0); alone at the table, ``LastRoundStarted`` and ``GameFinished`` follow the
+``TurnBanked`` that reaches the target; in the last round, other seats passing the target change
+nothing. A game ends at the end of round ``MAX_ROUNDS`` whatever is under way
+(``ending.LimitReached``, ``rounds``); a round ends when the turn passes on from the last seat
+still playing in seat order (in a game of one, at every turn).
 """
 
 from __future__ import annotations
@@ -38,7 +27,6 @@ from games.rules import base, ending
 from games.rules.base import DiceRoller, RuleError, WireError, places_for, require_dice
 from games.rules.fairness import Commitment
 from games.rules.ten_thousand_model import (
-    DEFAULT_TARGET,
     MAX_ROUNDS,
     MAX_SEATS,
     MIN_SEATS,
@@ -65,26 +53,19 @@ from games.rules.ten_thousand_model import (
 )
 from games.rules.ten_thousand_scoring import (
     DICE,
-    STRAIGHT_POINTS,
-    THREE_PAIRS_POINTS,
     farkle_probability,
     is_farkle,
     keep_options,
     max_keep_points,
-    n_alike_points,
     score_keep,
     scoring_indices,
 )
 
 __all__ = [
-    "DEFAULT_TARGET",
     "DICE",
     "MAX_ROUNDS",
     "MAX_SEATS",
-    "MIN_SEATS",
-    "STRAIGHT_POINTS",
     "TARGETS",
-    "THREE_PAIRS_POINTS",
     "Bank",
     "Command",
     "DiceRolled",
@@ -109,7 +90,6 @@ __all__ = [
     "is_farkle",
     "keep_options",
     "max_keep_points",
-    "n_alike_points",
     "options_from_wire",
     "places_for",
     "preview_keep",
@@ -119,9 +99,6 @@ __all__ = [
     "start",
     "state_from_wire",
 ]
-
-
-# --- the engine ---------------------------------------------------------------------------------
 
 
 def start(
@@ -168,13 +145,9 @@ def _set_aside(state: TenThousandState, keep: Sequence[object]) -> DiceSetAside:
 
 
 def decide(state: TenThousandState, command: Command, roller: DiceRoller) -> list[Event]:
-    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal.
-
-    Checks run in this order: ``game_finished``, ``not_your_turn``, then the set-aside
-    (``keep_required`` / ``nothing_to_keep``, ``invalid_dice_indices``, ``keep_not_scoring``),
-    then ``nothing_to_bank``. The roller is only asked for dice once the command is legal. The
-    commands that end a game early are ``games.rules.ending``'s.
-    """
+    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal:
+    ``game_finished``, ``not_your_turn``, the set-aside's errors, then ``nothing_to_bank``. The
+    roller is only asked for dice once the command is legal."""
     if state.finished:
         raise RuleError("game_finished")
     if ending.is_ending(command):
@@ -235,11 +208,7 @@ def _finish(before: TenThousandState, after: TenThousandState) -> list[Event]:
         and ending.passes(after, before.turn_seat, after.turn_seat, trigger)
     )
     if over:
-        return [
-            GameFinished(
-                totals=after.totals, places=ending.places_with_leavers(after.totals, after.out)
-            )
-        ]
+        return [ending.result(_GAME, after)]
     if after.max_rounds is not None and after.rounds_played == after.max_rounds:
         return ending.at_limit(_GAME, after, "rounds", after.max_rounds)
     return []
@@ -251,23 +220,16 @@ def _stand_in(state: TenThousandState, roller: DiceRoller) -> list[Event]:
     seat = state.turn_seat
     if not state.roll and not state.turn_points:
         return _end_turn(state, [RoundLost(seat=seat, lost_points=0)])
-    keep: list[int] = []
+    keep: tuple[int, ...] = ()
     if state.roll:
         faces, _points = min(keep_options(state.roll), key=lambda o: (o[1], len(o[0])))
-        free = list(enumerate(state.roll))
-        for face in faces:
-            index = next(i for i, die in free if die == face)
-            free.remove((index, face))
-            keep.append(index)
-    return decide(state, Bank(seat=seat, keep=tuple(sorted(keep))), roller)
+        keep = base.faces_to_indices(state.roll, faces)
+    return decide(state, Bank(seat=seat, keep=keep), roller)
 
 
 def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
-    """Points that setting aside ``indices`` of the current roll would add to the turn.
-
-    ``None`` whenever the selection could not be set aside: nothing selected, no roll pending,
-    bad or repeated indices, or a die that does not count.
-    """
+    """Points that setting aside ``indices`` of the current roll would add to the turn; ``None``
+    whenever they could not be set aside (none, no roll, bad or repeated, a die that counts not)."""
     if state.finished or not state.roll:
         return None
     chosen = tuple(indices)
@@ -279,8 +241,7 @@ def preview_keep(state: TenThousandState, indices: Iterable[int]) -> int | None:
 
 
 def dice_thrown(event: Event) -> tuple[int, ...] | None:
-    """The dice a roll threw, in order; None for an event that is no roll
-    (``games.rules.fairness``)."""
+    """The dice a roll threw, in order; None for an event that is no roll."""
     return event.dice if isinstance(event, DiceRolled) else None
 
 
@@ -308,20 +269,12 @@ def apply(state: TenThousandState | None, event: Event) -> TenThousandState:
         if not ended or len(event.places) != state.seats:
             raise ValueError("game_finished before the last round is over")
         return replace(state, finished=True, totals=event.totals, places=event.places)
-    # ending.EVENTS, spelt out so that the type checker narrows ``event`` (a tuple it cannot).
-    if isinstance(
-        event,
-        ending.SeatLeft
-        | ending.GameAborted
-        | ending.TurnTimedOut
-        | ending.GameAdjudicated
-        | ending.LimitReached,
-    ):
-        return ending.apply(_GAME, state, event)
     if isinstance(event, LastRoundStarted):
         if state.last_round:
             raise ValueError("the last round has already started")
         return replace(state, last_round=True, last_round_trigger=event.seat)
+    if not isinstance(event, DiceRolled | DiceSetAside | HotDice | TurnBanked | RoundLost):
+        return ending.apply(_GAME, state, event)
     if event.seat != state.turn_seat:
         raise ValueError(f"{event.type} for seat {event.seat}, but seat {state.turn_seat} plays")
     if isinstance(event, DiceRolled):
@@ -381,11 +334,6 @@ def _next_turn(state: TenThousandState) -> TenThousandState:
     )
 
 
-def _result(state: TenThousandState, places: tuple[int, ...]) -> GameFinished:
-    """The game finished with ``places`` (adjudicated), the banked totals as they stand."""
-    return GameFinished(totals=state.totals, places=places)
-
-
 def _totals(state: TenThousandState) -> tuple[int, ...]:
     return state.totals
 
@@ -395,7 +343,7 @@ _GAME = ending.Game(
     pass_turn=_next_turn,
     finish=_finish,
     stand_in=_stand_in,
-    finished=_result,
+    finished=GameFinished,
     totals=_totals,
 )
 

@@ -1,14 +1,11 @@
-"""Dés 10 000's vocabulary: options, commands, events and the state, with their JSON forms.
-
-Pure Python, no Django. The engine that moves between them is ``games.rules.ten_thousand``, which
-re-exports every name here.
-"""
+"""Dés 10 000's vocabulary: options, commands, events and the state, with their JSON forms (the
+engine, ``games.rules.ten_thousand``, re-exports every name here)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, TypeAlias, get_args
 
 from games.rules import base, ending
 from games.rules.base import (
@@ -35,16 +32,11 @@ TARGETS = (5000, 10000, 15000)
 DEFAULT_TARGET = 10000
 MIN_SEATS = 1
 MAX_SEATS = 7
-#: A game ends at the end of this round whatever else is under way, the highest total first
-#: (``ending.LimitReached``). No game whose seats bank reaches it: over 2,800 seeded games to
-#: 15,000 (one, two and six seats), the computer players finished within 41 rounds (27 on
-#: average) and seats that bank the least they can at every turn within 220 (171 on average).
-#: Written in each game's ``game_started``, so that a later change never changes a game begun
-#: under another limit; games started before it have none.
+#: A game ends at the end of this round whatever is under way (``ending.LimitReached``). No game
+#: whose seats bank reaches it: over 2,800 seeded games to 15,000, the computers finished within 41
+#: rounds and seats banking the least they can within 220. Written in each ``game_started``, so a
+#: later change never changes a game begun under another limit (older games have none).
 MAX_ROUNDS = 300
-
-
-# --- options ------------------------------------------------------------------------------------
 
 
 def check_target(value: object) -> int:
@@ -68,9 +60,6 @@ def options_from_wire(data: Mapping[str, Any] | None) -> TenThousandOptions:
 Options = Annotated[TenThousandOptions, stored_options(TenThousandOptions)]
 
 
-# --- commands -----------------------------------------------------------------------------------
-
-
 def check_keep(keep: object) -> tuple[int, ...]:
     # Its length before its items: a list of 100,000 is refused without reading one.
     if isinstance(keep, list) and len(keep) > DICE:
@@ -90,11 +79,8 @@ Keep = Annotated[tuple[int, ...], Wire(decode=check_keep)]
 
 @dataclass(frozen=True)
 class Roll(WireForm):
-    """Set aside ``keep`` (indices into the current roll) and throw the other dice.
-
-    At the start of a turn there is no roll: ``keep`` must be empty and all the dice in play are
-    thrown. After hot dice all six are thrown again.
-    """
+    """Set aside ``keep`` (indices into the current roll; none at the start of a turn) and throw
+    the other dice in play (all six again after hot dice)."""
 
     type: ClassVar[str] = "roll"
     seat: CommandSeat
@@ -119,9 +105,6 @@ def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
     return COMMANDS.decode(data, seat=seat)
 
 
-# --- events -------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class GameStarted(WireForm):
     type: ClassVar[str] = "game_started"
@@ -129,8 +112,7 @@ class GameStarted(WireForm):
     options: Options = field(default_factory=TenThousandOptions)
     #: The fair dice's commitment (``games.rules.fairness``); None for a game without one.
     fairness: StartCommitment = None
-    #: The game's limit of rounds (``MAX_ROUNDS`` when it started); absent (None) in the games
-    #: started before there was one, which have none.
+    #: The game's limit of rounds (``MAX_ROUNDS`` when it started); absent in older games.
     max_rounds: Annotated[int | None, OMITTED_IF_NONE] = None
 
 
@@ -139,8 +121,7 @@ class DiceRolled(WireForm):
     type: ClassVar[str] = "dice_rolled"
     seat: int
     dice: Dice
-    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
-    #: (``games.rules.fairness``); absent from the others.
+    #: Fair dice version 2: the client seed of the seat's rolls, in its first roll only.
     client_seed: RollSeed = None
 
 
@@ -209,27 +190,13 @@ Event: TypeAlias = (
     | ending.LimitReached
 )
 
-
 EVENTS = TaggedUnion[Event](
-    GameStarted,
-    DiceRolled,
-    DiceSetAside,
-    HotDice,
-    RoundLost,
-    TurnBanked,
-    LastRoundStarted,
-    GameFinished,
-    *ending.EVENTS,
-    unknown=lambda kind: WireError(f"not a ten_thousand event type: {kind!r}"),
+    *get_args(Event), unknown=lambda kind: WireError(f"not a ten_thousand event type: {kind!r}")
 )
 
 
-def event_from_wire(data: Mapping[str, Any]) -> Event:
-    """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
-    return EVENTS.decode(data)
-
-
-# --- state --------------------------------------------------------------------------------------
+#: A stored event; ``WireError`` (a ``ValueError``) if this engine never writes it.
+event_from_wire = EVENTS.decode
 
 
 @dataclass(frozen=True)
@@ -254,8 +221,7 @@ class TenThousandState(WireForm):
     last_round: bool = False
     last_round_trigger: int | None = None
     finished: bool = False
-    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished (and
-    #: when it was aborted).
+    #: Per seat, 1 = first, equal totals sharing; empty unless finished (and not aborted).
     places: tuple[int, ...] = ()
     #: Seats that left the game (``games.rules.ending``), in the order they left.
     out: tuple[int, ...] = ()
@@ -265,14 +231,10 @@ class TenThousandState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
-    #: The staff decided the game (``ending.GameAdjudicated``); absent (None) otherwise, so the
-    #: snapshots written before it stay as they were.
+    #: ``ending``'s; absent (None) until set, so older snapshots stay as they were.
     adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
-    #: The game reached a limit of its length (``ending.LimitReached``); absent (None) otherwise.
     limit_reached: Annotated[bool | None, OMITTED_IF_NONE] = None
-    #: The game's limit of rounds (its ``game_started``'s) and the rounds played in full: a round
-    #: ends when the turn passes on from the last seat still playing in seat order. Both absent
-    #: (None) in a game started before the limit, whose snapshots stay as they were.
+    #: The game's limit of rounds and the rounds played in full; both absent in older games.
     max_rounds: Annotated[int | None, OMITTED_IF_NONE] = None
     rounds_played: Annotated[int | None, OMITTED_IF_NONE] = None
 
@@ -295,10 +257,8 @@ class TenThousandState(WireForm):
 
     @property
     def farkle_risk(self) -> float:
-        """The chance of a lost round when ``dice_in_play`` dice are thrown.
-
-        With a roll pending that is the risk that roll ran; ``risk_after_keep`` gives the next one.
-        """
+        """The chance of a lost round when ``dice_in_play`` dice are thrown (with a roll pending,
+        the risk it ran; ``risk_after_keep`` gives the next one)."""
         return farkle_probability(self.dice_in_play) if self.dice_in_play else 0.0
 
     def risk_after_keep(self, count: int) -> float:
@@ -310,11 +270,6 @@ class TenThousandState(WireForm):
 def state_from_wire(data: Mapping[str, Any]) -> TenThousandState:
     """Rebuild a state from ``TenThousandState.to_wire()``; ``WireError`` if it is not one."""
     state = TenThousandState.from_wire(data)
-    _check_state(state)
-    return state
-
-
-def _check_state(state: TenThousandState) -> None:
     n = state.seats
     if not MIN_SEATS <= n <= MAX_SEATS or len(state.totals) != n:
         raise WireError("bad seat count or totals")
@@ -339,3 +294,4 @@ def _check_state(state: TenThousandState) -> None:
     ):
         raise WireError("rounds played within the game's limit, both or neither")
     ending.check_state(state)
+    return state

@@ -12,20 +12,6 @@ from itertools import combinations_with_replacement, product
 
 from games.rules.base import require_dice
 
-__all__ = [
-    "DICE",
-    "FACES",
-    "STRAIGHT_POINTS",
-    "THREE_PAIRS_POINTS",
-    "farkle_probability",
-    "is_farkle",
-    "keep_options",
-    "max_keep_points",
-    "n_alike_points",
-    "score_keep",
-    "scoring_indices",
-]
-
 DICE = 6
 FACES = (1, 2, 3, 4, 5, 6)
 STRAIGHT_POINTS = 1500
@@ -79,10 +65,6 @@ def _best_split(counts: Counts) -> int | None:
     return best
 
 
-def _sub_counts(counts: Counts) -> Iterable[Counts]:
-    return product(*(range(n + 1) for n in counts))
-
-
 def _build() -> tuple[
     dict[Key, int | None], dict[Key, tuple[tuple[Key, int], ...]], dict[Key, frozenset[int]]
 ]:
@@ -94,7 +76,7 @@ def _build() -> tuple[
             counts = _counts(key)
             scores[key] = _best_split(counts)
             found = []
-            for sub in _sub_counts(counts):
+            for sub in product(*(range(n + 1) for n in counts)):
                 points = _best_split(sub) if any(sub) else None
                 if points is not None:
                     found.append((_faces(sub), points))
@@ -117,20 +99,15 @@ def _key(dice: Iterable[int]) -> Key:
 
 
 def score_keep(dice: Iterable[int]) -> int | None:
-    """Points for setting aside exactly ``dice`` (any order) from one roll.
-
-    The best split into combinations that uses every die; ``None`` when some die counts in no
-    combination, or when nothing is set aside.
-    """
+    """Points for setting aside exactly ``dice`` (any order) from one roll: the best split into
+    combinations using every die; ``None`` when some die counts in none, or for no dice."""
     key = _key(dice)
     return _SCORES[key] if key else None
 
 
 def keep_options(dice: Iterable[int]) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """Every distinct set-aside that counts in this roll, as (sorted faces, points).
-
-    Best points first, then fewer dice (which leaves more to roll); empty for a lost round.
-    """
+    """Every distinct set-aside that counts in this roll, as (sorted faces, points): best points
+    first, then fewer dice (more left to roll); empty for a lost round."""
     key = _key(dice)
     return _OPTIONS[key] if key else ()
 
@@ -147,11 +124,8 @@ def max_keep_points(dice: Iterable[int]) -> int:
 
 
 def scoring_indices(dice: Sequence[int]) -> frozenset[int]:
-    """Positions of the dice that belong to at least one set-aside that counts.
-
-    Whether a die counts depends only on its face and the whole roll, so dice of one face are all
-    in or all out.
-    """
+    """Positions of the dice in at least one set-aside that counts (dice of one face are all in
+    or all out: it depends on the face and the whole roll only)."""
     key = _key(dice)
     faces = _SCORING_FACES[key] if key else frozenset()
     return frozenset(i for i, face in enumerate(dice) if face in faces)

@@ -1,10 +1,5 @@
-"""Yatzy (RULES.md, Game 1) as a pure event-sourced engine. No Django import.
-
-``start`` opens a game, ``decide`` turns a command into events (or raises ``RuleError``), ``apply``
-folds one event into the state; a game is exactly ``replay(events)``. The scoring vocabulary
-(``BOXES``, ``score_options``, ``yatzy_bonus`` ...) lives in ``yatzy_scoring``, the commands,
-events and state in ``yatzy_model``; both are re-exported here.
-"""
+"""Yatzy (RULES.md, Game 1) as a pure event-sourced engine (the protocol: ``games.rules``).
+Scoring lives in ``yatzy_scoring``, the vocabulary in ``yatzy_model``, both re-exported here."""
 
 from __future__ import annotations
 
@@ -67,7 +62,6 @@ __all__ = [
     "LOWER_BOXES",
     "MAX_SEATS",
     "MAX_SELECTS_PER_TURN",
-    "MIN_SEATS",
     "ROLLS_PER_TURN",
     "ROUNDS",
     "UPPER_BONUS",
@@ -107,9 +101,6 @@ __all__ = [
 ]
 
 
-# --- the engine ---------------------------------------------------------------------------------
-
-
 def start(
     seats: int,
     options: Mapping[str, Any] | YatzyOptions | None = None,
@@ -126,12 +117,8 @@ def start(
 
 
 def decide(state: YatzyState, command: Command, roller: DiceRoller) -> list[Event]:
-    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal.
-
-    Checks run in this order: ``game_finished``, ``not_your_turn``, the shape of the command
-    (``invalid_dice_indices``, ``unknown_box``), then what the turn allows. The commands that end
-    a game early are ``games.rules.ending``'s.
-    """
+    """The events ``command`` causes in ``state``; ``RuleError`` (nothing happens) if illegal:
+    ``game_finished``, ``not_your_turn``, the command's shape, then what the turn allows."""
     if state.finished:
         raise RuleError("game_finished")
     if ending.is_ending(command):
@@ -205,23 +192,17 @@ def _decide_score(state: YatzyState, command: Score) -> list[Event]:
 def _over(state: YatzyState) -> bool:
     """Every seat still playing has filled its sheet, or at most one is left of several."""
     live = ending.live_seats(state)
-    if len(live) < min(2, state.seats):
-        return True
-    return all(None not in state.sheets[seat] for seat in live)
+    return len(live) < min(2, state.seats) or all(None not in state.sheets[s] for s in live)
 
 
 def _finish(before: YatzyState, after: YatzyState) -> list[Event]:
     """``game_finished`` if the game is over in ``after``: places by total, leavers last."""
-    if not _over(after):
-        return []
-    totals = tuple(after.totals(seat).total for seat in range(after.seats))
-    return [GameFinished(totals=totals, places=ending.places_with_leavers(totals, after.out))]
+    return [ending.result(_GAME, after)] if _over(after) else []
 
 
 def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
-    """The turn of a seat whose clock ran out, never better than the player would have it: the
-    box the player marked, else the legal box worth least now (the first in sheet order), after
-    one roll if the turn has none."""
+    """The turn of a seat whose clock ran out: one roll if the turn has none, then
+    ``stand_in_box``."""
     seat = state.turn_seat
     events: list[Event] = []
     if not state.dice:
@@ -231,10 +212,9 @@ def _stand_in(state: YatzyState, roller: DiceRoller) -> list[Event]:
 
 
 def stand_in_box(state: YatzyState) -> str:
-    """The box the server scores for a seat that left its rolled dice waiting (its clock ran
-    out, or the auto-confirm of a game without assistance): the box the player marked, else the
-    legal box worth least now, the first in sheet order among equals. Never better than the
-    player would have it, so that leaving the choice to the server is no help."""
+    """The box the server scores for a seat that left its dice waiting (its clock ran out, or the
+    auto-confirm): the box it marked, else the legal box worth least now (first in sheet order),
+    never better than the player would have it, so that leaving the choice is no help."""
     if state.selected is not None:
         return state.selected
     legal = state.legal_boxes()
@@ -242,8 +222,7 @@ def stand_in_box(state: YatzyState) -> str:
 
 
 def dice_thrown(event: Event) -> tuple[int, ...] | None:
-    """The dice a roll threw, in the order of the positions they filled (none if it held all
-    five); None for an event that is no roll (``games.rules.fairness``)."""
+    """The dice a roll threw, in the order of the positions they filled; None for no roll."""
     if not isinstance(event, DiceRolled):
         return None
     return tuple(face for i, face in enumerate(event.dice) if i not in event.held)
@@ -254,7 +233,14 @@ def apply(state: YatzyState | None, event: Event) -> YatzyState:
     if isinstance(event, GameStarted):
         if state is not None:
             raise ValueError("game_started must be the first event")
-        return _started(event)
+        if not MIN_SEATS <= event.seats <= MAX_SEATS:
+            raise ValueError(f"bad seat count {event.seats}")
+        return YatzyState(
+            seats=event.seats,
+            options=event.options,
+            sheets=((None,) * len(BOXES),) * event.seats,
+            yatzy_bonus_points=(0,) * event.seats,
+        )
     if state is None:
         raise ValueError(f"{event.type} before game_started")
     if state.finished:
@@ -268,19 +254,11 @@ def apply(state: YatzyState | None, event: Event) -> YatzyState:
             raise ValueError(f"unexpected selection {event!r}")
         return replace(state, selected=event.box, selects=state.selects + 1)
     if isinstance(event, GameFinished):
-        return _finished(state, event)
+        ended = _over(state) or state.adjudicated or state.limit_reached
+        if not ended or len(event.places) != state.seats:
+            raise ValueError("game_finished before every box is used")
+        return replace(state, finished=True, places=tuple(event.places))
     return ending.apply(_GAME, state, event)
-
-
-def _started(event: GameStarted) -> YatzyState:
-    if not MIN_SEATS <= event.seats <= MAX_SEATS:
-        raise ValueError(f"bad seat count {event.seats}")
-    return YatzyState(
-        seats=event.seats,
-        options=event.options,
-        sheets=((None,) * len(BOXES),) * event.seats,
-        yatzy_bonus_points=(0,) * event.seats,
-    )
 
 
 def _rolled(state: YatzyState, event: DiceRolled) -> YatzyState:
@@ -313,8 +291,7 @@ def _scored(state: YatzyState, event: BoxScored) -> YatzyState:
         sheets=(*state.sheets[:seat], tuple(sheet), *state.sheets[seat + 1 :]),
         yatzy_bonus_points=tuple(bonuses),
     )
-    # The seat ended its turn: its timed-out turns in a row start again (a stand-in's turn is
-    # counted after it, by turn_timed_out).
+    # The seat ended its turn: its timed-out turns start again (turn_timed_out counts after it).
     return _pass_turn(ending.with_timeouts(scored, seat, 0) if state.timeouts else scored)
 
 
@@ -336,18 +313,6 @@ def _pass_turn(state: YatzyState) -> YatzyState:
     )
 
 
-def _finished(state: YatzyState, event: GameFinished) -> YatzyState:
-    ended = _over(state) or state.adjudicated or state.limit_reached
-    if not ended or len(event.places) != state.seats:
-        raise ValueError("game_finished before every box is used")
-    return replace(state, finished=True, places=tuple(event.places))
-
-
-def _result(state: YatzyState, places: tuple[int, ...]) -> GameFinished:
-    """The game finished with ``places`` (adjudicated), each seat's total as it stands."""
-    return GameFinished(totals=_totals(state), places=places)
-
-
 def _totals(state: YatzyState) -> tuple[int, ...]:
     return tuple(state.totals(seat).total for seat in range(state.seats))
 
@@ -357,7 +322,7 @@ _GAME = ending.Game(
     pass_turn=_pass_turn,
     finish=_finish,
     stand_in=_stand_in,
-    finished=_result,
+    finished=GameFinished,
     totals=_totals,
 )
 

@@ -1,15 +1,12 @@
-"""Yatzy's vocabulary: options, commands, events and the state, with their JSON forms.
-
-Pure Python, no Django. The engine that moves between them is ``games.rules.yatzy``, which
-re-exports every name here.
-"""
+"""Yatzy's vocabulary: options, commands, events and the state, with their JSON forms (the
+engine, ``games.rules.yatzy``, re-exports every name here)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, TypeAlias
+from typing import Annotated, Any, ClassVar, TypeAlias, get_args
 
 from games.rules import base, ending
 from games.rules.base import (
@@ -46,9 +43,6 @@ MAX_AUTO_CONFIRM_SECONDS = 60.0
 MAX_SELECTS_PER_TURN = 20
 
 
-# --- options ------------------------------------------------------------------------------------
-
-
 def check_seconds(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise RuleError("invalid_option", field="options.auto_confirm_seconds")
@@ -75,12 +69,9 @@ def options_from_wire(data: Mapping[str, Any] | None) -> YatzyOptions:
 Options = Annotated[YatzyOptions, stored_options(YatzyOptions)]
 
 
-# --- commands -----------------------------------------------------------------------------------
-
-
 def read_hold(hold: object) -> tuple[int, ...]:
     """A roll's ``hold`` as a client sends it: its length first, so that a list of 100,000 is
-    refused without reading one of them, then its positions (``check_hold``)."""
+    refused unread, then its positions."""
     if isinstance(hold, list | tuple) and len(hold) > DICE:
         raise RuleError("too_many_dice", field="hold", max=DICE)
     return check_hold(hold)
@@ -151,9 +142,6 @@ def command_from_wire(data: Mapping[str, Any], seat: int) -> Command:
     return COMMANDS.decode(data, seat=seat)
 
 
-# --- events -------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class GameStarted(WireForm):
     type: ClassVar[str] = "game_started"
@@ -172,8 +160,7 @@ class DiceRolled(WireForm):
     held: tuple[int, ...]
     #: All five dice after the roll, by position.
     dice: tuple[int, ...]
-    #: Fair dice version 2: in the seat's first roll, the client seed its rolls use
-    #: (``games.rules.fairness``); absent from the others.
+    #: Fair dice version 2: the client seed of the seat's rolls, in its first roll only.
     client_seed: RollSeed = None
 
 
@@ -215,22 +202,12 @@ Event: TypeAlias = (
     | ending.LimitReached
 )
 EVENTS = TaggedUnion[Event](
-    GameStarted,
-    DiceRolled,
-    BoxScored,
-    BoxSelected,
-    GameFinished,
-    *ending.EVENTS,
-    unknown=lambda kind: WireError(f"not a yatzy event type: {kind!r}"),
+    *get_args(Event), unknown=lambda kind: WireError(f"not a yatzy event type: {kind!r}")
 )
 
 
-def event_from_wire(data: Mapping[str, Any]) -> Event:
-    """Decode a stored event; ``WireError`` (a ``ValueError``) if this engine never writes it."""
-    return EVENTS.decode(data)
-
-
-# --- state --------------------------------------------------------------------------------------
+#: A stored event; ``WireError`` (a ``ValueError``) if this engine never writes it.
+event_from_wire = EVENTS.decode
 
 
 def _box_on_wire(box: str) -> str:
@@ -283,8 +260,7 @@ class YatzyState(WireForm):
     #: The box marked but not confirmed for the current dice (see ``Select``).
     selected: Box | None = None
     finished: bool = False
-    #: Per seat, 1 = first; equal totals share a place. Empty until the game is finished (and
-    #: when it was aborted).
+    #: Per seat, 1 = first, equal totals sharing; empty unless finished (and not aborted).
     places: tuple[int, ...] = ()
     #: The marks made this turn (at most ``MAX_SELECTS_PER_TURN``).
     selects: int = 0
@@ -296,10 +272,8 @@ class YatzyState(WireForm):
     timeouts: tuple[int, ...] = ()
     #: The game was called off: finished, with no places.
     aborted: bool = False
-    #: The staff decided the game (``ending.GameAdjudicated``); absent (None) otherwise, so the
-    #: snapshots written before it stay as they were.
+    #: ``ending``'s; absent (None) until set, so older snapshots stay as they were.
     adjudicated: Annotated[bool | None, OMITTED_IF_NONE] = None
-    #: The game reached a limit of its length (``ending.LimitReached``); absent (None) otherwise.
     limit_reached: Annotated[bool | None, OMITTED_IF_NONE] = None
 
     @property
@@ -341,11 +315,6 @@ class YatzyState(WireForm):
 def state_from_wire(data: Mapping[str, Any]) -> YatzyState:
     """Rebuild a state from ``YatzyState.to_wire()``; ``WireError`` if the data is not one."""
     state = YatzyState.from_wire(data)
-    _check_state(state)
-    return state
-
-
-def _check_state(state: YatzyState) -> None:
     n = state.seats
     if not MIN_SEATS <= n <= MAX_SEATS:
         raise WireError(f"bad seat count {n}")
@@ -363,3 +332,4 @@ def _check_state(state: YatzyState) -> None:
     if (state.aborted and not state.finished) or not 0 <= state.selects <= MAX_SELECTS_PER_TURN:
         raise WireError("an aborted game is finished; selects within the cap")
     ending.check_state(state)
+    return state

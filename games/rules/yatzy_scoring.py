@@ -1,7 +1,5 @@
-"""Yatzy scoring: the boxes, their points, the forced joker and the sheet totals. Pure Python.
-
-``games.rules.yatzy`` re-exports everything here; import from there.
-"""
+"""Yatzy scoring: the boxes, their points, the forced joker and the sheet totals (re-exported by
+``games.rules.yatzy``)."""
 
 from __future__ import annotations
 
@@ -36,8 +34,7 @@ _BOX_INDEX = {box: i for i, box in enumerate(BOXES)}
 _SMALL_RUNS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
 _LARGE_RUNS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
 
-#: A sheet as callers pass it: used boxes to their points. ``None`` is read as free, so a full
-#: ``{box: points-or-None}`` mapping (as the state's wire form has it) is accepted too.
+#: A sheet: used boxes to their points; ``None`` reads as free (as in the state's wire form).
 SheetLike = Mapping[str, int | None]
 
 
@@ -94,11 +91,8 @@ def _is_joker(faces: tuple[int, ...], used: Mapping[str, int]) -> bool:
 
 
 def score_options(dice: Sequence[int], sheet: SheetLike) -> dict[str, int]:
-    """The boxes the player may choose now, each with the points it adds to that box.
-
-    The joker's forced order is applied; the +100 Yatzy bonus is not included (see ``yatzy_bonus``).
-    ``sheet`` maps used boxes to their points. Keys come out in sheet order.
-    """
+    """The boxes the player may choose now (in sheet order), each with the points it adds: the
+    joker's forced order applied, the +100 Yatzy bonus not included (``yatzy_bonus``)."""
     faces = _faces(dice)
     used = _used(sheet)
     free = [box for box in BOXES if box not in used]

@@ -292,6 +292,6 @@ _GAME = ending.Game(
     pass_turn=_next_turn,
     finish=_finish,
     stand_in=_stand_in,
-    finished=_result,
+    finished=GameFinished,
     totals=lambda state: state.totals,
 )
