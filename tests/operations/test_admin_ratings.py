@@ -13,7 +13,7 @@ from django.contrib.admin.models import LogEntry
 from games.accounts.rating_service import COMPUTER_DEVIATION
 from games.accounts.stats import player_stats
 from games.kinds import kind_for
-from games.models import Game
+from games.models import Game, Occupant
 from games.staff import game_adjudicate
 from players import ratings as glicko
 from players.models import Player, PlayerRating, RatingChange
@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
 
 GAMES = "/admin/games/game/"
 COMPUTER = {"type": "computer", "level": "casual"}
+GUEST = {"type": "hotseat", "name": "Guest"}
 
 
 @pytest.fixture
@@ -47,7 +48,12 @@ def fresh(games: list[Game]) -> dict[str, tuple[glicko.Rating, int]]:
     level_rating = kind_for("yatzy").level_rating
     now: dict[str, tuple[glicko.Rating, int]] = {}
     for game in games:
-        seats = list(game.seats.select_related("player").order_by("index"))
+        # Hot seats (guests on their host's device) are left out, as the rating leaves them.
+        seats = [
+            seat
+            for seat in game.seats.select_related("player").order_by("index")
+            if seat.occupant != Occupant.HOTSEAT
+        ]
         before = [
             now.get(seat.player.username, (glicko.Rating(), 0))[0]
             if seat.player
@@ -108,6 +114,22 @@ def test_voiding_a_game_replays_every_later_rating_as_a_fresh_computation_would(
     assert entry.user_id == me.pk
     assert entry.change_message.startswith("Rating changes voided: bob and cara colluded")
     assert "changes voided: 2" in entry.change_message
+
+
+def test_a_void_replays_a_game_with_a_hot_seat_as_it_was_rated(staff: StaffBrowser) -> None:
+    """A hot seat has no rating to stand for it: the rating leaves it out, and so does the replay
+    after a void (it once counted it as a computer at the default rating)."""
+    ann, bob = account("ann"), account("bob")
+    me = staff.player
+    g1 = decided(me, [ann, GUEST, bob], 1)  # the guest wins, ann second, bob third
+    g2 = decided(me, [ann, bob], 0)
+    assert stored() == fresh([g1, g2])
+
+    assert staff.act(GAMES, "void_ratings", [g2.pk], reason="a test").status_code == 302
+
+    assert stored() == fresh([g1])
+    for change in RatingChange.objects.filter(game=g1).select_related("player"):
+        assert change.rating_after == fresh([g1])[change.player.username][0].rating
 
 
 def test_nothing_to_void_is_refused_and_logs_nothing(staff: StaffBrowser) -> None:
