@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from games.kinds import kind_for
-from games.models import Game, Occupant
+from games.models import Game, Occupant, Seat
 from players import ratings as glicko
 from players.models import PlayerRating, RatingChange
 
@@ -20,17 +20,18 @@ from players.models import PlayerRating, RatingChange
 COMPUTER_DEVIATION = 50.0
 
 
+def rated_seats(seats: QuerySet[Seat]) -> QuerySet[Seat]:
+    """The seats a rating counts, in the rating and in a void's replay: hot seats (guests on
+    their host's device) have no rating to stand for them."""
+    return seats.exclude(occupant=Occupant.HOTSEAT)
+
+
 def game_rate(*, game: Any) -> list[RatingChange]:
     """Rate a finished game's accounts against every other seat. Runs inside the move's
     transaction; the unique (game, player) change rows make a second call do nothing."""
     if not game.rated or RatingChange.objects.filter(game=game).exists():
         return []
-    # Hot seats (guests on their host's device) have no rating to stand for them: left out.
-    seats = [
-        seat
-        for seat in game.seats.select_related("player").order_by("index")
-        if seat.occupant != Occupant.HOTSEAT
-    ]
+    seats = list(rated_seats(game.seats.all()).order_by("index"))
     kind = kind_for(game.kind)
     # Its players' rows locked in one order, the one rating_void locks a kind's in: two rating
     # writers never wait for each other crosswise.
@@ -39,16 +40,16 @@ def game_rate(*, game: Any) -> list[RatingChange]:
     stored = {row.player_id: row for row in locked.order_by("pk")}
     before = []
     for seat in seats:
-        if seat.player is not None:
+        if seat.player_id is not None:
             if seat.player_id not in stored:
                 stored[seat.player_id] = PlayerRating.objects.create(
-                    player=seat.player, kind=game.kind
+                    player_id=seat.player_id, kind=game.kind
                 )
             row = stored[seat.player_id]
             before.append(glicko.Rating(row.rating, row.deviation, row.volatility))
         else:
             before.append(glicko.Rating(kind.level_rating(seat.level), COMPUTER_DEVIATION))
-    after = glicko.update_table(before, [seat.place for seat in seats])
+    after = glicko.update_table(before, [seat.place or 0 for seat in seats])  # every seat placed
     changes = []
     for seat, new in zip(seats, after, strict=True):
         if seat.player_id is None:

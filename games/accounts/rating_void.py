@@ -17,9 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.vocabulary.refusals import Refusal
-from games.accounts.rating_service import COMPUTER_DEVIATION
+from games.accounts.rating_service import COMPUTER_DEVIATION, rated_seats
 from games.kinds import kind_for
-from games.models import GameId, Occupant, Seat
+from games.models import GameId, Seat
 from players import ratings as glicko
 from players.models import PlayerRating, RatingChange
 
@@ -78,16 +78,14 @@ def _replay(kind: str) -> tuple[dict[int, _Player], int]:
     for change in history:
         by_game[change.game_id][change.player_id] = change  # in rating order (dicts keep it)
     seats: dict[GameId, list[Seat]] = defaultdict(list)
-    rated_seats = Seat.objects.filter(game_id__in=list(by_game)).exclude(occupant=Occupant.HOTSEAT)
-    for seat in rated_seats.order_by("index"):
+    for seat in rated_seats(Seat.objects.filter(game_id__in=list(by_game))).order_by("index"):
         seats[seat.game_id].append(seat)
     level_rating = kind_for(kind).level_rating
     players: dict[int, _Player] = {}
     rewritten: list[RatingChange] = []
     for game_id, rows in by_game.items():
         table = seats[game_id]
-        # As rating_service.game_rate: an account at its rating, a computer at its level's, hot
-        # seats left out.
+        # As rating_service.game_rate: an account at its rating, a computer at its level's.
         before = [
             players.setdefault(seat.player_id, _Player(glicko.Rating())).rating
             if seat.player_id is not None
