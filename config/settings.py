@@ -137,6 +137,9 @@ DATABASES = {
 _db = DATABASES["default"]
 _options = _db.setdefault("OPTIONS", {})
 _ON_POSTGRES = _db["ENGINE"] == "django.db.backends.postgresql"
+if _ON_POSTGRES:
+    # Django's, with its pool's check and its timestamps made cheaper (config.storage.postgresql).
+    _db["ENGINE"] = "config.storage.postgresql"
 # PgBouncer's transaction pooling: nothing may outlive a transaction, so no server-side cursors,
 # no prepared statements and no pool of our own (docs/operations.md, "PgBouncer").
 DB_PGBOUNCER = _ON_POSTGRES and env_bool("DB_PGBOUNCER", False)
@@ -156,7 +159,6 @@ if _ON_POSTGRES and not DB_PGBOUNCER and env_bool("DB_POOL", True):
     _db["CONN_MAX_AGE"] = 0
     # The pool checks each connection it lends, by its socket (config.storage.postgresql), not
     # with Django's empty query: one whose server went away is never handed to a request.
-    _db["ENGINE"] = "config.storage.postgresql"
     _db["CONN_HEALTH_CHECKS"] = False
     _options["pool"] = {
         "min_size": 1,
@@ -252,7 +254,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # The browsable API is a development tool: production answers JSON only.
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    "DEFAULT_RENDERER_CLASSES": ["config.web.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if _BROWSABLE else [])
     # for a client that asks for Accept: application/problem+json alone
     + ["config.web.renderers.ProblemJSONRenderer"],
@@ -321,7 +323,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The API is JSON: its schema names no form encodings, nor the browsable API's ?format=.
     "PARSER_WHITELIST": ["config.web.parsers.JSONParser"],
-    "RENDERER_WHITELIST": ["rest_framework.renderers.JSONRenderer"],
+    "RENDERER_WHITELIST": ["config.web.renderers.JSONRenderer"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_plain_views.add_plain_views",

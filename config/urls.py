@@ -7,10 +7,11 @@ from config.vocabulary.error_catalogue import ErrorDetailView, ErrorListView
 from config.web.internal import internal_only
 from games import dashboard, home, webclient
 
+# The games' routes first: Django tries each pattern in turn, and a move is the busiest request.
 api_v1: list[URLPattern | URLResolver] = [
+    path("", include("games.api.urls")),
     path("", include("players.urls")),
     path("", include("games.accounts.urls")),
-    path("", include("games.api.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.matchmaking.urls")),
     path("errors/", ErrorListView.as_view(), name="error-list"),
@@ -20,6 +21,7 @@ api_v1: list[URLPattern | URLResolver] = [
 ]
 
 urlpatterns = [
+    path("api/v1/", include(api_v1)),
     path("", home.home, name="home"),
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
@@ -28,7 +30,6 @@ urlpatterns = [
     path("metrics", internal_only(metrics.metrics), name="metrics"),
     path("admin/dashboard/", admin.site.admin_view(dashboard.view), name="admin-dashboard"),
     path("admin/", admin.site.urls),
-    path("api/v1/", include(api_v1)),
     path("api-auth/", include("rest_framework.urls")),
     path("play/", webclient.play, name="play"),
 ]

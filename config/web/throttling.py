@@ -2,7 +2,7 @@
 
 DRF's rate throttles read, unpickle and write back each client's list of recent request times,
 twice per request. Here a limit is a counter over a fixed window opened by the first request
-(``INCR`` and ``EXPIRE ... NX`` pipelined): up to twice the rate across two windows, enough
+(``INCR`` and ``EXPIRE ... NX``, one Lua script): up to twice the rate across two windows, enough
 against floods. One limit applies: the view's ``throttle_scope``, else ``user``, else ``anon``;
 by account once authenticated, else by address bucket. Writes the request's authentication has
 to make (players.tokens) ride along with :func:`carry`.
@@ -115,25 +115,37 @@ def hit(
     return _hit_cache(cache, key, seconds, clock)
 
 
-# Django's Redis cache builds a client at every call; one per cache (per thread) is enough.
-_clients: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
+_scripts: weakref.WeakKeyDictionary[RedisCache, Any] = weakref.WeakKeyDictionary()
+
+
+# One command: INCR; EXPIRE NX (Redis 7: the window is not stretched by later requests); PTTL;
+# then the carried writes (KEYS[2..], each with its value and seconds in ARGV).
+_HIT = """
+local count = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], ARGV[1], 'NX')
+local left = redis.call('PTTL', KEYS[1])
+for i = 2, #KEYS do
+    redis.call('SET', KEYS[i], ARGV[2 * i - 2], 'EX', ARGV[2 * i - 1])
+end
+return {count, left}
+"""
 
 
 def _hit_redis(
     cache: RedisCache, key: str, seconds: int, carried: Sequence[Carried] = ()
 ) -> tuple[int, float]:
     name = cache.make_and_validate_key(key)
-    client = _clients.get(cache)
-    if client is None:
-        client = _clients[cache] = cache._cache.get_client(name, write=True)
-    # EXPIRE NX (Redis 7): the window is not stretched by later requests.
-    pipeline = client.pipeline(transaction=False)
-    pipeline.incr(name)
-    pipeline.expire(name, seconds, nx=True)
-    pipeline.pttl(name)
-    for write in carried:  # every write of Django's Redis cache goes to its first server, too
-        pipeline.set(cache.make_and_validate_key(write.key), write.value, ex=write.seconds)
-    count, _expire_set, left_ms, *_written = pipeline.execute()
+    script = _scripts.get(cache)
+    if script is None:
+        # Django's Redis cache builds a client at every call; one per cache is enough. Every
+        # write of Django's Redis cache goes to its first server, as these do.
+        client = cache._cache.get_client(name, write=True)
+        script = _scripts[cache] = client.register_script(_HIT)
+    keys = [name, *(cache.make_and_validate_key(write.key) for write in carried)]
+    args: list[int] = [seconds]
+    for write in carried:
+        args += [write.value, write.seconds]
+    count, left_ms = script(keys=keys, args=args)
     return int(count), left_ms / 1000 if left_ms >= 0 else float(seconds)
 
 

@@ -3,12 +3,13 @@ from django.urls import path
 from games.api import kinds, views
 
 urlpatterns = [
+    # First: the busiest route (patterns are tried in turn).
+    path("games/<uuid:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
     path("kinds/", kinds.KindListView.as_view(), name="kind-list"),
     path("games/", views.GameListCreateView.as_view(), name="game-list"),
     path("games/<uuid:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
     path("games/<uuid:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
     path("games/<uuid:game_id>/start/", views.GameStartView.as_view(), name="game-start"),
-    path("games/<uuid:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
     path("games/<uuid:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
     path("games/<uuid:game_id>/abort/", views.GameAbortView.as_view(), name="game-abort"),
     path("games/<uuid:game_id>/claim/", views.GameClaimView.as_view(), name="game-claim"),

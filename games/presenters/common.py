@@ -1,20 +1,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, TypedDict, overload
 
 from django.core.signals import setting_changed
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
-from rest_framework import serializers
 
 from games.rules.base import Doc
 
 #: A moment as the API writes it (``iso_datetime``).
 Instant = Annotated[str, Doc(format="date-time")]
-_DATETIME = serializers.DateTimeField()
 
 
 # The views every kind's view is made of: their types are the API's schema (games.api.schema_forms).
@@ -109,8 +107,13 @@ def iso_datetime(value: datetime) -> str: ...
 @overload
 def iso_datetime(value: datetime | None) -> str | None: ...
 def iso_datetime(value: datetime | None) -> str | None:
-    """A datetime as the API writes it: DRF's ``DateTimeField``'s (one field for every value)."""
-    return None if value is None else str(_DATETIME.to_representation(value))
+    """A datetime as the API writes it: as DRF's ``DateTimeField`` writes an aware one in UTC,
+    the time zone the server always speaks (``TIME_ZONE``; none other is ever activated). A few
+    microseconds against DRF's 25, which asks for the current time zone at every value."""
+    if value is None:
+        return None
+    moment = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 #: What a client announces for the events of a game that ends early, in every game.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from games.rules.base import WireForm, require_dice
 
@@ -51,25 +52,28 @@ def _faces(dice: Sequence[int]) -> tuple[int, ...]:
 
 
 def _raw_points(box: str, faces: tuple[int, ...]) -> int:
-    index = box_index(box)
-    if index < len(UPPER_BOXES):
-        face = index + 1
-        return face * faces.count(face)
+    return _points_by_box(tuple(sorted(faces)))[box_index(box)]
+
+
+@cache
+def _points_by_box(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """What ``faces`` (sorted: 252 throws in all) score in each box, in ``BOXES`` order."""
     counts = sorted(Counter(faces).values())
     distinct = set(faces)
-    if box == "three_of_a_kind":
-        return sum(faces) if counts[-1] >= 3 else 0
-    if box == "four_of_a_kind":
-        return sum(faces) if counts[-1] >= 4 else 0
-    if box == "full_house":
-        return FULL_HOUSE_POINTS if counts == [2, 3] else 0
-    if box == "small_straight":
-        return SMALL_STRAIGHT_POINTS if any(run <= distinct for run in _SMALL_RUNS) else 0
-    if box == "large_straight":
-        return LARGE_STRAIGHT_POINTS if distinct in _LARGE_RUNS else 0
-    if box == "chance":
-        return sum(faces)
-    return YATZY_POINTS if counts == [5] else 0
+    total = sum(faces)
+    lower = {
+        "three_of_a_kind": total if counts[-1] >= 3 else 0,
+        "four_of_a_kind": total if counts[-1] >= 4 else 0,
+        "full_house": FULL_HOUSE_POINTS if counts == [2, 3] else 0,
+        "small_straight": SMALL_STRAIGHT_POINTS
+        if any(run <= distinct for run in _SMALL_RUNS)
+        else 0,
+        "large_straight": LARGE_STRAIGHT_POINTS if distinct in _LARGE_RUNS else 0,
+        "chance": total,
+        "yatzy": YATZY_POINTS if counts == [5] else 0,
+    }
+    upper = [face * faces.count(face) for face in range(1, len(UPPER_BOXES) + 1)]
+    return (*upper, *(lower[box] for box in BOXES[len(UPPER_BOXES) :]))
 
 
 def box_points(box: str, dice: Sequence[int]) -> int:

@@ -9,18 +9,22 @@ list and alone, the answer is the same.
 
 from __future__ import annotations
 
+import datetime
 import json
+import zoneinfo
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
+from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from games import selectors
 from games.api.render import event_body, game_body, summary_body
 from games.kinds import kind_for
 from games.models import Game, GameStatus
+from games.presenters.common import iso_datetime
 from games.timers import automation
 from players.models import Player
 from tests.factories import MakeClient, account, game_url, move, new_game
@@ -182,3 +186,25 @@ def test_the_move_answer_is_the_game_read_back(make_client: MakeClient) -> None:
     page = ann.ok("get", game_url(game["id"], "events/"))
     assert page == {"version": row.version, "events": read_events(row)}
     assert row.status == GameStatus.ACTIVE
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        datetime.datetime(2026, 12, 5, 21, 59, 58, 123456, tzinfo=datetime.UTC),
+        datetime.datetime(2026, 12, 5, 21, 59, 58, tzinfo=datetime.UTC),
+        datetime.datetime(2024, 2, 29, 23, 0, 1, 5, tzinfo=zoneinfo.ZoneInfo("Europe/Kyiv")),
+        datetime.datetime(
+            1999,
+            12,
+            31,
+            23,
+            59,
+            59,
+            tzinfo=datetime.timezone(-datetime.timedelta(hours=9, minutes=30)),
+        ),
+        datetime.datetime(2026, 6, 1, 12, 0, 0, 999999),  # naive: read as UTC, as DRF does
+    ],
+)
+def test_a_moment_is_written_as_drfs_datetime_field_writes_it(moment: datetime.datetime) -> None:
+    assert iso_datetime(moment) == serializers.DateTimeField().to_representation(moment)
