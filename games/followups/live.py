@@ -9,13 +9,13 @@ log, so a lost or repeated note delays or duplicates nothing. The bus is Redis p
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterable, Sequence
 from contextlib import nullcontext
 from datetime import datetime, timedelta
 from typing import Annotated, Any, TypedDict
 
+import orjson
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +32,9 @@ PLAYERS = "players"
 TOPICS = (GAMES, PLAYERS)
 #: How long the embedded bus keeps a note: far longer than a stream process's poll interval.
 NOTE_LIFETIME = timedelta(minutes=2)
+# A note on Redis as json.dumps(payload, default=str) wrote it, for a tenth of the CPU: dates
+# through str(), keys that are not strings as strings (the stream tier reads it back).
+_AS_JSON_DUMPS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
 
 Note = tuple[str, dict[str, Any]]
 
@@ -99,7 +102,11 @@ def publish(notes: Iterable[Note], batch: CommandBatch | None = None) -> None:
     if settings.LIVE_BUS == "redis":
         with nullcontext(batch) if batch is not None else redis_batch() as sending:
             for topic, payload in pending:
-                text = json.dumps(payload, default=str)
+                try:
+                    text = orjson.dumps(payload, default=str, option=_AS_JSON_DUMPS)
+                except orjson.JSONEncodeError:  # a lone surrogate, say: that note is lost
+                    log.warning("could not write a %s note", topic, exc_info=True)
+                    continue
                 sending.add(f"could not publish a {topic} note", "PUBLISH", channel(topic), text)
         return
     try:

@@ -7,7 +7,6 @@ the notes (``games.api.stream_schema``) are made from the same classes, so the t
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -24,7 +23,8 @@ class Note:
     type: ClassVar[str]
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": self.type, **dataclasses.asdict(self)}
+        # Its fields, in order: every one is a string, a number or None (asdict would copy each).
+        return {"type": self.type, **vars(self)}
 
 
 @dataclass(frozen=True)
