@@ -33,8 +33,8 @@ TOPICS = (GAMES, PLAYERS)
 #: How long the embedded bus keeps a note: far longer than a stream process's poll interval.
 NOTE_LIFETIME = timedelta(minutes=2)
 # A note on Redis as json.dumps(payload, default=str) wrote it, for a tenth of the CPU: dates
-# through str(), keys that are not strings as strings (the stream tier reads it back).
-_AS_JSON_DUMPS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
+# through str() (the stream tier reads it back).
+_AS_JSON_DUMPS = orjson.OPT_PASSTHROUGH_DATETIME
 
 Note = tuple[str, dict[str, Any]]
 
