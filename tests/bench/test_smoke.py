@@ -6,10 +6,10 @@ check fails. Each runs here as a subprocess, as a person runs it, and must exit 
 its figures. The figures of full runs are read by people, never asserted on.
 
 A bench makes its own database (``dice_bench..._smoke``: never the test database, nor a full
-run's) and uses its own Redis db (3, 4, 5, 6, 9 or 10; the suite's is REDIS_URL's, db 0 in CI), on
-127.0.0.1 as CI has them; it is started without the suite's DATABASE_URL and REDIS_URL. What a
-bench needs besides (PostgreSQL, Redis, nginx, wrk, a C compiler) skips it where it is missing,
-as in the serving tests; CI has them all.
+run's) and uses its own Redis db (3, 4, 5, 6, 9, 10, 13 or 14; the suite's is REDIS_URL's, db 0
+in CI), on 127.0.0.1 as CI has them; it is started without the suite's DATABASE_URL and
+REDIS_URL. What a bench needs besides (PostgreSQL, Redis, nginx, wrk, a C compiler, valgrind)
+skips it where it is missing, as in the serving tests; CI has them all.
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ WRK = pytest.mark.skipif(shutil.which("wrk") is None, reason="needs wrk (apt-get
 CC = pytest.mark.skipif(
     shutil.which(os.environ.get("CC", "cc")) is None, reason="needs a C compiler (cc)"
 )
+VALGRIND = pytest.mark.skipif(
+    shutil.which("valgrind") is None, reason="needs valgrind (apt-get install valgrind)"
+)
 SLOW = pytest.mark.slow
 
 
@@ -73,6 +76,12 @@ SMOKES: dict[str, Smoke] = {
         (r"^POST games/\{id\}/moves/ +[1-9]\d* +[\d.]+", r"^GET /health/live \(no DB\) +[1-9]",
          r"^moves/s: [\d.]+"),
         (POSTGRES, SLOW),
+    ),
+    "move_instructions.py": Smoke(
+        (r"^POST moves/: [\d.]+ million instructions per move \(over 10\)",
+         r"^instructions, the same and 10 moves: +[\d,]+"),
+        (POSTGRES, REDIS, VALGRIND, SLOW),
+        timeout=600.0,
     ),
     "move_profile.py": Smoke(
         (r"^POST moves/: [\d.]+ queries, [\d.]+ Redis round trips per move",
