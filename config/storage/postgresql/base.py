@@ -62,19 +62,20 @@ class DatabaseWrapper(base.DatabaseWrapper):
             pool._check = connection_alive
         return pool
 
-    def c_timestamps(self) -> bool:
-        utc = settings.USE_TZ and self.timezone is datetime.UTC
-        return utc and c_timestamp_loader() is not None
+    #: Whether this connection's timestamps are read by the C loader (decided at each connect).
+    c_timestamps = False
 
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         loader = c_timestamp_loader()
-        if self.c_timestamps() and loader is not None:
+        utc = settings.USE_TZ and self.timezone is datetime.UTC
+        self.c_timestamps = utc and loader is not None
+        if self.c_timestamps and loader is not None:
             params["context"] = _with_c_timestamps(params["context"], loader)
         return params
 
     def create_cursor(self, name: str | None = None) -> Any:
-        if not self.c_timestamps():
+        if not self.c_timestamps:
             return super().create_cursor(name)
         # Django's, without its look at the loader's ``timezone`` (an attribute of its own loader,
         # read to register that loader again on a cursor whose connection disagrees: ours agrees).
