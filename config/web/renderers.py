@@ -4,11 +4,12 @@ renderers.
 
 ``JSONRenderer`` writes the bytes DRF's writes, with orjson: a move's answer (some 6 KB) costs
 about a tenth of a millisecond through the standard library's encoder and DRF's, a tenth of that
-here. One difference, the same JSON: a float under a ten-thousandth in its shortest form
-(``1e-7`` where the standard library writes ``1e-07``). What orjson leaves to others goes to DRF's
-encoder (``default``: dates and times, which DRF writes with ``Z``, lazy translations, decimals)
-or to DRF's renderer itself: an indented answer (``Accept: application/json; indent=2``) and
-anything orjson refuses (an integer past 64 bits).
+here. Two differences: a float under a ten-thousandth in its shortest form (``1e-7`` where the
+standard library writes ``1e-07``, the same number), and a NaN or infinity written ``null``
+where DRF's strict JSON would fail the request (no answer of the API holds one). What orjson
+leaves to others goes to DRF's encoder (``default``: dates and times, which DRF writes with
+``Z``, lazy translations, decimals) or to DRF's renderer itself: an indented answer
+(``Accept: application/json; indent=2``) and anything orjson refuses (an integer past 64 bits).
 """
 
 from __future__ import annotations
