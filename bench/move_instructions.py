@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import secrets
 import shutil
 import subprocess
 import sys
@@ -35,12 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import (  # a sibling module: the benches are scripts, not a package
-    BenchDatabase,
     Checks,
-    bench_env,
-    clean_up,
-    flush_redis,
-    manage,
     parse_args,
     smoke_database,
     terminate_on_signals,
@@ -55,28 +49,9 @@ _TOTAL = re.compile(rb"^(?:summary|totals): (\d+)", re.MULTILINE)
 
 def child(args: argparse.Namespace) -> int:
     """One counted run (under callgrind): set up, warm up, then ``--child`` moves."""
-    from move_profile import Player, Wsgi
+    from move_profile import in_process_player
 
-    tmp = Path(tempfile.mkdtemp(prefix="dice-move-instructions-"))
-    database = BenchDatabase(args.database_url, False, tmp)
-    env = bench_env(database.url, args.redis_url)
-    try:
-        database.create()
-        flush_redis(args.redis_url)
-        manage(env, "migrate", "--noinput", "-v", "0")  # a process of its own: not counted
-        os.environ.update(env)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-        import django
-
-        django.setup()
-        from knox.models import AuthToken
-
-        from config.wsgi import application
-        from players.models import Player as Account
-
-        account = Account.objects.create_user("counter", password=secrets.token_hex(12))
-        _instance, token = AuthToken.objects.create(user=account)
-        player = Player(Wsgi(application, token))
+    with in_process_player(args.database_url, args.redis_url, False, "counter") as (player, _):
         for _ in range(WARM_MOVES):
             player.ensure_game()
             player.move()
@@ -90,9 +65,7 @@ def child(args: argparse.Namespace) -> int:
 
         sys.call_tracing(moves, ())  # callgrind counts inside this call only
         print(f"played {played[0]} moves")
-        return 0
-    finally:
-        clean_up(database, args.redis_url, tmp, keep_logs=False)
+    return 0
 
 
 def counted(args: argparse.Namespace, out: Path) -> subprocess.Popen[bytes]:

@@ -261,31 +261,43 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
 
 
-def run(args: argparse.Namespace) -> int:
-    checks = Checks(args.smoke)
-    tmp = Path(tempfile.mkdtemp(prefix="dice-move-profile-"))
-    database = BenchDatabase(args.database_url, args.sqlite, tmp)
-    env = bench_env(database.url, args.redis_url)
+@contextlib.contextmanager
+def in_process_player(
+    database_url: str, redis_url: str, sqlite: bool, name: str
+) -> Iterator[tuple[Player, str]]:
+    """A fresh database (migrated) and Redis db, Django set up in this process with production
+    settings, and one account's ``Player`` that hands its requests to ``config.wsgi`` (with the
+    database's description); the database dropped and the Redis db flushed after."""
+    tmp = Path(tempfile.mkdtemp(prefix="dice-in-process-"))
+    database = BenchDatabase(database_url, sqlite, tmp)
+    env = bench_env(database.url, redis_url)
     try:
         database.create()
-        flush_redis(args.redis_url)
-        manage(env, "migrate", "--noinput", "-v", "0")
+        flush_redis(redis_url)
+        manage(env, "migrate", "--noinput", "-v", "0")  # a process of its own
         os.environ.update(env)
         os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
         import django
 
         django.setup()
+        from django.db import connection
         from knox.models import AuthToken
 
         from config.wsgi import application
         from players.models import Player as Account
 
-        account = Account.objects.create_user("profiler", password=secrets.token_hex(12))
+        account = Account.objects.create_user(name, password=secrets.token_hex(12))
         _instance, token = AuthToken.objects.create(user=account)
-        from django.db import connection
-
         connection.close()
-        player = Player(Wsgi(application, token))
+        yield Player(Wsgi(application, token)), database.describe()
+    finally:
+        clean_up(database, redis_url, tmp, keep_logs=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    checks = Checks(args.smoke)
+    made = in_process_player(args.database_url, args.redis_url, args.sqlite, "profiler")
+    with made as (player, described):
         player.ensure_game()
         for _ in range(20):  # warm every import and cache
             player.move()
@@ -298,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
         pg_after = postgres_cpu_seconds()
         details = timed(player, args.moves, "detail")
         print()
-        print(f"database: {database.describe()}; redis: {args.redis_url or 'none'}")
+        print(f"database: {described}; redis: {args.redis_url or 'none'}")
         print(
             f"POST moves/: {counts['queries_per_move']:.2f} queries, "
             f"{counts['redis_per_move']:.2f} Redis round trips per move "
@@ -358,8 +370,6 @@ def run(args: argparse.Namespace) -> int:
                 f"Redis round trips per move: {counts['redis_per_move']:.2f} (throttle, notes)",
             )
         return checks.exit_code()
-    finally:
-        clean_up(database, args.redis_url, tmp, keep_logs=False)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,8 @@ def score_options(dice: Sequence[int], sheet: SheetLike) -> dict[str, int]:
     used = _used(sheet)
     free = [box for box in BOXES if box not in used]
     if not _is_joker(faces, used):
-        return {box: _raw_points(box, faces) for box in free}
+        points = _points_by_box(tuple(sorted(faces)))
+        return {box: points[_BOX_INDEX[box]] for box in free}
     face_box = UPPER_BOXES[faces[0] - 1]
     if face_box not in used:
         return {face_box: _raw_points(face_box, faces)}

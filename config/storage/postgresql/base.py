@@ -68,10 +68,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         loader = c_timestamp_loader()
-        utc = settings.USE_TZ and self.timezone is datetime.UTC
-        self.c_timestamps = utc and loader is not None
-        if self.c_timestamps and loader is not None:
+        self.c_timestamps = False
+        if loader is not None and settings.USE_TZ and self.timezone is datetime.UTC:
             params["context"] = _with_c_timestamps(params["context"], loader)
+            self.c_timestamps = True
         return params
 
     def create_cursor(self, name: str | None = None) -> Any:
